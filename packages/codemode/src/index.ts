@@ -1,0 +1,2 @@
+/** Public API of @agentd/codemode (filled in by its issue). */
+export {};

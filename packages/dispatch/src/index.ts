@@ -1,0 +1,2 @@
+/** Public API of @agentd/dispatch (filled in by its issue). */
+export {};

@@ -1,0 +1,2 @@
+/** Public API of @agentd/lifecycle (filled in by its issue). */
+export {};

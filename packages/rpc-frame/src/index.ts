@@ -1,0 +1,32 @@
+/**
+ * @agentd/rpc-frame: JSON-RPC 2.0 messages, NDJSON framing and SSE encoding.
+ * This file is the package's public API; everything not listed here is internal.
+ */
+export { type Classified, classify, type InvalidMessage, isJsonObject, isRequestId } from './classify.js';
+export { encodeFrame } from './encode-frame.js';
+export { ErrorCode, type ErrorCodeValue } from './error-codes.js';
+export {
+  DEFAULT_MAX_FRAME_BYTES,
+  type DecodedFrame,
+  decodeLine,
+  FrameDecoder,
+  type FrameDecoderOptions,
+  type OversizedFrame,
+} from './frame-decoder.js';
+export { invalidMessageResponse } from './invalid-message-response.js';
+export {
+  errorResponse,
+  type JsonObject,
+  type JsonRpcErrorObject,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcSuccessResponse,
+  notification,
+  type RequestId,
+  successResponse,
+} from './messages.js';
+export { encodeSseComment, encodeSseEvent, encodeSseMessage, type SseEvent } from './sse.js';
+export { INTERNAL_ERROR_MESSAGE, LocalError, toWireError, WireError } from './wire-error.js';

@@ -1,0 +1,2 @@
+/** Public API of @agentd/server (filled in by its issue). */
+export {};

@@ -1,0 +1,2 @@
+/** Public API of @agentd/subscriptions (filled in by its issue). */
+export {};

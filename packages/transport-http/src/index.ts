@@ -1,0 +1,2 @@
+/** Public API of @agentd/transport-http (filled in by its issue). */
+export {};

@@ -1,0 +1,2 @@
+/** Public API of @agentd/transport-vsock (filled in by its issue). */
+export {};
