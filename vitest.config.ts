@@ -11,5 +11,8 @@ export default defineConfig({
       'apps/*/test/**/*.test.ts',
       'tooling/*/src/**/*.test.ts',
     ],
+    benchmark: {
+      include: ['packages/*/src/**/*.bench.ts', 'apps/*/src/**/*.bench.ts'],
+    },
   },
 });

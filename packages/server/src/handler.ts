@@ -53,6 +53,12 @@ export interface RequestContext {
   readonly logLevel: LoggingLevel | undefined;
   /** Sends a request-scoped notification (progress, message) on this request's stream. */
   notify(message: JsonRpcNotification): void;
+  /**
+   * Legacy era only: sends a server-to-client request (`sampling/createMessage`,
+   * `elicitation/create`, `roots/list`) and resolves to the client's result. Undefined in the
+   * modern era, where client input travels as `input_required` results instead.
+   */
+  readonly sendRequest: ((method: string, params: JsonObject) => Promise<JsonObject>) | undefined;
 }
 
 export interface Handler {
