@@ -1,0 +1,182 @@
+/** Public data types of the Supervisor seam: profiles, limits, requests, statuses, events. */
+
+/** A named way to start a subagent. Running children keep the profile they were started with. */
+export interface AgentProfile {
+  name: string;
+  /** `protocol`: NDJSON JSON-RPC on stdio (docs/agent-protocol.md). `plain`: instruction on stdin, stdout is the result. */
+  mode: 'protocol' | 'plain';
+  command: string;
+  args?: string[];
+  /** Added to the child's environment (on top of the daemon's unless `inheritEnv` is false). */
+  env?: Record<string, string>;
+  /** Default true. False starts the child with only `PATH`, `HOME`, `LANG`, `TZ` and `env`. */
+  inheritEnv?: boolean;
+  cwd?: string;
+  /** Per-run (per-turn for warm sessions) timeout; overrides `limits.defaultTimeoutMs`. */
+  timeoutMs?: number;
+  description?: string;
+}
+
+export interface SupervisorLimits {
+  /** Live one-shot runs (sync and async) at the same time. Warm sessions are counted separately. */
+  maxConcurrentRuns: number;
+  /** Live warm sessions (idle or mid-turn). */
+  maxWarmSessions: number;
+  /** Handles kept for status queries; the oldest finished one is evicted first, a live one never. */
+  maxTrackedHandles: number;
+  /** Largest result a child may produce (plain: stdout bytes; protocol: one frame). Past it the child is killed. */
+  maxOutputBytes: number;
+  defaultTimeoutMs: number;
+  /** Upper bound for a requested `timeoutMs`. Default: no bound beyond 2^31-1 ms. */
+  maxTimeoutMs?: number;
+  /** SIGTERM → SIGKILL grace when killing a process group. Default 2000 ms. */
+  killGraceMs?: number;
+  /** An idle warm session is closed (gracefully) after this long. Default 900000 ms (15 min); 0 disables. */
+  warmIdleTimeoutMs?: number;
+  /** Bytes of stderr kept per child for failure reports. Default 4096. */
+  stderrTailBytes?: number;
+}
+
+export interface SpawnRequest {
+  /** Profile name; the default agent when absent. */
+  agent?: string;
+  instruction: string;
+  /** Resolve as soon as the child runs, with a handle to poll. */
+  async?: boolean;
+  /** Keep a live session after the first turn (protocol agents only); drive it with `send`. */
+  warm?: boolean;
+  timeoutMs?: number;
+}
+
+export type SubagentState =
+  | 'starting'
+  | 'running'
+  | 'ready' /* warm, idle */
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled'
+  | 'timed_out';
+
+/** Why a run failed, machine-readable. */
+export type FailureCode =
+  | 'agent_error' /* the agent answered with an error */
+  | 'crashed' /* the child exited or was killed by a signal mid-run */
+  | 'exit_nonzero' /* plain mode: exit code other than 0 */
+  | 'spawn_failed' /* the command could not be started */
+  | 'output_too_large'
+  | 'protocol_error' /* the child broke the agent protocol */
+  | 'timeout'
+  | 'cancelled';
+
+export interface SubagentError {
+  message: string;
+  code?: FailureCode;
+  exitCode?: number | null;
+  signal?: string | null;
+  /** The last bytes of the child's stderr (bounded by `limits.stderrTailBytes`). */
+  stderrTail?: string;
+}
+
+export interface SubagentStatus {
+  /** Unguessable capability: whoever holds it may send turns and cancel. */
+  handle: string;
+  /** Public identifier of this run (logs, `agent://run/<id>`). Not a capability. */
+  runId: string;
+  agent: string;
+  mode: 'protocol' | 'plain';
+  state: SubagentState;
+  terminal: boolean;
+  startedAt: string;
+  endedAt?: string;
+  /** The last result: a protocol agent's `run`/`turn` result object, or `{text}` in plain mode. */
+  result?: unknown;
+  /** Human-readable text of the last result (`result.text`, else its JSON). */
+  output?: string;
+  /** Set on failed/cancelled/timed_out; on a live warm session, the last turn's error (cleared by a good turn). */
+  error?: SubagentError;
+  /** Completed turns (a one-shot run that answered counts 1). */
+  turns: number;
+  warm: boolean;
+  /** A warm session with a turn in flight. */
+  busy: boolean;
+  pid?: number;
+  /** Why it was cancelled, when it was. */
+  reason?: string;
+}
+
+export interface SendResult {
+  handle: string;
+  turn: number;
+  /** The agent's turn result, or its error object when `isError`. */
+  reply: unknown;
+  isError: boolean;
+  output: string;
+}
+
+/** A notification from a protocol agent (`event` method), see docs/agent-protocol.md. */
+export interface AgentEvent {
+  type: 'progress' | 'log' | string;
+  [key: string]: unknown;
+}
+
+export interface LogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  msg: string;
+  [key: string]: unknown;
+}
+
+/** Where the supervisor writes its structured log entries (the same entries as the `log` event). */
+export interface Logger {
+  log(entry: LogEntry): void;
+}
+
+export interface SupervisorTotals {
+  spawned: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  timedOut: number;
+  refused: number;
+  evicted: number;
+  turns: number;
+}
+
+export interface SupervisorSnapshot {
+  paused: boolean;
+  draining: boolean;
+  /** Readiness as a load balancer should see it: false while lame-duck or draining. */
+  ready: boolean;
+  /** Live one-shot runs. */
+  running: number;
+  /** Live warm sessions. */
+  warm: number;
+  tracked: number;
+  totals: SupervisorTotals;
+  limits: Required<SupervisorLimits>;
+  defaultAgent: string;
+  agents: string[];
+}
+
+export interface SupervisorConfig {
+  profiles: AgentProfile[];
+  defaultAgent: string;
+  limits: SupervisorLimits;
+}
+
+export interface SupervisorOptions extends SupervisorConfig {
+  logger?: Logger;
+}
+
+/** Codes of the LocalErrors the Supervisor throws for refusals and bad requests. */
+export type RefusalCode =
+  | 'unknown_agent'
+  | 'unknown_handle'
+  | 'limit_reached'
+  | 'paused'
+  | 'draining'
+  | 'not_warm'
+  | 'busy'
+  | 'output_too_large'
+  | 'session_closed'
+  | 'invalid_request'
+  | 'invalid_config';
