@@ -1,4 +1,5 @@
 /** A streaming NDJSON decoder: chunks of any size in, classified messages out, never a throw. */
+import { isUtf8 } from 'node:buffer';
 import { type Classified, classify } from './classify.js';
 import { ErrorCode } from './error-codes.js';
 
@@ -13,13 +14,20 @@ export interface OversizedFrame {
 export type DecodedFrame = Classified | OversizedFrame;
 
 export interface FrameDecoderOptions {
-  /** Largest accepted line in bytes, excluding the terminator. Default 16 MiB. */
+  /** Largest accepted line in bytes, excluding the `\n` or `\r\n` terminator. Default 16 MiB. */
   maxFrameBytes?: number;
 }
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const EMPTY = Buffer.alloc(0);
 
+/**
+ * Splits a byte stream on `\n` (a `\r` before it is dropped), skips blank lines, and classifies
+ * each line. Bytes are only decoded once a line is complete, so chunks may split anywhere,
+ * including inside a UTF-8 character. At most `maxFrameBytes + 1` bytes of an unfinished line are
+ * held; past that the decoder reports one `oversized` frame and ignores everything after it.
+ */
 export class FrameDecoder {
   readonly maxFrameBytes: number;
   private pending: Buffer[] = [];
@@ -27,7 +35,11 @@ export class FrameDecoder {
   private failed = false;
 
   constructor(options: FrameDecoderOptions = {}) {
-    this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    const limit = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    if (!Number.isSafeInteger(limit) || limit < 1) {
+      throw new RangeError(`maxFrameBytes must be a positive integer, got ${String(limit)}`);
+    }
+    this.maxFrameBytes = limit;
   }
 
   /** True once an oversized frame was seen; the decoder then ignores all further input. */
@@ -40,80 +52,149 @@ export class FrameDecoder {
     return this.pendingBytes;
   }
 
+  /** Feeds one chunk; returns the frames it completed, in order. */
   push(chunk: Uint8Array | string): DecodedFrame[] {
     const out: DecodedFrame[] = [];
     if (this.failed) return out;
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : toBuffer(chunk);
     let start = 0;
-    let newline = bytes.indexOf(NEWLINE, start);
-    while (newline !== -1) {
-      if (this.pendingBytes + (newline - start) > this.maxFrameBytes) return this.fail(out);
-      const line = this.takeLine(bytes, start, newline);
-      if (line !== undefined) out.push(decodeLine(line));
+    if (this.pendingBytes > 0) {
+      const newline = bytes.indexOf(NEWLINE);
+      if (newline === -1) {
+        this.hold(bytes, 0, out);
+        return out;
+      }
+      if (this.completedTooLong(bytes, newline)) {
+        this.fail(out);
+        return out;
+      }
+      this.pending.push(bytes.subarray(0, newline));
+      const line = this.takePending();
+      if (!this.emitBytes(line, 0, line.length, out)) return out;
       start = newline + 1;
-      newline = bytes.indexOf(NEWLINE, start);
     }
-    if (start < bytes.length) {
-      if (this.pendingBytes + (bytes.length - start) > this.maxFrameBytes) return this.fail(out);
-      // Copy: the caller may reuse its chunk buffer.
-      const rest = Buffer.from(bytes.subarray(start));
-      this.pending.push(rest);
-      this.pendingBytes += rest.length;
+    const last = bytes.lastIndexOf(NEWLINE);
+    if (last >= start) {
+      if (!this.emitRegion(bytes, start, last, out)) return out;
+      start = last + 1;
     }
+    if (start < bytes.length) this.hold(bytes, start, out);
     return out;
   }
 
   /** Flushes a final line that had no terminator (a peer may end its stream without one). */
   end(): DecodedFrame[] {
-    if (this.failed || this.pendingBytes === 0) return [];
-    const line = this.joinPending(Buffer.alloc(0), 0, 0);
-    const text = trimLine(line);
-    return text === undefined ? [] : [decodeLine(text)];
+    const out: DecodedFrame[] = [];
+    if (this.failed || this.pendingBytes === 0) return out;
+    const line = this.takePending();
+    this.emitBytes(line, 0, line.length, out);
+    return out;
   }
 
-  private takeLine(bytes: Buffer, start: number, end: number): string | undefined {
-    if (this.pendingBytes === 0) return trimLine(bytes.subarray(start, end));
-    return trimLine(this.joinPending(bytes, start, end));
+  /** Complete lines in bytes[start, end), `end` being the last `\n`. Returns false once failed. */
+  private emitRegion(bytes: Buffer, start: number, end: number, out: DecodedFrame[]): boolean {
+    // Fast path: a region within the limit cannot hold an oversized line, so decode it in one go.
+    if (end - start <= this.maxFrameBytes && isUtf8(bytes.subarray(start, end))) {
+      const text = bytes.toString('utf8', start, end);
+      let from = 0;
+      let newline = text.indexOf('\n');
+      while (newline !== -1) {
+        emitText(text.slice(from, newline), out);
+        from = newline + 1;
+        newline = text.indexOf('\n', from);
+      }
+      emitText(text.slice(from), out);
+      return true;
+    }
+    let from = start;
+    while (from <= end) {
+      const newline = bytes.indexOf(NEWLINE, from);
+      if (!this.emitBytes(bytes, from, newline, out)) return false;
+      from = newline + 1;
+    }
+    return true;
   }
 
-  private joinPending(bytes: Buffer, start: number, end: number): Buffer {
-    if (end > start) this.pending.push(bytes.subarray(start, end));
-    const joined = Buffer.concat(this.pending);
+  /** One line in bytes[start, end), terminator excluded. Returns false once failed. */
+  private emitBytes(bytes: Buffer, start: number, end: number, out: DecodedFrame[]): boolean {
+    const contentEnd = end > start && bytes[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
+    if (contentEnd - start > this.maxFrameBytes) {
+      this.fail(out);
+      return false;
+    }
+    if (!isUtf8(bytes.subarray(start, end))) {
+      out.push({
+        kind: 'invalid',
+        code: ErrorCode.ParseError,
+        reason: 'Parse error: not valid UTF-8',
+        id: null,
+      });
+      return true;
+    }
+    emitText(bytes.toString('utf8', start, end), out);
+    return true;
+  }
+
+  /** Whether the held line, completed by bytes[0, newline), passes the limit (checked before joining). */
+  private completedTooLong(bytes: Buffer, newline: number): boolean {
+    const total = this.pendingBytes + newline;
+    const lastByte = newline > 0 ? bytes[newline - 1] : this.pending.at(-1)?.at(-1);
+    return (lastByte === CARRIAGE_RETURN ? total - 1 : total) > this.maxFrameBytes;
+  }
+
+  /** Keeps bytes[start..] for the next chunk, unless that would pass the limit. */
+  private hold(bytes: Buffer, start: number, out: DecodedFrame[]): void {
+    const total = this.pendingBytes + (bytes.length - start);
+    // One byte of slack: a line of exactly the limit may still be waiting for the `\n` after its `\r`.
+    const awaitingNewline = total === this.maxFrameBytes + 1 && bytes[bytes.length - 1] === CARRIAGE_RETURN;
+    if (total > this.maxFrameBytes && !awaitingNewline) {
+      this.fail(out);
+      return;
+    }
+    // Copy: the caller may reuse its chunk buffer.
+    const rest = Buffer.from(bytes.subarray(start));
+    this.pending.push(rest);
+    this.pendingBytes = total;
+  }
+
+  private takePending(): Buffer {
+    const joined = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
     return joined;
   }
 
-  private fail(out: DecodedFrame[]): DecodedFrame[] {
+  private fail(out: DecodedFrame[]): void {
     this.failed = true;
     this.pending = [];
     this.pendingBytes = 0;
     out.push({ kind: 'oversized', limit: this.maxFrameBytes });
-    return out;
   }
 }
 
 function toBuffer(chunk: Uint8Array): Buffer {
-  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk.byteLength === 0) return EMPTY;
+  return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
-/** Drops a trailing `\r`; blank (whitespace-only) lines yield undefined and are skipped. */
-function trimLine(line: Buffer): string | undefined {
-  let end = line.length;
-  if (end > 0 && line[end - 1] === CARRIAGE_RETURN) end -= 1;
-  if (end === 0) return undefined;
-  const text = line.toString('utf8', 0, end);
-  return isBlank(text) ? undefined : text;
+/** Drops a trailing `\r`; blank lines (JSON whitespace only) are skipped. */
+function emitText(line: string, out: DecodedFrame[]): void {
+  const text = line.charCodeAt(line.length - 1) === CARRIAGE_RETURN ? line.slice(0, -1) : line;
+  if (isBlank(text)) return;
+  out.push(decodeLine(text));
 }
 
 function isBlank(text: string): boolean {
-  // Fast path: a JSON message starts with `{` or `[`.
-  const first = text.charCodeAt(0);
-  if (first === 0x7b || first === 0x5b) return false;
-  return text.trim().length === 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // JSON whitespace: space, tab, CR (LF cannot occur inside a line).
+    if (c !== 0x20 && c !== 0x09 && c !== CARRIAGE_RETURN) return false;
+  }
+  return true;
 }
 
-/** Parses and classifies one line; a line that is not JSON is a -32700 verdict. */
+/** Parses and classifies one line; a line that is not JSON is a -32700 verdict. Never throws. */
 export function decodeLine(line: string): Classified {
   let value: unknown;
   try {

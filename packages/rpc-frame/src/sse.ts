@@ -2,38 +2,52 @@
 import type { JsonRpcMessage } from './messages.js';
 
 export interface SseEvent {
+  /** The payload; line breaks (`\n`, `\r\n`, `\r`) become separate `data:` lines. */
   data: string;
+  /** Event id (sent back as `Last-Event-ID` on reconnect); no CR, LF or NUL. */
   id?: string;
+  /** Event type; no CR or LF. Absent means the client's default, `message`. */
   event?: string;
-  /** Reconnection delay in milliseconds. */
+  /** Reconnection delay in milliseconds: a non-negative integer. */
   retry?: number;
 }
 
 const LINE_BREAK = /\r\n|\r|\n/;
+const FIELD_BREAK = /[\r\n]/;
+const ID_FORBIDDEN = /[\r\n\0]/;
 
-/** Encodes one event; multi-line data becomes several `data:` lines, as the SSE spec requires. */
+/**
+ * Encodes one event. Field values that would break the framing are programming errors and throw
+ * a RangeError instead of being silently rewritten (a rewritten id would break resumption).
+ */
 export function encodeSseEvent(event: SseEvent): string {
   let out = '';
-  if (event.event !== undefined) out += `event: ${singleLine(event.event)}\n`;
-  if (event.id !== undefined) out += `id: ${singleLine(event.id)}\n`;
-  if (event.retry !== undefined) out += `retry: ${Math.max(0, Math.floor(event.retry))}\n`;
+  if (event.event !== undefined) out += `event: ${checkField('event', event.event, FIELD_BREAK)}\n`;
+  if (event.id !== undefined) out += `id: ${checkField('id', event.id, ID_FORBIDDEN)}\n`;
+  if (event.retry !== undefined) {
+    if (!Number.isSafeInteger(event.retry) || event.retry < 0) {
+      throw new RangeError(`SSE retry must be a non-negative integer, got ${String(event.retry)}`);
+    }
+    out += `retry: ${event.retry}\n`;
+  }
   for (const line of event.data.split(LINE_BREAK)) out += `data: ${line}\n`;
   return `${out}\n`;
 }
 
-/** One JSON-RPC message as one `message` event. */
+/** One JSON-RPC message as one `message` event (JSON text has no raw line breaks). */
 export function encodeSseMessage(message: JsonRpcMessage, id?: string): string {
   const data = JSON.stringify(message);
   return id === undefined
     ? `event: message\ndata: ${data}\n\n`
-    : `event: message\nid: ${singleLine(id)}\ndata: ${data}\n\n`;
+    : `event: message\nid: ${checkField('id', id, ID_FORBIDDEN)}\ndata: ${data}\n\n`;
 }
 
-/** A comment line, ignored by clients: used as a keep-alive. */
+/** A comment, ignored by clients: a keep-alive. Line breaks in the text become spaces. */
 export function encodeSseComment(text = ''): string {
-  return text === '' ? ':\n\n' : `: ${singleLine(text)}\n\n`;
+  return text === '' ? ':\n\n' : `: ${text.replace(/\r\n|\r|\n/g, ' ')}\n\n`;
 }
 
-function singleLine(value: string): string {
-  return value.replace(/[\r\n]/g, ' ');
+function checkField(name: string, value: string, forbidden: RegExp): string {
+  if (forbidden.test(value)) throw new RangeError(`SSE ${name} must not contain line breaks or NUL`);
+  return value;
 }

@@ -2,6 +2,9 @@
 import { ErrorCode } from './error-codes.js';
 import type { JsonRpcErrorObject } from './messages.js';
 
+/** Marks WireErrors across copies of this package (two installed versions must still agree). */
+const WIRE_ERROR_BRAND = Symbol.for('@agentd/rpc-frame/WireError');
+
 /** An error meant for the peer: numeric JSON-RPC code, message, optional data. */
 export class WireError extends Error {
   override name = 'WireError';
@@ -10,10 +13,24 @@ export class WireError extends Error {
 
   constructor(code: number, message: string, data?: unknown, options?: { cause?: unknown }) {
     super(message, options);
+    if (!Number.isSafeInteger(code))
+      throw new RangeError(`a wire error code must be an integer, got ${code}`);
     this.code = code;
     this.data = data;
+    Object.defineProperty(this, WIRE_ERROR_BRAND, { value: true });
   }
 
+  /** True for WireErrors, also those made by another copy of this package. */
+  static is(value: unknown): value is WireError {
+    return (
+      value instanceof WireError ||
+      (value instanceof Error &&
+        (value as unknown as Record<symbol, unknown>)[WIRE_ERROR_BRAND] === true &&
+        Number.isSafeInteger((value as { code?: unknown }).code))
+    );
+  }
+
+  /** The JSON-RPC error object; the cause and stack never cross the wire. */
   toJSON(): JsonRpcErrorObject {
     return this.data === undefined
       ? { code: this.code, message: this.message }
@@ -36,11 +53,15 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal error';
 
 /**
  * Normalises anything thrown into a WireError. Only WireErrors keep their text; everything else
- * becomes -32603 with a generic message, so internals never reach the peer. `onInternal` sees
- * the original (log it there).
+ * (LocalErrors included) becomes -32603 with a generic message, so internals never reach the
+ * peer. `onInternal` sees the original (log it there); if it throws, that is swallowed.
  */
 export function toWireError(thrown: unknown, onInternal?: (thrown: unknown) => void): WireError {
-  if (thrown instanceof WireError) return thrown;
-  onInternal?.(thrown);
+  if (WireError.is(thrown)) return thrown;
+  try {
+    onInternal?.(thrown);
+  } catch {
+    // A failing logger must not turn an error answer into a crash.
+  }
   return new WireError(ErrorCode.InternalError, INTERNAL_ERROR_MESSAGE, undefined, { cause: thrown });
 }
