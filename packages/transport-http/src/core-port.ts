@@ -1,0 +1,34 @@
+/** The slice of `@agentd/server`'s ServerCore the HTTP transport drives. */
+import type { Classified, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from '@agentd/rpc-frame';
+
+/** Structurally identical to `@agentd/server`'s `Peer`. */
+export interface HttpPeer {
+  readonly origin: 'management' | 'stdio';
+  readonly connectionId: string;
+  readonly transport: string;
+  readonly attributes: Readonly<Record<string, unknown>>;
+}
+
+/** Structurally identical to `@agentd/subscriptions`' `PushWriter`. */
+export interface HttpPushWriter {
+  readonly id: string;
+  readonly closed: boolean;
+  write(message: JsonRpcMessage): boolean;
+  close(reason?: string): void;
+}
+
+export interface HandleOptions {
+  /** Request-scoped notifications (and, legacy, server-to-client requests) for this POST's stream. */
+  notify?: (message: JsonRpcNotification) => void;
+  signal?: AbortSignal;
+}
+
+export interface CoreConnectionPort {
+  handle(frame: Classified, options?: HandleOptions): Promise<JsonRpcResponse | undefined>;
+  close(): void;
+}
+
+/** What the transport needs from a ServerCore: cheap logical connections. */
+export interface CorePort {
+  openConnection(peer: HttpPeer, writer: HttpPushWriter): CoreConnectionPort;
+}

@@ -1,0 +1,87 @@
+/** Modern (2026-07-28) POSTs: one cheap core connection per request, JSON or SSE answer. */
+import {
+  type Classified,
+  errorResponse,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  successResponse,
+  toWireError,
+} from '@agentd/rpc-frame';
+import { statusOf } from './error-status.js';
+import { checkModernEnvelope } from './modern-envelope.js';
+import { sendEmpty, sendJson, sendRpcError } from './replies.js';
+import { SseStream } from './sse-stream.js';
+import { type Caller, makePeer, type TransportContext, track } from './transport-context.js';
+
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+/** Notifications (and stray responses) carry nothing the stateless era acts on over HTTP. */
+export function acceptModernMessage(caller: Caller, frame: Classified): void {
+  if (frame.kind === 'response') {
+    sendRpcError(
+      caller.res,
+      400,
+      null,
+      { code: -32600, message: 'Invalid Request: clients must not send responses in protocol 2026-07-28' },
+      caller.corsHeaders,
+    );
+    return;
+  }
+  sendEmpty(caller.res, 202, caller.corsHeaders);
+}
+
+export async function serveModernRequest(
+  context: TransportContext,
+  caller: Caller,
+  request: JsonRpcRequest,
+): Promise<void> {
+  const { res } = caller;
+  const envelopeError = checkModernEnvelope(request, caller.req.headers);
+  if (envelopeError !== undefined) {
+    sendRpcError(res, 400, request.id, envelopeError.toJSON(), caller.corsHeaders);
+    return;
+  }
+  const id = context.nextId();
+  const stream = new SseStream(res, id, context.sse, caller.corsHeaders);
+  const controller = new AbortController();
+  // The client closing its stream before the answer is a cancellation (spec: HTTP cancellation).
+  stream.onClose(() => controller.abort());
+  const connection = context.core.openConnection(makePeer(id, caller), stream);
+  const isListen = request.method === 'subscriptions/listen';
+  let settle!: () => void;
+  const done = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  track(context, {
+    done,
+    longLived: () => isListen && stream.started,
+    shutdown() {
+      // Listen streams end with their final result; anything else is cut at the deadline.
+      if (isListen && stream.started && !stream.closed) {
+        stream.end(
+          successResponse(request.id, { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: request.id } }),
+        );
+      }
+      controller.abort();
+      connection.close();
+    },
+  });
+  let response: JsonRpcResponse | undefined;
+  try {
+    response = await connection.handle(
+      { kind: 'request', message: request },
+      { notify: (message) => stream.write(message), signal: controller.signal },
+    );
+  } catch (thrown) {
+    response = errorResponse(request.id, toWireError(thrown).toJSON());
+  } finally {
+    connection.close();
+    settle();
+  }
+  if (stream.closed || response === undefined) {
+    if (!stream.closed && !stream.started) sendEmpty(res, 204, caller.corsHeaders);
+    return;
+  }
+  if (stream.started) stream.end(response);
+  else sendJson(res, statusOf(response, true), response, caller.corsHeaders);
+}

@@ -1,0 +1,57 @@
+/** State shared by the request handlers of one transport instance. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonRpcMessage } from '@agentd/rpc-frame';
+import type { Principal } from './bearer-auth.js';
+import type { CorePort, HttpPeer } from './core-port.js';
+import type { ResolvedOptions } from './options.js';
+import type { SessionStore } from './session-store.js';
+import type { SseOptions } from './sse-stream.js';
+
+/** A request being answered; tracked so `close()` can end or abort it. */
+export interface Exchange {
+  /** Ends the exchange at shutdown: listen streams get their final result, others are aborted. */
+  shutdown(): void;
+  /** True for an open `subscriptions/listen` stream, which never ends on its own. */
+  longLived(): boolean;
+  readonly done: Promise<void>;
+}
+
+export interface TransportContext {
+  readonly core: CorePort;
+  readonly options: ResolvedOptions;
+  readonly sse: SseOptions;
+  readonly sessions: SessionStore;
+  readonly exchanges: Set<Exchange>;
+  closing: boolean;
+  nextId(): string;
+}
+
+/** Everything known about the caller of one HTTP request after the guards passed. */
+export interface Caller {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly principal: Principal | undefined;
+  /** CORS headers to add to the answer, when the Origin was allow-listed. */
+  readonly corsHeaders: Record<string, string> | undefined;
+}
+
+export function makePeer(connectionId: string, caller: Caller): HttpPeer {
+  return {
+    origin: 'management',
+    connectionId,
+    transport: 'http',
+    attributes: {
+      principal: caller.principal?.name,
+      filters: caller.principal?.filters,
+      remoteAddress: caller.req.socket.remoteAddress,
+    },
+  };
+}
+
+/** Tracks an exchange until `done` settles. */
+export function track(context: TransportContext, exchange: Exchange): void {
+  context.exchanges.add(exchange);
+  void exchange.done.finally(() => context.exchanges.delete(exchange));
+}
+
+export type MessageSink = (message: JsonRpcMessage) => void;
