@@ -1,7 +1,74 @@
 #!/usr/bin/env node
-/** Placeholder entry point; replaced by the real daemon. */
-import { encodeFrame } from '@agentd/rpc-frame';
+/** agentd's command-line entry: the daemon, `agentd stdio`, config tooling and the operator client. */
+import { readFileSync } from 'node:fs';
+import { runClientCommand } from './cli/client-commands.js';
+import { type Command, parseArgs, USAGE, UsageError } from './cli/parse-args.js';
+import { ConfigError } from './config/config-error.js';
+import { CONFIG_SCHEMA } from './config/config-schema.js';
+import { resolveConfig } from './config/resolve-config.js';
+import { startDaemon } from './daemon/start-daemon.js';
 
-process.stdout.write(encodeFrame({ jsonrpc: '2.0', method: 'agentd/starting' }));
-process.on('SIGINT', () => process.exit(0));
-setInterval(() => {}, 1 << 30);
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+const io = {
+  out: (text: string) => process.stdout.write(text),
+  err: (text: string) => process.stderr.write(text),
+};
+
+async function run(command: Command): Promise<number | undefined> {
+  switch (command.kind) {
+    case 'help':
+      io.out(USAGE);
+      return 0;
+    case 'version':
+      io.out(`agentd ${VERSION}\n`);
+      return 0;
+    case 'config-schema':
+      io.out(`${JSON.stringify(CONFIG_SCHEMA, null, 2)}\n`);
+      return 0;
+    case 'config-check': {
+      // Checks the file as the daemon would load it (with built-in defaults), ignoring env and flags.
+      const resolved = resolveConfig({
+        configPath: command.file,
+        env: {},
+        flags: new Map(),
+        serveDefaults: true,
+        cwd: process.cwd(),
+      });
+      io.out(
+        `${resolved.configPath}: valid (${Object.keys(resolved.config.agents).length} agent profiles, serve ${resolved.config.serve.join(', ')})\n`,
+      );
+      return 0;
+    }
+    case 'serve':
+      // Resolves with the exit code once the daemon has shut down.
+      return startDaemon(command, { env: process.env, cwd: process.cwd(), version: VERSION, io });
+    default:
+      return runClientCommand(command, process.env, io);
+  }
+}
+
+async function main(): Promise<void> {
+  let code: number | undefined;
+  try {
+    code = await run(parseArgs(process.argv.slice(2)));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`agentd: ${error.message}\n`);
+      code = 2;
+    } else if (error instanceof ConfigError) {
+      io.err(`agentd: ${error.message}\n`);
+      code = 2;
+    } else {
+      io.err(`agentd: ${error instanceof Error ? error.message : String(error)}\n`);
+      code = 1;
+    }
+  }
+  if (code !== undefined) process.exitCode = code;
+  // A stopped daemon exits even if a stray handle lingers; pipes get a moment to flush first.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
+}
+
+await main();

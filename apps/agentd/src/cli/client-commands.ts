@@ -1,0 +1,129 @@
+/** The operator CLI's client commands: call, status, tools, spawn, over the unix socket (modern era). */
+import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { defaultSocketPath } from '../config/defaults.js';
+import { ENV_SOCKET } from '../config/settings.js';
+import { UsageError } from './parse-args.js';
+import { SocketClient } from './socket-client.js';
+
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export function socketPath(explicit: string | undefined, env: NodeJS.ProcessEnv): string {
+  return explicit ?? (env[ENV_SOCKET] || defaultSocketPath(env));
+}
+
+function pretty(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** The JSON text of a resource or tool result, parsed when it is JSON. */
+function firstText(result: JsonObject, field: 'contents' | 'content'): unknown {
+  const items = result[field];
+  const first = Array.isArray(items) ? items[0] : undefined;
+  const text = isJsonObject(first) && typeof first.text === 'string' ? first.text : undefined;
+  if (text === undefined) return result;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Calls an operation whichever way the daemon exposes it: a classic tool, else Code Mode `execute`. */
+export async function callOperation(
+  client: SocketClient,
+  kind: string,
+  id: string,
+  args: JsonObject,
+): Promise<JsonObject> {
+  const listed = await client.request('tools/list');
+  const tools = Array.isArray(listed.tools) ? (listed.tools as JsonObject[]) : [];
+  const classic = `${kind}_${id}`;
+  if (tools.some((t) => t.name === classic))
+    return client.request('tools/call', { name: classic, arguments: args });
+  if (tools.some((t) => t.name === 'execute')) {
+    const code = `return await agentd.call(${JSON.stringify(kind)}, ${JSON.stringify(id)}, ${JSON.stringify(args)});`;
+    return client.request('tools/call', { name: 'execute', arguments: { code } });
+  }
+  throw new Error(`agentd offers neither ${classic} nor execute`);
+}
+
+function toolPayload(result: JsonObject): { isError: boolean; value: unknown } {
+  const value = result.structuredContent ?? firstText(result, 'content');
+  return { isError: result.isError === true, value };
+}
+
+export async function runClientCommand(
+  command:
+    | { kind: 'call'; socket?: string; method: string; params?: string }
+    | { kind: 'status' | 'tools'; socket?: string }
+    | {
+        kind: 'spawn';
+        socket?: string;
+        instruction: string;
+        agent?: string;
+        async: boolean;
+        timeoutMs?: number;
+      },
+  env: NodeJS.ProcessEnv,
+  io: Output,
+): Promise<number> {
+  let params: JsonObject = {};
+  if (command.kind === 'call' && command.params !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(command.params);
+    } catch (error) {
+      throw new UsageError(`params are not valid JSON: ${(error as Error).message}`);
+    }
+    if (!isJsonObject(parsed)) throw new UsageError('params must be a JSON object');
+    params = parsed;
+  }
+  const client = await SocketClient.connect(socketPath(command.socket, env));
+  try {
+    switch (command.kind) {
+      case 'call':
+        io.out(pretty(await client.request(command.method, params)));
+        return 0;
+      case 'status':
+        io.out(
+          pretty(firstText(await client.request('resources/read', { uri: 'agent://status' }), 'contents')),
+        );
+        return 0;
+      case 'tools': {
+        const listed = await client.request('tools/list');
+        for (const tool of (listed.tools as JsonObject[] | undefined) ?? []) {
+          const description = typeof tool.description === 'string' ? tool.description.split('\n')[0] : '';
+          io.out(`${String(tool.name)}\t${description}\n`);
+        }
+        return 0;
+      }
+      case 'spawn': {
+        const args: JsonObject = { instruction: command.instruction };
+        if (command.agent !== undefined) args.agent = command.agent;
+        if (command.async) args.async = true;
+        if (command.timeoutMs !== undefined) args.timeoutMs = command.timeoutMs;
+        const { isError, value } = toolPayload(
+          await callOperation(client, 'command', 'subagent.spawn', args),
+        );
+        (isError ? io.err : io.out)(pretty(value));
+        const failed =
+          isJsonObject(value) &&
+          (value.state === 'failed' || value.state === 'timed_out' || value.state === 'cancelled');
+        return isError || failed ? 1 : 0;
+      }
+    }
+  } catch (error) {
+    if (error instanceof WireError) {
+      io.err(
+        `agentd: error ${error.code}: ${error.message}${error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`}\n`,
+      );
+      return 1;
+    }
+    throw error;
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,24 @@
+/** A config that cannot be used: every problem listed with where it came from and its path. */
+import { LocalError } from '@agentd/rpc-frame';
+
+export interface ConfigIssue {
+  /** 'file /etc/agentd.json', 'environment', 'flags', or 'config' for cross-field rules. */
+  source: string;
+  /** JSON pointer of the offending value ('' for the document itself). */
+  path: string;
+  message: string;
+}
+
+export function formatIssue(issue: ConfigIssue): string {
+  return `${issue.source}: ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`;
+}
+
+export class ConfigError extends LocalError {
+  override name = 'ConfigError';
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(issues: readonly ConfigIssue[]) {
+    super('config_invalid', `invalid configuration:\n  ${issues.map(formatIssue).join('\n  ')}`);
+    this.issues = issues;
+  }
+}

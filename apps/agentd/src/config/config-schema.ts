@@ -1,0 +1,161 @@
+/** The JSON Schema of agentd's config file: the single source of truth for `config schema` and validation. */
+import type { JsonObject } from '@agentd/rpc-frame';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+export type Exposure = 'codemode' | 'classic';
+
+export interface AgentProfileConfig {
+  mode: 'protocol' | 'plain';
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  inheritEnv?: boolean;
+  cwd?: string;
+  timeoutMs?: number;
+  description?: string;
+}
+
+export interface LimitsConfig {
+  maxConcurrentRuns: number;
+  maxWarmSessions: number;
+  maxTrackedHandles: number;
+  maxOutputBytes: number;
+  defaultTimeoutMs: number;
+}
+
+export interface BearerTokenConfig {
+  name: string;
+  token: string;
+}
+
+/** The fully resolved configuration (every layer merged, every default filled). */
+export interface AgentdConfig {
+  serve: string[];
+  auth: { bearerTokens: BearerTokenConfig[] };
+  tls?: { cert: string; key: string };
+  exposure: Exposure;
+  logLevel: LogLevel;
+  eventsRing: number;
+  drainTimeoutMs: number;
+  watch: boolean;
+  defaultAgent: string;
+  agents: Record<string, AgentProfileConfig>;
+  limits: LimitsConfig;
+}
+
+const positiveInt = (description: string, maximum?: number): JsonObject =>
+  maximum === undefined
+    ? { type: 'integer', minimum: 1, description }
+    : { type: 'integer', minimum: 1, maximum, description };
+
+const agentProfileSchema: JsonObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['mode', 'command'],
+  properties: {
+    mode: {
+      enum: ['protocol', 'plain'],
+      description:
+        "'protocol': NDJSON JSON-RPC agent protocol on the child's stdio; 'plain': instruction on stdin, stdout is the result.",
+    },
+    command: { type: 'string', minLength: 1, description: 'Executable to spawn (PATH lookup applies).' },
+    args: { type: 'array', items: { type: 'string' }, description: 'Arguments passed to the command.' },
+    env: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description:
+        'Extra environment variables for the child (values are redacted in agent://config/effective).',
+    },
+    inheritEnv: {
+      type: 'boolean',
+      description: "Default true. False starts the child with only PATH, HOME, LANG, TZ and 'env'.",
+    },
+    cwd: { type: 'string', minLength: 1, description: 'Working directory of the child.' },
+    timeoutMs: positiveInt('Per-run timeout for this agent; the child is killed when it expires.'),
+    description: { type: 'string', description: 'Shown to peers in the subagent.spawn tool description.' },
+  },
+};
+
+export const CONFIG_SCHEMA: JsonObject = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://agentd.dev/schema/agentd-config.json',
+  title: 'agentd configuration',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string', description: 'Optional pointer to this schema, ignored by agentd.' },
+    serve: {
+      type: 'array',
+      description:
+        "Serve targets (restart required): 'unix:PATH', 'vsock:PORT', 'vsock:CID:PORT', 'http://HOST:PORT', 'https://HOST:PORT', 'stdio'.",
+      items: { type: 'string', pattern: '^(unix:.+|vsock:[0-9]+(:[0-9]+)?|https?://.+|stdio)$' },
+      uniqueItems: true,
+    },
+    auth: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'HTTP authentication (restart required). Required for any non-loopback HTTP target.',
+      properties: {
+        bearerTokens: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'token'],
+            properties: {
+              name: { type: 'string', minLength: 1, description: 'Principal name, used in logs.' },
+              token: { type: 'string', minLength: 16, description: 'The secret (at least 16 characters).' },
+            },
+          },
+        },
+      },
+    },
+    tls: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['cert', 'key'],
+      description: 'PEM certificate and key files for https:// targets (restart required).',
+      properties: {
+        cert: { type: 'string', minLength: 1 },
+        key: { type: 'string', minLength: 1 },
+      },
+    },
+    exposure: {
+      enum: ['codemode', 'classic'],
+      description:
+        "'codemode': two tools (search, execute); 'classic': one tool per operation (restart required).",
+    },
+    logLevel: { enum: [...LOG_LEVELS], description: 'Lowest level written to stderr (hot-reloadable).' },
+    eventsRing: positiveInt('Capacity of the agent://events ring (restart required).', 100_000),
+    drainTimeoutMs: positiveInt('How long SIGTERM/drain waits for running subagents before cancelling them.'),
+    watch: {
+      type: 'boolean',
+      description: 'Reload the config file when it changes (SIGHUP always reloads).',
+    },
+    defaultAgent: {
+      type: 'string',
+      minLength: 1,
+      description: 'Profile used when subagent.spawn names none.',
+    },
+    agents: {
+      type: 'object',
+      description: 'Agent profiles by name (hot-reloadable). Merged over the built-in profiles.',
+      propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' },
+      additionalProperties: agentProfileSchema,
+    },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Supervisor limits (hot-reloadable).',
+      properties: {
+        maxConcurrentRuns: positiveInt('Concurrent running subagents (sync, async and busy warm turns).'),
+        maxWarmSessions: positiveInt('Live warm sessions.'),
+        maxTrackedHandles: positiveInt('Handles remembered; the oldest finished one is evicted first.'),
+        maxOutputBytes: positiveInt('Largest result or output accepted from one run.'),
+        defaultTimeoutMs: positiveInt('Run timeout when neither the request nor the profile sets one.'),
+      },
+    },
+  },
+};

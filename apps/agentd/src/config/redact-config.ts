@@ -1,0 +1,22 @@
+/** The redacted view served as agent://config/effective: structure and names, never secrets. */
+import type { JsonObject } from '@agentd/rpc-frame';
+import type { AgentdConfig } from './config-schema.js';
+
+export const REDACTED = '[redacted]';
+
+export function redactConfig(config: AgentdConfig): JsonObject {
+  const agents: JsonObject = {};
+  for (const [name, profile] of Object.entries(config.agents)) {
+    const env =
+      profile.env === undefined
+        ? undefined
+        : Object.fromEntries(Object.keys(profile.env).map((k) => [k, REDACTED]));
+    agents[name] = env === undefined ? { ...profile } : { ...profile, env };
+  }
+  const redacted: JsonObject = {
+    ...config,
+    auth: { bearerTokens: config.auth.bearerTokens.map((t) => ({ name: t.name, token: REDACTED })) },
+    agents,
+  };
+  return JSON.parse(JSON.stringify(redacted)) as JsonObject;
+}

@@ -1,0 +1,210 @@
+/** Resolves the effective config: defaults < file < environment < flags, then cross-field rules. */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import { ConfigError, type ConfigIssue } from './config-error.js';
+import type { AgentdConfig } from './config-schema.js';
+import { defaultConfig } from './defaults.js';
+import { envLayer, flagLayer, type Layer, mergeInto } from './layer.js';
+import { parseServeTarget, type ServeTarget, ServeTargetError } from './serve-target.js';
+import { ENV_BEARER_TOKEN, ENV_CONFIG_FILE, ENV_SOCKET, SETTINGS } from './settings.js';
+import { validateLayer } from './validate-config.js';
+
+export interface ConfigInputs {
+  /** From --config, else AGENTD_CONFIG. */
+  configPath?: string;
+  env: NodeJS.ProcessEnv;
+  /** Parsed daemon flags: flag name -> values in order. */
+  flags: ReadonlyMap<string, string[]>;
+  bearerTokenFile?: string;
+  /** False for `agentd stdio`: no default socket or port. */
+  serveDefaults: boolean;
+  /** `agentd stdio`: the stdio target is added to whatever else is configured. */
+  forceStdio?: boolean;
+  cwd: string;
+}
+
+export interface ResolvedConfig {
+  config: AgentdConfig;
+  configPath: string | undefined;
+  targets: ServeTarget[];
+  /** PEM material read at resolve time so a missing file is a config error, not a runtime one. */
+  tls: { cert: string; key: string } | undefined;
+}
+
+const KNOWN_ENV = new Set([...SETTINGS.map((s) => s.env), ENV_CONFIG_FILE, ENV_BEARER_TOKEN, ENV_SOCKET]);
+
+function rebase(path: string, baseDir: string): string {
+  return isAbsolute(path) ? path : resolve(baseDir, path);
+}
+
+/** Relative paths in a file are relative to the file, not to wherever agentd was started. */
+function rebaseFilePaths(value: JsonObject, baseDir: string): void {
+  if (Array.isArray(value.serve)) {
+    value.serve = value.serve.map((t: unknown) =>
+      typeof t === 'string' && t.startsWith('unix:') ? `unix:${rebase(t.slice(5), baseDir)}` : t,
+    );
+  }
+  if (isJsonObject(value.tls)) {
+    for (const k of ['cert', 'key'])
+      if (typeof value.tls[k] === 'string') value.tls[k] = rebase(value.tls[k], baseDir);
+  }
+  if (isJsonObject(value.agents)) {
+    for (const profile of Object.values(value.agents)) {
+      if (!isJsonObject(profile)) continue;
+      if (typeof profile.cwd === 'string') profile.cwd = rebase(profile.cwd, baseDir);
+      if (typeof profile.command === 'string' && profile.command.includes('/')) {
+        profile.command = rebase(profile.command, baseDir);
+      }
+    }
+  }
+}
+
+/** Reads and validates a config file on its own (unknown keys are reported with their path). */
+export function readConfigFile(path: string): { layer: Layer; issues: ConfigIssue[] } {
+  const source = `file ${path}`;
+  const empty = { layer: { source, value: {}, labels: new Map<string, string>() } };
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { ...empty, issues: [{ source, path: '', message: `cannot read: ${(error as Error).message}` }] };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return {
+      ...empty,
+      issues: [{ source, path: '', message: `not valid JSON: ${(error as Error).message}` }],
+    };
+  }
+  const issues = validateLayer(parsed, source);
+  if (issues.length > 0 || !isJsonObject(parsed)) return { ...empty, issues };
+  rebaseFilePaths(parsed, dirname(resolve(path)));
+  return { layer: { source, value: parsed, labels: new Map() }, issues: [] };
+}
+
+function labelFor(layers: readonly Layer[], path: string): string {
+  for (const layer of [...layers].reverse()) {
+    for (const [pointer, label] of layer.labels) {
+      if (path === pointer || path.startsWith(`${pointer}/`)) return `${layer.source} (${label})`;
+    }
+  }
+  return 'config';
+}
+
+function crossFieldIssues(config: AgentdConfig, layers: readonly Layer[], cwd: string) {
+  const issues: ConfigIssue[] = [];
+  const issue = (path: string, message: string) =>
+    issues.push({ source: labelFor(layers, path), path, message });
+  if (config.agents[config.defaultAgent] === undefined) {
+    issue('/defaultAgent', `no agent profile named '${config.defaultAgent}'`);
+  }
+  const targets: ServeTarget[] = [];
+  config.serve.forEach((raw, i) => {
+    try {
+      targets.push(parseServeTarget(raw, cwd));
+    } catch (error) {
+      if (!(error instanceof ServeTargetError)) throw error;
+      issue(`/serve/${i}`, error.message);
+    }
+  });
+  for (const [i, t] of targets.entries()) {
+    if (t.kind === 'https' && config.tls === undefined) {
+      issue(`/serve/${i}`, `${t.raw}: https needs tls.cert and tls.key`);
+    }
+    const remote = (t.kind === 'http' || t.kind === 'https') && !t.loopback;
+    if (remote && config.auth.bearerTokens.length === 0) {
+      issue(
+        `/serve/${i}`,
+        `${t.raw}: a non-loopback HTTP target needs a bearer token (auth.bearerTokens or ${ENV_BEARER_TOKEN})`,
+      );
+    }
+    if (remote && t.kind === 'http') {
+      issue(
+        `/serve/${i}`,
+        `${t.raw}: plain http is loopback-only (bearer tokens would travel in clear); use https`,
+      );
+    }
+  }
+  if (targets.filter((t) => t.kind === 'stdio').length > 1) issue('/serve', 'stdio can be served once');
+  const names = config.auth.bearerTokens.map((t) => t.name);
+  if (new Set(names).size !== names.length) issue('/auth/bearerTokens', 'token names must be unique');
+  return { issues, targets };
+}
+
+function readTls(
+  config: AgentdConfig,
+  targets: readonly ServeTarget[],
+  issues: ConfigIssue[],
+  layers: Layer[],
+) {
+  if (config.tls === undefined || !targets.some((t) => t.kind === 'https')) return undefined;
+  const read = (key: 'cert' | 'key'): string => {
+    const path = (config.tls as { cert: string; key: string })[key];
+    try {
+      const pem = readFileSync(path, 'utf8');
+      if (!pem.includes('-----BEGIN ')) throw new Error('not a PEM file');
+      return pem;
+    } catch (error) {
+      issues.push({
+        source: labelFor(layers, `/tls/${key}`),
+        path: `/tls/${key}`,
+        message: `${path}: ${(error as Error).message}`,
+      });
+      return '';
+    }
+  };
+  return { cert: read('cert'), key: read('key') };
+}
+
+export function configPathOf(inputs: Pick<ConfigInputs, 'configPath' | 'env' | 'cwd'>): string | undefined {
+  const path = inputs.configPath ?? inputs.env[ENV_CONFIG_FILE];
+  return path === undefined || path === '' ? undefined : resolve(inputs.cwd, path);
+}
+
+/** Throws ConfigError listing every problem; never has side effects beyond reading files. */
+export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
+  const issues: ConfigIssue[] = [];
+  const layers: Layer[] = [];
+  const configPath = configPathOf(inputs);
+  if (configPath !== undefined) {
+    const file = readConfigFile(configPath);
+    issues.push(...file.issues);
+    layers.push(file.layer);
+  }
+  const env = envLayer(inputs.env, KNOWN_ENV);
+  issues.push(...env.issues);
+  layers.push(env.layer);
+  let bearerToken: string | undefined;
+  if (inputs.bearerTokenFile !== undefined) {
+    try {
+      bearerToken = readFileSync(resolve(inputs.cwd, inputs.bearerTokenFile), 'utf8').trim();
+    } catch (error) {
+      issues.push({ source: 'flags', path: '--bearer-token-file', message: (error as Error).message });
+    }
+  }
+  const flags = flagLayer(inputs.flags, bearerToken === undefined ? {} : { bearerToken });
+  issues.push(...flags.issues);
+  layers.push(flags.layer);
+  if (issues.length > 0) throw new ConfigError(issues);
+
+  let merged = defaultConfig({
+    serveDefaults: inputs.serveDefaults,
+    env: inputs.env,
+  }) as unknown as JsonObject;
+  for (const layer of layers) merged = mergeInto(merged, layer.value);
+  const mergedIssues = validateLayer(merged, 'config').map((i) => ({
+    ...i,
+    source: labelFor(layers, i.path),
+  }));
+  if (mergedIssues.length > 0) throw new ConfigError(mergedIssues);
+  const config = merged as unknown as AgentdConfig;
+  if (inputs.forceStdio === true && !config.serve.includes('stdio'))
+    config.serve = [...config.serve, 'stdio'];
+  const cross = crossFieldIssues(config, layers, inputs.cwd);
+  const tls = readTls(config, cross.targets, cross.issues, layers);
+  if (cross.issues.length > 0) throw new ConfigError(cross.issues);
+  return { config, configPath, targets: cross.targets, tls };
+}

@@ -1,0 +1,73 @@
+/** Serve-target grammar: unix:PATH, vsock:PORT, vsock:CID:PORT, http(s)://HOST:PORT[/PATH], stdio. */
+import { isAbsolute, resolve } from 'node:path';
+
+export type ServeTarget =
+  | { kind: 'unix'; raw: string; path: string }
+  | { kind: 'vsock'; raw: string; cid: number | undefined; port: number }
+  | { kind: 'http' | 'https'; raw: string; host: string; port: number; path: string; loopback: boolean }
+  | { kind: 'stdio'; raw: string };
+
+export class ServeTargetError extends Error {
+  override name = 'ServeTargetError';
+}
+
+const MAX_U32 = 0xffff_ffff;
+
+function parseU32(text: string, what: string, raw: string): number {
+  if (!/^[0-9]{1,10}$/.test(text)) throw new ServeTargetError(`${raw}: ${what} must be a decimal number`);
+  const value = Number(text);
+  if (value > MAX_U32) throw new ServeTargetError(`${raw}: ${what} is out of range`);
+  return value;
+}
+
+/** True for 127.0.0.0/8, ::1 and localhost: the only hosts plain HTTP may bind without auth. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+function parseHttp(raw: string): ServeTarget {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ServeTargetError(`${raw}: not a valid URL`);
+  }
+  const kind = url.protocol === 'https:' ? 'https' : 'http';
+  if (url.username !== '' || url.password !== '')
+    throw new ServeTargetError(`${raw}: credentials do not belong in a serve URL`);
+  if (url.search !== '' || url.hash !== '')
+    throw new ServeTargetError(`${raw}: query and fragment are not allowed`);
+  // new URL drops default ports, so require one explicitly in the raw text.
+  if (!/^https?:\/\/(\[[^\]]+\]|[^/:]+):[0-9]+(\/.*)?$/.test(raw)) {
+    throw new ServeTargetError(`${raw}: an explicit port is required (0 picks a free one)`);
+  }
+  const port = url.port === '' ? (kind === 'https' ? 443 : 80) : Number(url.port);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const path = url.pathname === '/' ? '/mcp' : url.pathname.replace(/\/+$/, '');
+  return { kind, raw, host, port, path, loopback: isLoopbackHost(host) };
+}
+
+export function parseServeTarget(raw: string, baseDir: string = process.cwd()): ServeTarget {
+  const text = raw.trim();
+  if (text === 'stdio') return { kind: 'stdio', raw: text };
+  if (text.startsWith('unix:')) {
+    const path = text.slice('unix:'.length);
+    if (path === '') throw new ServeTargetError(`${raw}: unix target needs a path`);
+    return { kind: 'unix', raw: text, path: isAbsolute(path) ? path : resolve(baseDir, path) };
+  }
+  if (text.startsWith('vsock:')) {
+    const parts = text.slice('vsock:'.length).split(':');
+    if (parts.length > 2 || parts.some((p) => p === '')) {
+      throw new ServeTargetError(`${raw}: expected vsock:PORT or vsock:CID:PORT`);
+    }
+    const port = parseU32(parts[parts.length - 1] as string, 'port', raw);
+    if (port === 0) throw new ServeTargetError(`${raw}: vsock port 0 is not allowed`);
+    const cid = parts.length === 2 ? parseU32(parts[0] as string, 'CID', raw) : undefined;
+    return { kind: 'vsock', raw: text, cid, port };
+  }
+  if (text.startsWith('http://') || text.startsWith('https://')) return parseHttp(text);
+  throw new ServeTargetError(
+    `${raw}: unknown serve target (use unix:PATH, vsock:PORT, http://HOST:PORT, https://HOST:PORT or stdio)`,
+  );
+}

@@ -1,0 +1,40 @@
+/** The table of config keys settable from the environment (AGENTD_*) and from flags (--kebab-case). */
+
+export type SettingType = 'string' | 'int' | 'bool' | 'list';
+
+export interface Setting {
+  /** JSON pointer segments of the config key. */
+  readonly key: readonly string[];
+  readonly env: string;
+  readonly flag: string;
+  readonly type: SettingType;
+}
+
+const s = (key: string, env: string, flag: string, type: SettingType): Setting => ({
+  key: key.split('.'),
+  env,
+  flag,
+  type,
+});
+
+export const SETTINGS: readonly Setting[] = [
+  s('serve', 'AGENTD_SERVE', '--serve', 'list'),
+  s('logLevel', 'AGENTD_LOG_LEVEL', '--log-level', 'string'),
+  s('exposure', 'AGENTD_EXPOSURE', '--exposure', 'string'),
+  s('defaultAgent', 'AGENTD_DEFAULT_AGENT', '--default-agent', 'string'),
+  s('drainTimeoutMs', 'AGENTD_DRAIN_TIMEOUT_MS', '--drain-timeout-ms', 'int'),
+  s('eventsRing', 'AGENTD_EVENTS_RING', '--events-ring', 'int'),
+  s('watch', 'AGENTD_WATCH', '--watch', 'bool'),
+  s('tls.cert', 'AGENTD_TLS_CERT', '--tls-cert', 'string'),
+  s('tls.key', 'AGENTD_TLS_KEY', '--tls-key', 'string'),
+  s('limits.maxConcurrentRuns', 'AGENTD_MAX_CONCURRENT_RUNS', '--max-concurrent-runs', 'int'),
+  s('limits.maxWarmSessions', 'AGENTD_MAX_WARM_SESSIONS', '--max-warm-sessions', 'int'),
+  s('limits.maxTrackedHandles', 'AGENTD_MAX_TRACKED_HANDLES', '--max-tracked-handles', 'int'),
+  s('limits.maxOutputBytes', 'AGENTD_MAX_OUTPUT_BYTES', '--max-output-bytes', 'int'),
+  s('limits.defaultTimeoutMs', 'AGENTD_DEFAULT_TIMEOUT_MS', '--default-timeout-ms', 'int'),
+];
+
+/** Environment variables read outside the table (they are not plain config keys). */
+export const ENV_CONFIG_FILE = 'AGENTD_CONFIG';
+export const ENV_BEARER_TOKEN = 'AGENTD_BEARER_TOKEN';
+export const ENV_SOCKET = 'AGENTD_SOCKET';

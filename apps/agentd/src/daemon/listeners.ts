@@ -1,0 +1,136 @@
+/** Starts the serve targets on one ServerCore: unix, vsock, http(s) and stdio. */
+import { mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { dirname } from 'node:path';
+import { LocalError } from '@agentd/rpc-frame';
+import { type ServerCore, serveStdio } from '@agentd/server';
+import { serveHttp } from '@agentd/transport-http';
+import { bindUnix, serveUnix } from '@agentd/transport-unix';
+import type { AgentdConfig } from '../config/config-schema.js';
+import type { ServeTarget } from '../config/serve-target.js';
+import type { Logger } from '../log/logger.js';
+
+export interface Listener {
+  readonly target: ServeTarget;
+  /** Where peers reach it: a socket path, a URL, 'vsock:CID:PORT', 'stdio'. */
+  readonly address: string;
+  close(deadlineMs: number): Promise<void>;
+}
+
+export interface ListenContext {
+  core: ServerCore;
+  config: AgentdConfig;
+  tls: { cert: string; key: string } | undefined;
+  logger: Logger;
+  /** Called when the stdio peer closes stdin: the MCP stdio transport's way to end the server. */
+  onStdioEnd: () => void;
+}
+
+/** Refuses to steal a live socket; removes a stale one left by a crashed agentd. */
+async function clearStaleSocket(path: string): Promise<void> {
+  let isSocket = false;
+  try {
+    isSocket = statSync(path).isSocket();
+  } catch {
+    return;
+  }
+  if (!isSocket)
+    throw new LocalError('address_in_use', `${path} exists and is not a socket; refusing to replace it`);
+  const live = await new Promise<boolean>((resolve) => {
+    const probe = createConnection(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+  if (live)
+    throw new LocalError('address_in_use', `another process is already serving on ${path} (another agentd?)`);
+  unlinkSync(path);
+}
+
+async function listenUnix(
+  target: Extract<ServeTarget, { kind: 'unix' }>,
+  ctx: ListenContext,
+): Promise<Listener> {
+  // The runtime dir is private to the user; an existing parent keeps its own mode.
+  mkdirSync(dirname(target.path), { recursive: true, mode: 0o700 });
+  await clearStaleSocket(target.path);
+  const listener = await bindUnix(target.path, { mode: 0o600 });
+  const served = serveUnix(listener, ctx.core);
+  return { target, address: target.path, close: (deadlineMs) => served.close(deadlineMs) };
+}
+
+async function listenVsock(
+  target: Extract<ServeTarget, { kind: 'vsock' }>,
+  ctx: ListenContext,
+): Promise<Listener> {
+  // Loaded on demand: the native addon is only needed when a vsock target is configured.
+  const vsock = await import('@agentd/transport-vsock');
+  const listener = await vsock.bindVsock(
+    target.cid === undefined ? { port: target.port } : { cid: target.cid, port: target.port },
+  );
+  const served = vsock.serveVsock(listener, ctx.core);
+  return {
+    target,
+    address: `vsock:${target.cid ?? 'any'}:${target.port}`,
+    close: (deadlineMs) => served.close(deadlineMs),
+  };
+}
+
+async function listenHttp(
+  target: Extract<ServeTarget, { kind: 'http' | 'https' }>,
+  ctx: ListenContext,
+): Promise<Listener> {
+  const tokens = ctx.config.auth.bearerTokens.map((t) => ({ name: t.name, token: t.token }));
+  try {
+    const served = await serveHttp(ctx.core, {
+      host: target.host,
+      port: target.port,
+      path: target.path,
+      ...(tokens.length > 0 ? { auth: { tokens } } : {}),
+      ...(target.loopback ? {} : { allowedHosts: [target.host] }),
+      ...(target.kind === 'https' && ctx.tls !== undefined
+        ? { tls: { cert: ctx.tls.cert, key: ctx.tls.key } }
+        : {}),
+    });
+    return { target, address: served.url, close: (deadlineMs) => served.close(deadlineMs) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new LocalError(
+        'address_in_use',
+        `${target.host}:${target.port} is already in use (another agentd?); choose another with --serve ${target.kind}://${target.host}:PORT or AGENTD_SERVE`,
+        { cause: error },
+      );
+    }
+    if (code === 'EADDRNOTAVAIL')
+      throw new LocalError('address_unavailable', `${target.host} is not an address of this machine`, {
+        cause: error,
+      });
+    throw error;
+  }
+}
+
+function listenStdio(target: Extract<ServeTarget, { kind: 'stdio' }>, ctx: ListenContext): Listener {
+  const done = serveStdio(ctx.core);
+  done.then(ctx.onStdioEnd, (error: unknown) => {
+    ctx.logger.error('stdio transport failed', { error: String(error) });
+    ctx.onStdioEnd();
+  });
+  return { target, address: 'stdio', close: async () => {} };
+}
+
+export async function startListener(target: ServeTarget, ctx: ListenContext): Promise<Listener> {
+  switch (target.kind) {
+    case 'unix':
+      return listenUnix(target, ctx);
+    case 'vsock':
+      return listenVsock(target, ctx);
+    case 'http':
+    case 'https':
+      return listenHttp(target, ctx);
+    case 'stdio':
+      return listenStdio(target, ctx);
+  }
+}

@@ -1,0 +1,222 @@
+/** The self-MCP operations: work operations for every peer, operator operations for management peers. */
+import type { JsonObject } from '@agentd/rpc-frame';
+import type { SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
+import type { OperationSpec } from './operation-spec.js';
+
+export interface OperationHost {
+  supervisor(): Supervisor;
+  /** Agent profile names and descriptions, for the spawn schema (changes on reload). */
+  agents(): { name: string; description?: string }[];
+  defaultAgent(): string;
+  statusBody(): JsonObject;
+  /** Starts the graceful drain that ends with exit 0. */
+  beginDrain(deadlineMs: number | undefined): JsonObject;
+  setReady(ready: boolean): JsonObject;
+}
+
+const handleArg = { type: 'string', minLength: 1, description: 'Handle returned by subagent.spawn.' };
+
+function spawnArgs(host: OperationHost): JsonObject {
+  const agents = host.agents();
+  const list = agents
+    .map((a) => (a.description ? `'${a.name}' (${a.description})` : `'${a.name}'`))
+    .join('; ');
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['instruction'],
+    properties: {
+      agent: {
+        type: 'string',
+        enum: agents.map((a) => a.name),
+        description: `Agent profile (default '${host.defaultAgent()}'): ${list}.`,
+      },
+      instruction: { type: 'string', minLength: 1, description: 'What the subagent should do.' },
+      async: { type: 'boolean', description: 'Return a handle at once instead of waiting for the result.' },
+      warm: {
+        type: 'boolean',
+        description: 'Keep a live session after the first turn; continue it with subagent.send.',
+      },
+      timeoutMs: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Kill the run if it takes longer (per turn for warm sessions).',
+      },
+    },
+  };
+}
+
+/** Strips undefined so the record stays JSON-clean for structuredContent. */
+export function statusJson(status: SubagentStatus): JsonObject {
+  return JSON.parse(JSON.stringify(status)) as JsonObject;
+}
+
+export function buildOperations(host: OperationHost): OperationSpec[] {
+  const sup = () => host.supervisor();
+  const work: OperationSpec[] = [
+    {
+      kind: 'query',
+      id: 'status',
+      description: 'Daemon status: readiness, pause/drain state, running and warm subagents, totals, limits.',
+      args: { type: 'object', additionalProperties: false, properties: {} },
+      outputType: 'AgentdStatus',
+      operator: false,
+      handler: async () => host.statusBody(),
+    },
+    {
+      kind: 'command',
+      id: 'subagent.spawn',
+      description:
+        'Start a subagent. Sync (default) waits for the result; async returns a handle to poll with subagent.status; warm keeps a live session for subagent.send.',
+      args: spawnArgs(host),
+      outputType: 'SubagentStatus',
+      operator: false,
+      handler: async (args, { signal }) => {
+        const request: SpawnRequest = { instruction: args.instruction as string };
+        if (typeof args.agent === 'string') request.agent = args.agent;
+        if (typeof args.async === 'boolean') request.async = args.async;
+        if (typeof args.warm === 'boolean') request.warm = args.warm;
+        if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
+        // A sync spawn is tied to the request: a cancelled request cancels the run.
+        const wait = request.async !== true && request.warm !== true;
+        return statusJson(await sup().spawn(request, wait ? signal : undefined));
+      },
+    },
+    {
+      kind: 'command',
+      id: 'subagent.send',
+      description: 'Send one turn to a warm session and wait for its reply.',
+      args: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['handle', 'message'],
+        properties: { handle: handleArg, message: { type: 'string', minLength: 1 } },
+      },
+      outputType: 'SendResult',
+      operator: false,
+      handler: async (args, { signal }) =>
+        JSON.parse(JSON.stringify(await sup().send(args.handle as string, args.message as string, signal))),
+    },
+    {
+      kind: 'query',
+      id: 'subagent.status',
+      description: 'Status of a subagent run or warm session, with its result once terminal.',
+      args: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['handle'],
+        properties: { handle: handleArg },
+      },
+      outputType: 'SubagentStatus',
+      operator: false,
+      handler: async (args) => statusJson(sup().status(args.handle as string)),
+    },
+    {
+      kind: 'command',
+      id: 'subagent.cancel',
+      description: 'Cancel a run or end a warm session; kills its whole process tree.',
+      args: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['handle'],
+        properties: { handle: handleArg, reason: { type: 'string' } },
+      },
+      outputType: 'SubagentStatus',
+      operator: false,
+      handler: async (args) =>
+        statusJson(
+          await sup().cancel(
+            args.handle as string,
+            (args.reason as string | undefined) ?? 'cancelled by peer',
+          ),
+        ),
+    },
+  ];
+  return [...work, ...operatorOperations(host)];
+}
+
+function operatorOperations(host: OperationHost): OperationSpec[] {
+  const sup = () => host.supervisor();
+  const empty = { type: 'object', additionalProperties: false, properties: {} };
+  const pauseState = () => {
+    const s = sup().snapshot();
+    return { paused: s.paused, running: s.running, warm: s.warm };
+  };
+  return [
+    {
+      kind: 'command',
+      id: 'drain',
+      description:
+        'Stop accepting spawns, let running subagents finish until the deadline, cancel the rest, then exit 0.',
+      args: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          deadlineMs: { type: 'integer', minimum: 0, description: 'Default: drainTimeoutMs from config.' },
+        },
+      },
+      outputType: 'DrainStarted',
+      operator: true,
+      handler: async (args) => host.beginDrain(args.deadlineMs as number | undefined),
+    },
+    {
+      kind: 'command',
+      id: 'lame-duck',
+      description: 'Flip readiness (ready:false tells load balancers to stop routing here) without draining.',
+      args: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { ready: { type: 'boolean', description: 'Default false.' } },
+      },
+      outputType: 'Readiness',
+      operator: true,
+      handler: async (args) => host.setReady(args.ready === true),
+    },
+    {
+      kind: 'command',
+      id: 'pause',
+      description: 'Refuse new spawns and turns until resume; running subagents continue.',
+      args: empty,
+      outputType: 'PauseState',
+      operator: true,
+      handler: async () => {
+        sup().pause();
+        return pauseState();
+      },
+    },
+    {
+      kind: 'command',
+      id: 'resume',
+      description: 'Accept spawns again after pause.',
+      args: empty,
+      outputType: 'PauseState',
+      operator: true,
+      handler: async () => {
+        sup().resume();
+        return pauseState();
+      },
+    },
+    {
+      kind: 'command',
+      id: 'cancel',
+      description: 'Cancel one subagent by handle, or every live subagent when no handle is given.',
+      args: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { handle: handleArg, reason: { type: 'string' } },
+      },
+      outputType: 'CancelResult',
+      operator: true,
+      handler: async (args) => {
+        const reason = (args.reason as string | undefined) ?? 'cancelled by operator';
+        if (typeof args.handle === 'string')
+          return { cancelled: [statusJson(await sup().cancel(args.handle, reason))] };
+        const live = sup()
+          .list()
+          .filter((s) => !s.terminal);
+        await sup().cancelAll(reason);
+        return { cancelled: live.map((s) => ({ handle: s.handle, runId: s.runId })) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,190 @@
+/** The self-MCP resources: what each agent:// URI reads as, who may see it, whether it is subscribable. */
+import type { JsonObject } from '@agentd/rpc-frame';
+import type { Peer } from '@agentd/server';
+import { LOG_LEVELS, type LogLevel } from '../config/config-schema.js';
+import type { EventRing } from '../log/event-ring.js';
+import type { SubagentStatus, Supervisor } from '../supervisor/index.js';
+import { type AgentUri, parseAgentUri } from './agent-uri.js';
+import { statusJson } from './operations.js';
+
+export interface ResourceHost {
+  supervisor(): Supervisor;
+  statusBody(): JsonObject;
+  capabilitiesBody(peer: Peer): JsonObject;
+  inventoryBody(): JsonObject;
+  configEffectiveBody(): JsonObject;
+  ring(): EventRing;
+}
+
+/** A fixed resource (listed) or a template (never listed: handles are capabilities). */
+export interface ResourceSpec {
+  name: string;
+  /** `agent://status` for fixed resources, `agent://run/{runId}` for templates. */
+  uri: string;
+  template: boolean;
+  description: string;
+  /** Management-only: hidden from, and unreadable by, stdio peers (enforced by ClientFilters). */
+  management: boolean;
+  subscribable: boolean;
+}
+
+export const RESOURCE_SPECS: readonly ResourceSpec[] = [
+  {
+    name: 'status',
+    uri: 'agent://status',
+    template: false,
+    management: false,
+    subscribable: false,
+    description: 'Daemon status (poll it; not subscribable, it changes every millisecond).',
+  },
+  {
+    name: 'capabilities',
+    uri: 'agent://capabilities',
+    template: false,
+    management: false,
+    subscribable: true,
+    description: 'What this agentd offers: agents, limits, operations. Updated on each config reload.',
+  },
+  {
+    name: 'run',
+    uri: 'agent://run/{runId}',
+    template: true,
+    management: false,
+    subscribable: true,
+    description:
+      'One run by its public id. Updated (repeatedly) on each state change, from spawn to terminal.',
+  },
+  {
+    name: 'subagent',
+    uri: 'agent://subagent/{handle}',
+    template: true,
+    management: false,
+    subscribable: true,
+    description:
+      'A subagent by handle. Subscribe while it runs: one update when it reaches a terminal state.',
+  },
+  {
+    name: 'session',
+    uri: 'agent://session/{handle}',
+    template: true,
+    management: false,
+    subscribable: true,
+    description: 'A warm session by handle. Updated at each turn boundary and when it ends.',
+  },
+  {
+    name: 'inventory',
+    uri: 'agent://inventory',
+    template: false,
+    management: true,
+    subscribable: true,
+    description: 'Every tracked subagent with its handle, plus listeners and totals (operators only).',
+  },
+  {
+    name: 'config-effective',
+    uri: 'agent://config/effective',
+    template: false,
+    management: true,
+    subscribable: true,
+    description: 'The effective configuration, secrets redacted. Updated on each applied reload.',
+  },
+  {
+    name: 'events',
+    uri: 'agent://events',
+    template: false,
+    management: true,
+    subscribable: true,
+    description: 'Bounded ring of structured log events; query ?after=SEQ&level=debug|info|warn|error.',
+  },
+];
+
+/** Which spec serves a parsed URI. */
+export function specFor(uri: AgentUri): ResourceSpec {
+  const name = uri.kind;
+  return RESOURCE_SPECS.find((s) => s.name === name) as ResourceSpec;
+}
+
+export class ResourceError extends Error {
+  override name = 'ResourceError';
+  constructor(
+    readonly reason: 'not_found' | 'not_subscribable',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function lookup(sup: Supervisor, predicate: (s: SubagentStatus) => boolean): SubagentStatus | undefined {
+  return sup.list().find(predicate);
+}
+
+/** The public view of a run: everything but the handle, which is a capability. */
+function runView(status: SubagentStatus): JsonObject {
+  const { handle: _handle, ...rest } = statusJson(status);
+  return rest;
+}
+
+function notFound(text: string): never {
+  throw new ResourceError('not_found', `resource not found: ${text}`);
+}
+
+export function readResource(host: ResourceHost, text: string, peer: Peer): JsonObject {
+  const uri = parseAgentUri(text) ?? notFound(text);
+  const sup = host.supervisor();
+  switch (uri.kind) {
+    case 'status':
+      return host.statusBody();
+    case 'capabilities':
+      return host.capabilitiesBody(peer);
+    case 'inventory':
+      return host.inventoryBody();
+    case 'config-effective':
+      return host.configEffectiveBody();
+    case 'events': {
+      const level = uri.level;
+      if (level !== undefined && !LOG_LEVELS.includes(level as LogLevel)) notFound(text);
+      return host
+        .ring()
+        .read({
+          after: uri.after,
+          ...(level === undefined ? {} : { level: level as LogLevel }),
+        }) as unknown as JsonObject;
+    }
+    case 'run': {
+      const status = lookup(sup, (s) => s.runId === uri.id) ?? notFound(text);
+      return runView(status);
+    }
+    case 'subagent': {
+      const status = lookup(sup, (s) => s.handle === uri.id) ?? notFound(text);
+      return statusJson(status);
+    }
+    case 'session': {
+      const status = lookup(sup, (s) => s.handle === uri.id && s.warm) ?? notFound(text);
+      return statusJson(status);
+    }
+  }
+}
+
+/** Throws ResourceError when the URI cannot be subscribed (never subscribable, unknown, or already final). */
+export function checkSubscribable(host: ResourceHost, text: string): void {
+  const uri = parseAgentUri(text) ?? notFound(text);
+  const spec = specFor(uri);
+  if (!spec.subscribable) {
+    throw new ResourceError('not_subscribable', `${spec.uri} is not subscribable; read it when you need it`);
+  }
+  const sup = host.supervisor();
+  if (uri.kind === 'run' && lookup(sup, (s) => s.runId === uri.id) === undefined) notFound(text);
+  if (uri.kind === 'subagent') {
+    const status = lookup(sup, (s) => s.handle === uri.id) ?? notFound(text);
+    if (status.terminal) {
+      throw new ResourceError(
+        'not_subscribable',
+        `${text} is already ${status.state}; read it instead (it will not change again)`,
+      );
+    }
+  }
+  if (uri.kind === 'session') {
+    const status = lookup(sup, (s) => s.handle === uri.id && s.warm) ?? notFound(text);
+    if (status.terminal)
+      throw new ResourceError('not_subscribable', `${text} has ended (${status.state}); read it instead`);
+  }
+}

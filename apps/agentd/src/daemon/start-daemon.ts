@@ -1,0 +1,68 @@
+/** `agentd` / `agentd stdio`: resolves the config (exit 2 before any side effect), starts, waits for the end. */
+import { LocalError } from '@agentd/rpc-frame';
+import type { Command } from '../cli/parse-args.js';
+import type { ConfigInputs } from '../config/resolve-config.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { Logger } from '../log/logger.js';
+import { Daemon } from './daemon.js';
+
+export interface StartContext {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  version: string;
+  io: { out(text: string): void; err(text: string): void };
+}
+
+export async function startDaemon(
+  command: Extract<Command, { kind: 'serve' }>,
+  context: StartContext,
+): Promise<number> {
+  const inputs: ConfigInputs = {
+    env: context.env,
+    flags: command.flags,
+    serveDefaults: !command.stdio,
+    forceStdio: command.stdio,
+    cwd: context.cwd,
+    ...(command.configPath === undefined ? {} : { configPath: command.configPath }),
+    ...(command.bearerTokenFile === undefined ? {} : { bearerTokenFile: command.bearerTokenFile }),
+  };
+  // Throws ConfigError (exit 2) before anything is bound, spawned or written.
+  const resolved = resolveConfig(inputs);
+  const logger = new Logger({ level: resolved.config.logLevel, fields: { pid: process.pid } });
+  const daemon = new Daemon({ inputs, resolved, logger, version: context.version });
+
+  let stops = 0;
+  const onStop = (signal: NodeJS.Signals) => {
+    stops++;
+    if (stops === 1) void daemon.shutdown(daemon.drainTimeoutMs, signal);
+    else daemon.hurry();
+  };
+  const onHup = () => daemon.reload('SIGHUP');
+  process.on('SIGTERM', onStop);
+  process.on('SIGINT', onStop);
+  process.on('SIGHUP', onHup);
+  try {
+    const listeners = await daemon.listen();
+    logger.info('agentd started', { version: context.version, configPath: resolved.configPath ?? null });
+    // stdout belongs to the MCP stream when stdio is served; otherwise say where we listen.
+    if (!listeners.some((l) => l.target.kind === 'stdio')) {
+      context.io.out(`agentd ${context.version} listening on:\n`);
+      for (const l of listeners) context.io.out(`  ${l.address}\n`);
+    }
+  } catch (error) {
+    process.off('SIGTERM', onStop);
+    process.off('SIGINT', onStop);
+    process.off('SIGHUP', onHup);
+    if (error instanceof LocalError) {
+      logger.error('cannot start', { code: error.code, error: error.message });
+      context.io.err(`agentd: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const code = await daemon.exited;
+  process.off('SIGTERM', onStop);
+  process.off('SIGINT', onStop);
+  process.off('SIGHUP', onHup);
+  return code;
+}
