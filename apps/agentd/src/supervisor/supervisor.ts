@@ -1,78 +1,771 @@
-/** The Supervisor: admission, limits, handles and lifecycle of subagent runs. */
+/** The Supervisor: admission, limits, handles and lifecycle of subagent runs and warm sessions. */
+import { type JsonObject, type JsonRpcErrorObject, LocalError } from '@agentd/rpc-frame';
+import { type ChildExit, ChildHost } from './child-host.js';
+import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
+import { newHandle, newRunId } from './ids.js';
+import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
+import {
+  type Ending,
+  isLive,
+  isTerminal,
+  newRunRecord,
+  outputOf,
+  type RunRecord,
+  type TerminalState,
+  toStatus,
+} from './run-record.js';
+import { TypedEmitter } from './typed-emitter.js';
 import type {
   AgentEvent,
   LogEntry,
+  Logger,
   SendResult,
   SpawnRequest,
+  SubagentError,
   SubagentStatus,
   SupervisorConfig,
   SupervisorOptions,
   SupervisorSnapshot,
+  SupervisorTotals,
 } from './types.js';
 
-type Listeners = {
+export type SupervisorListeners = {
+  /** Every state change of a run, terminal included. */
   status: (status: SubagentStatus) => void;
+  /** A warm session completed a turn (the first one included). */
   turn: (handle: string, turn: number) => void;
+  /** Structured log entries of the supervisor and of agents' `log` events. */
   log: (entry: LogEntry) => void;
+  /** Every `event` notification of a protocol agent (progress, log, custom). */
   event: (handle: string, event: AgentEvent) => void;
 };
 
-const notYet = (): never => {
-  throw new Error('not implemented yet');
+const TOTAL_KEY: Record<TerminalState, keyof SupervisorTotals> = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  timed_out: 'timedOut',
 };
 
-export class Supervisor {
-  constructor(_options: SupervisorOptions) {}
+const LOG_LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'warn', 'error']);
+const MAX_AGENT_LOG_CHARS = 4096;
 
-  /** sync: resolves at terminal; async: once running; warm: after the first turn, state 'ready'. */
-  spawn(_request: SpawnRequest, _signal?: AbortSignal): Promise<SubagentStatus> {
-    return notYet();
+export class Supervisor {
+  private config: EffectiveConfig;
+  /** Insertion order is start order, which eviction relies on for ties. */
+  private readonly runs = new Map<string, RunRecord>();
+  /** Children of finished runs that are still exiting (stdin closed, grace running). */
+  private readonly lingering = new Set<ChildHost>();
+  private readonly emitter: TypedEmitter<SupervisorListeners>;
+  private readonly logger: Logger | undefined;
+  private paused = false;
+  private draining = false;
+  private ready = true;
+  private disposed = false;
+  private readonly totals: SupervisorTotals = {
+    spawned: 0,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+    timedOut: 0,
+    refused: 0,
+    evicted: 0,
+    turns: 0,
+  };
+
+  constructor(options: SupervisorOptions) {
+    this.config = checkConfig(options);
+    this.logger = options.logger;
+    this.emitter = new TypedEmitter((event, error) => this.listenerFailed(String(event), error));
   }
-  send(_handle: string, _message: string, _signal?: AbortSignal): Promise<SendResult> {
-    return notYet();
+
+  /**
+   * Starts a subagent. Resolves at the terminal state (sync), once the child runs (`async`), or
+   * after the first turn with state `ready` (`warm`). A run that fails still resolves (its status
+   * says why); refusals throw a LocalError. Aborting `signal` cancels the run.
+   */
+  async spawn(request: SpawnRequest, signal?: AbortSignal): Promise<SubagentStatus> {
+    if (signal?.aborted) throw new LocalError('aborted', 'the spawn was aborted before it started');
+    const run = this.admit(request);
+    this.runs.set(run.handle, run);
+    this.totals.spawned += 1;
+    this.log('info', 'subagent starting', { ...runFields(run), warm: run.warm, mode: run.profile.mode });
+    this.emitStatus(run);
+    this.launch(run, request.instruction);
+    const reached = request.async
+      ? (r: RunRecord) => r.state !== 'starting'
+      : run.warm
+        ? (r: RunRecord) => r.state === 'ready' || isTerminal(r.state)
+        : (r: RunRecord) => isTerminal(r.state);
+    const onAbort = (): void => void this.cancel(run.handle, 'aborted by the caller');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.waitFor(run, reached);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    return toStatus(run);
   }
-  status(_handle: string): SubagentStatus {
-    return notYet();
+
+  /**
+   * Sends one turn to a ready warm session and resolves with the agent's reply. An agent error is
+   * a reply with `isError` (the session stays ready). Aborting `signal` rejects with `aborted` and
+   * asks the agent to stop (`cancel` notification); the session stays busy until it answers.
+   */
+  async send(handle: string, message: string, signal?: AbortSignal): Promise<SendResult> {
+    if (signal?.aborted) throw new LocalError('aborted', 'the turn was aborted before it was sent');
+    const run = this.get(handle);
+    if (!run.warm) throw new LocalError('not_warm', 'this handle is a one-shot run, not a warm session');
+    if (isTerminal(run.state) || run.ending !== undefined) {
+      throw new LocalError('session_closed', `the session has ended (${run.ending?.state ?? run.state})`);
+    }
+    if (run.busy || run.state !== 'ready')
+      throw new LocalError('busy', 'the session is still answering a turn');
+    this.checkAdmission('turn');
+    const text = this.checkText(message, 'message');
+    run.busy = true;
+    this.clearIdle(run);
+    this.setState(run, 'running');
+    const work = this.sendTurn(run, text);
+    if (signal === undefined) return work;
+    return this.raceAbort(run, work, signal);
   }
-  cancel(_handle: string, _reason?: string): Promise<SubagentStatus> {
-    return notYet();
+
+  status(handle: string): SubagentStatus {
+    return toStatus(this.get(handle));
   }
-  /** Ends a warm session gracefully (`shutdown`), state 'succeeded'. */
-  closeSession(_handle: string): Promise<SubagentStatus> {
-    return notYet();
+
+  /** Kills the run's whole process tree; resolves when it is gone. A finished run is returned unchanged. */
+  async cancel(handle: string, reason = 'cancelled'): Promise<SubagentStatus> {
+    const run = this.get(handle);
+    if (isTerminal(run.state)) return toStatus(run);
+    this.log('info', 'subagent cancel requested', { ...runFields(run), reason });
+    await this.terminate(run, {
+      state: 'cancelled',
+      reason,
+      error: { code: 'cancelled', message: `cancelled: ${reason}` },
+    });
+    return toStatus(run);
   }
-  cancelAll(_reason?: string): Promise<void> {
-    return notYet();
+
+  /** Ends a ready warm session gracefully (`shutdown`, then stdin EOF): state `succeeded`. */
+  async closeSession(handle: string): Promise<SubagentStatus> {
+    const run = this.get(handle);
+    if (!run.warm) throw new LocalError('not_warm', 'this handle is a one-shot run, not a warm session');
+    if (isTerminal(run.state)) return toStatus(run);
+    if (run.busy || run.state !== 'ready')
+      throw new LocalError('busy', 'the session is still answering a turn');
+    await this.endSession(run, 'closed by request');
+    return toStatus(run);
   }
+
+  async cancelAll(reason = 'cancelled by operator'): Promise<void> {
+    const live = [...this.runs.values()].filter(isLive);
+    await Promise.all(live.map((run) => this.cancel(run.handle, reason)));
+  }
+
+  /** Every tracked run, oldest first. */
   list(): SubagentStatus[] {
-    return notYet();
+    return [...this.runs.values()].map(toStatus);
   }
+
   snapshot(): SupervisorSnapshot {
-    return notYet();
+    let running = 0;
+    let warm = 0;
+    for (const run of this.runs.values()) {
+      if (!isLive(run)) continue;
+      if (run.warm) warm += 1;
+      else running += 1;
+    }
+    return {
+      paused: this.paused,
+      draining: this.draining,
+      ready: this.ready && !this.draining,
+      running,
+      warm,
+      tracked: this.runs.size,
+      totals: { ...this.totals },
+      limits: { ...this.config.limits },
+      defaultAgent: this.config.defaultAgent,
+      agents: [...this.config.profiles.keys()],
+    };
   }
+
+  /** Refuses new spawns and turns (`paused`); running children carry on. */
   pause(): void {
-    notYet();
+    if (this.paused) return;
+    this.paused = true;
+    this.log('info', 'supervisor paused', {});
   }
+
   resume(): void {
-    notYet();
+    if (!this.paused) return;
+    this.paused = false;
+    this.log('info', 'supervisor resumed', {});
   }
-  setReady(_ready: boolean): void {
-    notYet();
+
+  /** Lame duck: flips readiness only (work is still accepted). Becoming ready while draining is refused. */
+  setReady(ready: boolean): void {
+    if (ready && this.draining) throw new LocalError('draining', 'cannot become ready while draining');
+    if (this.ready === ready) return;
+    this.ready = ready;
+    this.log('info', ready ? 'supervisor ready' : 'supervisor lame duck (not ready)', {});
   }
-  drain(_deadlineMs: number): Promise<void> {
-    return notYet();
+
+  /**
+   * No new spawns or turns; idle warm sessions are closed; running work may finish until
+   * `deadlineMs` from now, then whatever is left is cancelled. Results stay readable afterwards.
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    if (!Number.isSafeInteger(deadlineMs) || deadlineMs < 0 || deadlineMs > MAX_TIMER_MS) {
+      throw new LocalError('invalid_request', `deadlineMs must be an integer from 0 to ${MAX_TIMER_MS}`);
+    }
+    this.draining = true;
+    const live = [...this.runs.values()].filter(isLive);
+    this.log('info', 'supervisor draining', { live: live.length, deadlineMs });
+    for (const run of live) {
+      if (run.warm && run.state === 'ready' && run.ending === undefined)
+        void this.endSession(run, 'draining');
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const expired = await Promise.race([
+      Promise.all(live.map((run) => run.done)).then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), deadlineMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (expired) await this.cancelAll('drain deadline reached');
+    await Promise.all([...this.lingering].map((host) => host.exited));
+    this.log('info', 'supervisor drained', { cancelledAtDeadline: expired });
   }
-  reconfigure(_config: SupervisorConfig): void {
-    notYet();
+
+  /** Applies new profiles and limits atomically; an invalid config throws `invalid_config` and changes nothing. */
+  reconfigure(config: SupervisorConfig): void {
+    let next: EffectiveConfig;
+    try {
+      next = checkConfig(config);
+    } catch (error) {
+      this.log('warn', 'supervisor configuration rejected', { reason: (error as Error).message });
+      throw error;
+    }
+    this.config = next;
+    this.log('info', 'supervisor configuration applied', { agents: [...next.profiles.keys()] });
   }
-  /** Kills every child and stops timers; the Supervisor refuses everything afterwards. */
-  dispose(): Promise<void> {
-    return notYet();
+
+  /** Cancels everything, kills lingering children and refuses all further work. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.draining = true;
+    await this.cancelAll('supervisor shut down');
+    for (const host of this.lingering) void host.kill();
+    await Promise.all([...this.lingering].map((host) => host.exited));
   }
-  on<E extends keyof Listeners>(_event: E, _listener: Listeners[E]): this {
+
+  on<E extends keyof SupervisorListeners>(event: E, listener: SupervisorListeners[E]): this {
+    this.emitter.on(event, listener);
     return this;
   }
-  off<E extends keyof Listeners>(_event: E, _listener: Listeners[E]): this {
+
+  off<E extends keyof SupervisorListeners>(event: E, listener: SupervisorListeners[E]): this {
+    this.emitter.off(event, listener);
     return this;
   }
+
+  // ---- admission ------------------------------------------------------------------------------
+
+  private admit(request: SpawnRequest): RunRecord {
+    try {
+      return this.admitOrThrow(request);
+    } catch (error) {
+      this.totals.refused += 1;
+      const code = error instanceof LocalError ? error.code : 'error';
+      this.log('warn', 'spawn refused', { code, reason: (error as Error).message });
+      throw error;
+    }
+  }
+
+  private admitOrThrow(request: SpawnRequest): RunRecord {
+    this.checkAdmission('spawn');
+    if (typeof request !== 'object' || request === null)
+      throw new LocalError('invalid_request', 'a spawn request is an object');
+    this.checkText(request.instruction, 'instruction');
+    const { limits, profiles } = this.config;
+    const name = request.agent ?? this.config.defaultAgent;
+    const profile = typeof name === 'string' ? profiles.get(name) : undefined;
+    if (profile === undefined) {
+      throw new LocalError(
+        'unknown_agent',
+        `unknown agent ${JSON.stringify(name)}; known: ${[...profiles.keys()].join(', ')}`,
+      );
+    }
+    const warm = request.warm === true;
+    if (warm && profile.mode !== 'protocol') {
+      throw new LocalError(
+        'invalid_request',
+        `agent "${profile.name}" runs in plain mode; warm sessions need a protocol agent`,
+      );
+    }
+    const timeoutMs = request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs;
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > limits.maxTimeoutMs) {
+      throw new LocalError(
+        'invalid_request',
+        `timeoutMs must be an integer from 1 to ${limits.maxTimeoutMs}`,
+      );
+    }
+    this.checkCapacity(warm);
+    this.makeRoom();
+    return newRunRecord({ handle: newHandle(), runId: newRunId(), profile, warm, timeoutMs });
+  }
+
+  private checkAdmission(what: 'spawn' | 'turn'): void {
+    if (this.disposed) throw new LocalError('draining', 'the supervisor has shut down');
+    if (this.draining) throw new LocalError('draining', `draining: no new ${what}s are accepted`);
+    if (this.paused) throw new LocalError('paused', `paused: no new ${what}s are accepted until resume`);
+  }
+
+  private checkText(value: unknown, field: string): string {
+    if (typeof value !== 'string' || value.length === 0) {
+      throw new LocalError('invalid_request', `${field} must be a non-empty string`);
+    }
+    const max = this.config.limits.maxInstructionBytes;
+    if (Buffer.byteLength(value, 'utf8') > max) {
+      throw new LocalError('invalid_request', `${field} is larger than the limit of ${max} bytes`);
+    }
+    return value;
+  }
+
+  private checkCapacity(warm: boolean): void {
+    const { maxConcurrentRuns, maxWarmSessions } = this.config.limits;
+    let live = 0;
+    for (const run of this.runs.values()) if (isLive(run) && run.warm === warm) live += 1;
+    const max = warm ? maxWarmSessions : maxConcurrentRuns;
+    if (live >= max) {
+      const kind = warm ? 'warm sessions' : 'concurrent runs';
+      throw new LocalError('limit_reached', `limit reached: ${live} of ${max} ${kind} in use; retry later`);
+    }
+  }
+
+  /** Frees one tracked slot by evicting the oldest finished run; a live run is never evicted. */
+  private makeRoom(): void {
+    const max = this.config.limits.maxTrackedHandles;
+    while (this.runs.size >= max) {
+      let oldest: RunRecord | undefined;
+      for (const run of this.runs.values()) {
+        if (run.endedAt === undefined) continue;
+        if (oldest?.endedAt === undefined || run.endedAt < oldest.endedAt) oldest = run;
+      }
+      if (oldest === undefined) {
+        throw new LocalError(
+          'limit_reached',
+          `limit reached: all ${max} tracked handles belong to live runs`,
+        );
+      }
+      this.runs.delete(oldest.handle);
+      this.totals.evicted += 1;
+      this.log('debug', 'finished run evicted', runFields(oldest));
+    }
+  }
+
+  // ---- running --------------------------------------------------------------------------------
+
+  private launch(run: RunRecord, instruction: string): void {
+    const { limits } = this.config;
+    let host: ChildHost;
+    try {
+      host = new ChildHost(run.profile, {
+        stderrTailBytes: limits.stderrTailBytes,
+        killGraceMs: limits.killGraceMs,
+      });
+    } catch (error) {
+      // spawn() throws synchronously for some bad inputs (e.g. a NUL byte in an argument).
+      const message = `could not start ${JSON.stringify(run.profile.command)}: ${(error as Error).message}`;
+      this.finish(run, 'failed', { error: { code: 'spawn_failed', message } });
+      return;
+    }
+    run.host = host;
+    void host.started.then((ok) => {
+      if (!ok || run.state !== 'starting') return;
+      this.log('debug', 'subagent running', { ...runFields(run), pid: host.pid });
+      this.setState(run, 'running');
+    });
+    void host.exited.then((exit) => this.onExit(run, exit));
+    if (run.profile.mode === 'plain') this.startPlain(run, host, instruction);
+    else this.startProtocol(run, host, instruction);
+  }
+
+  private startPlain(run: RunRecord, host: ChildHost, instruction: string): void {
+    const max = this.config.limits.maxOutputBytes;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    host.child.stdout.on('data', (chunk: Buffer) => {
+      if (run.ending !== undefined) return;
+      size += chunk.length;
+      if (size > max) {
+        chunks.length = 0;
+        void this.terminate(run, tooLarge(max));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    run.collectOutput = () => Buffer.concat(chunks).toString('utf8');
+    host.child.stdin.end(instruction);
+    this.armTimer(run);
+  }
+
+  private startProtocol(run: RunRecord, host: ChildHost, instruction: string): void {
+    run.client = new ProtocolClient(host.child.stdout, host.child.stdin, this.config.limits.maxOutputBytes, {
+      onEvent: (event) => this.onAgentEvent(run, event),
+      onViolation: (reason, code) =>
+        void this.terminate(run, { state: 'failed', error: { code, message: reason } }),
+      onWarning: (message) => this.log('warn', message, runFields(run)),
+    });
+    void this.firstTurn(run, instruction);
+  }
+
+  private async firstTurn(run: RunRecord, instruction: string): Promise<void> {
+    const params: JsonObject = {
+      instruction,
+      runId: run.runId,
+      agent: run.profile.name,
+      warm: run.warm,
+      timeoutMs: run.timeoutMs,
+    };
+    const outcome = await this.turn(run, 'run', params);
+    if (outcome === undefined) return;
+    if (run.warm) {
+      this.completeTurn(run, outcome);
+      return;
+    }
+    run.turns = 1;
+    this.totals.turns += 1;
+    if (outcome.ok)
+      this.finish(run, 'succeeded', { result: outcome.result, output: outputOf(outcome.result) });
+    else this.finish(run, 'failed', { error: agentError(outcome.error) });
+  }
+
+  private async sendTurn(run: RunRecord, message: string): Promise<SendResult> {
+    const outcome = await this.turn(run, 'turn', { message, turn: run.turns + 1 });
+    if (outcome === undefined) {
+      await run.done;
+      throw endedDuringTurn(run);
+    }
+    this.completeTurn(run, outcome);
+    return outcome.ok
+      ? {
+          handle: run.handle,
+          turn: run.turns,
+          reply: outcome.result,
+          isError: false,
+          output: outputOf(outcome.result),
+        }
+      : {
+          handle: run.handle,
+          turn: run.turns,
+          reply: outcome.error,
+          isError: true,
+          output: outcome.error.message,
+        };
+  }
+
+  private async raceAbort(
+    run: RunRecord,
+    work: Promise<SendResult>,
+    signal: AbortSignal,
+  ): Promise<SendResult> {
+    let onAbort = (): void => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        if (run.turnId !== undefined)
+          run.client?.notify('cancel', { id: run.turnId, reason: 'aborted by the caller' });
+        reject(
+          new LocalError('aborted', 'the caller stopped waiting; the agent was asked to cancel the turn'),
+        );
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    work.catch(() => {}); // the turn may still fail after the caller left
+    try {
+      return await Promise.race([work, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** One request to the agent, under the run's timeout; undefined when the run ended instead. */
+  private async turn(run: RunRecord, method: string, params: JsonObject): Promise<TurnOutcome | undefined> {
+    const client = run.client;
+    if (client === undefined) return undefined;
+    const { id, outcome } = client.request(method, params);
+    run.turnId = id;
+    this.armTimer(run);
+    try {
+      const answer = await Promise.race([outcome, run.done.then(() => undefined)]);
+      if (answer === undefined || run.ending !== undefined || isTerminal(run.state)) return undefined;
+      return answer;
+    } finally {
+      this.clearTimer(run);
+      delete run.turnId;
+    }
+  }
+
+  private completeTurn(run: RunRecord, outcome: TurnOutcome): void {
+    run.turns += 1;
+    this.totals.turns += 1;
+    if (outcome.ok) {
+      run.result = outcome.result;
+      run.output = outputOf(outcome.result);
+      delete run.error;
+    } else {
+      delete run.result;
+      delete run.output;
+      run.error = agentError(outcome.error);
+    }
+    run.busy = false;
+    this.setState(run, 'ready');
+    this.emitter.emit('turn', run.handle, run.turns);
+    if (this.draining) {
+      void this.endSession(run, 'draining');
+      return;
+    }
+    this.armIdle(run);
+  }
+
+  /** Graceful end of a warm session: `shutdown` request, stdin EOF, kill after the grace. */
+  private async endSession(run: RunRecord, reason: string): Promise<void> {
+    if (isTerminal(run.state) || run.ending !== undefined) return run.done;
+    this.clearIdle(run);
+    run.ending = { state: 'succeeded', reason };
+    this.log('info', 'warm session closing', { ...runFields(run), reason });
+    run.client?.request('shutdown', { reason });
+    void run.host?.shutdown();
+    return run.done;
+  }
+
+  /** Decides how the run ends, then kills its process tree; it ends when the child is gone. */
+  private terminate(run: RunRecord, ending: Ending): Promise<void> {
+    if (isTerminal(run.state)) return run.done;
+    if (run.ending === undefined) run.ending = ending;
+    this.clearTimer(run);
+    this.clearIdle(run);
+    if (run.host === undefined) this.finish(run, ending.state, ending);
+    else void run.host.kill();
+    return run.done;
+  }
+
+  private async onExit(run: RunRecord, exit: ChildExit): Promise<void> {
+    if (isTerminal(run.state)) return;
+    // Let an answer that arrived just before the exit settle first.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (isTerminal(run.state)) return;
+    const facts = exitFacts(exit);
+    if (run.ending !== undefined) {
+      const { state, reason } = run.ending;
+      const error = run.ending.error === undefined ? undefined : { ...run.ending.error, ...facts };
+      this.finish(run, state, {
+        ...(error === undefined ? {} : { error }),
+        ...(reason === undefined ? {} : { reason }),
+      });
+      return;
+    }
+    if (exit.spawnError !== undefined) {
+      const message = `could not start ${JSON.stringify(run.profile.command)}: ${exit.spawnError}`;
+      this.finish(run, 'failed', { error: { code: 'spawn_failed', message } });
+      return;
+    }
+    if (run.profile.mode === 'plain') this.plainExited(run, facts);
+    else this.protocolExited(run, facts);
+  }
+
+  private plainExited(run: RunRecord, facts: ExitFacts): void {
+    const text = stripFinalNewline(run.collectOutput?.() ?? '');
+    if (facts.exitCode === 0) {
+      run.turns = 1;
+      this.totals.turns += 1;
+      this.finish(run, 'succeeded', { result: { text }, output: text });
+      return;
+    }
+    const message =
+      facts.signal !== null
+        ? `agent was killed by ${facts.signal}`
+        : `agent exited with code ${String(facts.exitCode)}`;
+    const code = facts.signal !== null ? 'crashed' : 'exit_nonzero';
+    this.finish(run, 'failed', { output: text, error: { code, message, ...facts } });
+  }
+
+  private protocolExited(run: RunRecord, facts: ExitFacts): void {
+    if (run.warm && run.state === 'ready' && facts.exitCode === 0) {
+      this.finish(run, 'succeeded', { reason: 'the agent ended the session' });
+      return;
+    }
+    const how =
+      facts.signal !== null ? `was killed by ${facts.signal}` : `exited with code ${String(facts.exitCode)}`;
+    const when = run.state === 'ready' ? 'while idle' : 'before answering';
+    this.finish(run, 'failed', { error: { code: 'crashed', message: `agent ${how} ${when}`, ...facts } });
+  }
+
+  private finish(
+    run: RunRecord,
+    state: TerminalState,
+    fields: { result?: unknown; output?: string; error?: SubagentError; reason?: string },
+  ): void {
+    if (isTerminal(run.state)) return;
+    this.clearTimer(run);
+    this.clearIdle(run);
+    run.state = state;
+    run.endedAt = new Date();
+    run.busy = false;
+    if (fields.result !== undefined) run.result = fields.result;
+    if (fields.output !== undefined) run.output = fields.output;
+    if (fields.error !== undefined) run.error = fields.error;
+    else if (state === 'succeeded' && !run.warm) delete run.error;
+    if (fields.reason !== undefined) run.reason = fields.reason;
+    this.totals[TOTAL_KEY[state]] += 1;
+    const host = run.host;
+    if (host?.alive) {
+      this.lingering.add(host);
+      void host.shutdown().then(() => this.lingering.delete(host));
+    }
+    const level = state === 'succeeded' ? 'info' : 'warn';
+    this.log(level, 'subagent ended', {
+      ...runFields(run),
+      state,
+      ...(run.error ? { error: run.error.message } : {}),
+    });
+    this.emitStatus(run);
+    run.markDone();
+  }
+
+  // ---- timers ---------------------------------------------------------------------------------
+
+  private armTimer(run: RunRecord): void {
+    this.clearTimer(run);
+    run.turnTimer = setTimeout(() => {
+      const error: SubagentError = { code: 'timeout', message: `timed out after ${run.timeoutMs} ms` };
+      this.log('warn', 'subagent timed out', { ...runFields(run), timeoutMs: run.timeoutMs });
+      void this.terminate(run, { state: 'timed_out', error });
+    }, run.timeoutMs);
+  }
+
+  private clearTimer(run: RunRecord): void {
+    if (run.turnTimer !== undefined) clearTimeout(run.turnTimer);
+    delete run.turnTimer;
+  }
+
+  private armIdle(run: RunRecord): void {
+    this.clearIdle(run);
+    const idleMs = this.config.limits.warmIdleTimeoutMs;
+    if (idleMs === 0) return;
+    run.idleTimer = setTimeout(() => void this.endSession(run, 'idle timeout'), idleMs);
+    run.idleTimer.unref();
+  }
+
+  private clearIdle(run: RunRecord): void {
+    if (run.idleTimer !== undefined) clearTimeout(run.idleTimer);
+    delete run.idleTimer;
+  }
+
+  // ---- events ---------------------------------------------------------------------------------
+
+  private get(handle: string): RunRecord {
+    const run = typeof handle === 'string' ? this.runs.get(handle) : undefined;
+    if (run === undefined) {
+      throw new LocalError(
+        'unknown_handle',
+        'unknown handle: it never existed, or its run finished and was evicted',
+      );
+    }
+    return run;
+  }
+
+  private setState(run: RunRecord, state: RunRecord['state']): void {
+    run.state = state;
+    this.emitStatus(run);
+  }
+
+  private emitStatus(run: RunRecord): void {
+    this.emitter.emit('status', toStatus(run));
+    for (const watcher of [...run.watchers]) watcher();
+  }
+
+  private waitFor(run: RunRecord, reached: (run: RunRecord) => boolean): Promise<void> {
+    if (reached(run)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const watcher = (): void => {
+        if (!reached(run)) return;
+        run.watchers.delete(watcher);
+        resolve();
+      };
+      run.watchers.add(watcher);
+    });
+  }
+
+  private onAgentEvent(run: RunRecord, event: AgentEvent): void {
+    this.emitter.emit('event', run.handle, event);
+    if (event.type !== 'log') return;
+    const level = typeof event.level === 'string' && LOG_LEVELS.has(event.level) ? event.level : 'info';
+    const text = typeof event.message === 'string' ? event.message : JSON.stringify(event.message ?? '');
+    const msg = text.length > MAX_AGENT_LOG_CHARS ? `${text.slice(0, MAX_AGENT_LOG_CHARS)}…` : text;
+    this.log(level as LogEntry['level'], msg, { ...runFields(run), source: 'agent' });
+  }
+
+  private log(level: LogEntry['level'], msg: string, fields: Record<string, unknown>): void {
+    const entry: LogEntry = { ...fields, level, msg, component: 'supervisor' };
+    try {
+      this.logger?.log(entry);
+    } catch {
+      // A broken logger must not break supervision.
+    }
+    this.emitter.emit('log', entry);
+  }
+
+  private listenerFailed(event: string, error: unknown): void {
+    const entry: LogEntry = { level: 'error', msg: 'supervisor listener threw', event, error: String(error) };
+    try {
+      this.logger?.log(entry);
+    } catch {
+      // ignored: see log()
+    }
+    // Not re-emitted on 'log' when the failing listener is a log listener (it would loop).
+    if (event !== 'log') this.emitter.emit('log', entry);
+  }
+}
+
+interface ExitFacts {
+  exitCode: number | null;
+  signal: string | null;
+  stderrTail?: string;
+}
+
+function exitFacts(exit: ChildExit): ExitFacts {
+  const facts: ExitFacts = { exitCode: exit.exitCode, signal: exit.signal };
+  if (exit.stderrTail.length > 0) facts.stderrTail = exit.stderrTail;
+  return facts;
+}
+
+function runFields(run: RunRecord): Record<string, unknown> {
+  return { handle: run.handle, runId: run.runId, agent: run.profile.name };
+}
+
+function agentError(error: JsonRpcErrorObject): SubagentError {
+  return { code: 'agent_error', message: error.message };
+}
+
+function tooLarge(max: number): Ending {
+  return {
+    state: 'failed',
+    error: { code: 'output_too_large', message: `output exceeded the limit of ${max} bytes` },
+  };
+}
+
+function endedDuringTurn(run: RunRecord): LocalError {
+  const why = run.error?.message ?? run.reason ?? run.state;
+  if (run.error?.code === 'output_too_large') return new LocalError('output_too_large', why);
+  return new LocalError('session_closed', `the session ended during the turn (${run.state}): ${why}`);
+}
+
+function stripFinalNewline(text: string): string {
+  if (text.endsWith('\r\n')) return text.slice(0, -2);
+  if (text.endsWith('\n')) return text.slice(0, -1);
+  return text;
 }

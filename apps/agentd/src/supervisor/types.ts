@@ -35,6 +35,8 @@ export interface SupervisorLimits {
   warmIdleTimeoutMs?: number;
   /** Bytes of stderr kept per child for failure reports. Default 4096. */
   stderrTailBytes?: number;
+  /** Largest accepted instruction or turn message in UTF-8 bytes. Default 1 MiB. */
+  maxInstructionBytes?: number;
 }
 
 export interface SpawnRequest {
@@ -179,4 +181,5 @@ export type RefusalCode =
   | 'output_too_large'
   | 'session_closed'
   | 'invalid_request'
-  | 'invalid_config';
+  | 'invalid_config'
+  | 'aborted';

@@ -1,0 +1,121 @@
+/** Validates and normalises a Supervisor configuration; a bad one is refused as a whole. */
+import { LocalError } from '@agentd/rpc-frame';
+import type { AgentProfile, SupervisorConfig, SupervisorLimits } from './types.js';
+
+export type EffectiveLimits = Required<SupervisorLimits>;
+
+export interface EffectiveConfig {
+  profiles: ReadonlyMap<string, Readonly<AgentProfile>>;
+  defaultAgent: string;
+  limits: Readonly<EffectiveLimits>;
+}
+
+/** setTimeout's largest delay; a longer one would fire immediately. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+const LIMIT_DEFAULTS = {
+  maxTimeoutMs: MAX_TIMER_MS,
+  killGraceMs: 2000,
+  warmIdleTimeoutMs: 900_000,
+  stderrTailBytes: 4096,
+  maxInstructionBytes: 1024 * 1024,
+} as const;
+
+/** Minimum value of each limit; counts may be 0 (that kind of work is switched off). */
+const LIMIT_MINIMUMS: Record<keyof EffectiveLimits, number> = {
+  maxConcurrentRuns: 0,
+  maxWarmSessions: 0,
+  maxTrackedHandles: 1,
+  maxOutputBytes: 1,
+  defaultTimeoutMs: 1,
+  maxTimeoutMs: 1,
+  killGraceMs: 0,
+  warmIdleTimeoutMs: 0,
+  stderrTailBytes: 0,
+  maxInstructionBytes: 1,
+};
+
+function invalid(path: string, message: string): LocalError {
+  return new LocalError('invalid_config', `${path}: ${message}`);
+}
+
+export function checkConfig(config: SupervisorConfig): EffectiveConfig {
+  const limits = checkLimits(config.limits);
+  if (!Array.isArray(config.profiles) || config.profiles.length === 0) {
+    throw invalid('profiles', 'at least one agent profile is required');
+  }
+  const profiles = new Map<string, Readonly<AgentProfile>>();
+  config.profiles.forEach((profile, index) => {
+    const checked = checkProfile(profile, `profiles[${index}]`, limits);
+    if (profiles.has(checked.name))
+      throw invalid(`profiles[${index}].name`, `duplicate agent name "${checked.name}"`);
+    profiles.set(checked.name, checked);
+  });
+  if (!profiles.has(config.defaultAgent)) {
+    throw invalid('defaultAgent', `"${String(config.defaultAgent)}" is not one of the profiles`);
+  }
+  return { profiles, defaultAgent: config.defaultAgent, limits };
+}
+
+function checkLimits(input: SupervisorLimits): Readonly<EffectiveLimits> {
+  if (typeof input !== 'object' || input === null) throw invalid('limits', 'must be an object');
+  const limits: EffectiveLimits = { ...LIMIT_DEFAULTS, ...input };
+  for (const key of Object.keys(LIMIT_MINIMUMS) as (keyof EffectiveLimits)[]) {
+    const value = limits[key];
+    if (!Number.isSafeInteger(value) || value < LIMIT_MINIMUMS[key]) {
+      throw invalid(
+        `limits.${key}`,
+        `must be an integer >= ${LIMIT_MINIMUMS[key]} (got ${JSON.stringify(value)})`,
+      );
+    }
+  }
+  for (const key of ['maxTimeoutMs', 'defaultTimeoutMs', 'killGraceMs', 'warmIdleTimeoutMs'] as const) {
+    if (limits[key] > MAX_TIMER_MS) throw invalid(`limits.${key}`, `must be at most ${MAX_TIMER_MS}`);
+  }
+  if (limits.defaultTimeoutMs > limits.maxTimeoutMs) {
+    throw invalid('limits.defaultTimeoutMs', 'must not exceed limits.maxTimeoutMs');
+  }
+  return Object.freeze(limits);
+}
+
+function checkProfile(profile: AgentProfile, path: string, limits: EffectiveLimits): Readonly<AgentProfile> {
+  if (typeof profile !== 'object' || profile === null) throw invalid(path, 'must be an object');
+  if (typeof profile.name !== 'string' || profile.name.length === 0) {
+    throw invalid(`${path}.name`, 'must be a non-empty string');
+  }
+  if (profile.mode !== 'protocol' && profile.mode !== 'plain') {
+    throw invalid(`${path}.mode`, 'must be "protocol" or "plain"');
+  }
+  if (typeof profile.command !== 'string' || profile.command.length === 0) {
+    throw invalid(`${path}.command`, 'must be a non-empty string');
+  }
+  if (profile.args !== undefined && !isStringArray(profile.args)) {
+    throw invalid(`${path}.args`, 'must be an array of strings');
+  }
+  if (profile.env !== undefined && !isStringRecord(profile.env)) {
+    throw invalid(`${path}.env`, 'must map names to string values');
+  }
+  if (profile.cwd !== undefined && typeof profile.cwd !== 'string')
+    throw invalid(`${path}.cwd`, 'must be a string');
+  if (profile.timeoutMs !== undefined) {
+    const t = profile.timeoutMs;
+    if (!Number.isSafeInteger(t) || t < 1 || t > limits.maxTimeoutMs) {
+      throw invalid(`${path}.timeoutMs`, `must be an integer from 1 to ${limits.maxTimeoutMs}`);
+    }
+  }
+  // A frozen copy: a running child keeps exactly the profile it started with, whatever reloads follow.
+  return Object.freeze({
+    ...profile,
+    ...(profile.args === undefined ? {} : { args: Object.freeze([...profile.args]) as string[] }),
+    ...(profile.env === undefined ? {} : { env: Object.freeze({ ...profile.env }) }),
+  });
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((item) => typeof item === 'string');
+}
