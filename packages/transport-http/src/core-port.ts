@@ -25,7 +25,8 @@ export interface HandleOptions {
 
 export interface CoreConnectionPort {
   handle(frame: Classified, options?: HandleOptions): Promise<JsonRpcResponse | undefined>;
-  close(): void;
+  /** `graceful` resolves open listen streams with their final result before closing. */
+  close(options?: { graceful?: boolean }): void;
 }
 
 /** What the transport needs from a ServerCore: cheap logical connections. */

@@ -97,17 +97,18 @@ async function shutdown(context: TransportContext, server: Server, deadlineMs: n
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   // Long-lived streams never finish on their own: end them now (listen streams with a result).
-  context.sessions.endAll();
+  context.sessions.endStreams();
   const pending = [...context.exchanges];
   const drained = Promise.all(pending.map((e) => e.done));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, deadlineMs);
   });
-  for (const exchange of pending) if (exchange.longLived()) exchange.shutdown();
+  for (const exchange of pending) if (exchange.longLived()) exchange.shutdown(false);
   await Promise.race([drained, deadline]);
   clearTimeout(timer);
-  for (const exchange of context.exchanges) exchange.shutdown();
+  for (const exchange of context.exchanges) exchange.shutdown(true);
+  context.sessions.endAll();
   server.closeAllConnections();
   await stopped;
 }

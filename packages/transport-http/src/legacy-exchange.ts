@@ -8,7 +8,7 @@ import {
   toWireError,
 } from '@agentd/rpc-frame';
 import type { CoreConnectionPort } from './core-port.js';
-import { statusOf } from './error-status.js';
+import { finishAnswer } from './finish-answer.js';
 import { sendEmpty, sendJson, sendRpcError } from './replies.js';
 import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
@@ -109,7 +109,13 @@ async function answer(
   const done = new Promise<void>((resolve) => {
     settle = resolve;
   });
-  track(context, { done, longLived: () => false, shutdown: () => stream.close('overflow') });
+  track(context, {
+    done,
+    longLived: () => false,
+    shutdown(force) {
+      if (force) stream.close('overflow');
+    },
+  });
   session.active++;
   let response: JsonRpcResponse | undefined;
   try {
@@ -125,9 +131,7 @@ async function answer(
     session.lastSeen = Date.now();
     settle();
   }
-  if (stream.closed || response === undefined) return;
-  if (stream.started) stream.end(response);
-  else sendJson(caller.res, statusOf(response, false), response, caller.corsHeaders);
+  finishAnswer(caller, stream, response, false);
 }
 
 async function initialize(context: TransportContext, caller: Caller, request: JsonRpcRequest): Promise<void> {

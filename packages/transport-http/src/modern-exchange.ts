@@ -7,9 +7,9 @@ import {
   successResponse,
   toWireError,
 } from '@agentd/rpc-frame';
-import { statusOf } from './error-status.js';
+import { finishAnswer } from './finish-answer.js';
 import { checkModernEnvelope } from './modern-envelope.js';
-import { sendEmpty, sendJson, sendRpcError } from './replies.js';
+import { sendEmpty, sendRpcError } from './replies.js';
 import { SseStream } from './sse-stream.js';
 import { type Caller, makePeer, type TransportContext, track } from './transport-context.js';
 
@@ -55,8 +55,11 @@ export async function serveModernRequest(
   track(context, {
     done,
     longLived: () => isListen && stream.started,
-    shutdown() {
-      // Listen streams end with their final result; anything else is cut at the deadline.
+    shutdown(force) {
+      if (!force) {
+        if (isListen) connection.close({ graceful: true });
+        return;
+      }
       if (isListen && stream.started && !stream.closed) {
         stream.end(
           successResponse(request.id, { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: request.id } }),
@@ -78,10 +81,5 @@ export async function serveModernRequest(
     connection.close();
     settle();
   }
-  if (stream.closed || response === undefined) {
-    if (!stream.closed && !stream.started) sendEmpty(res, 204, caller.corsHeaders);
-    return;
-  }
-  if (stream.started) stream.end(response);
-  else sendJson(res, statusOf(response, true), response, caller.corsHeaders);
+  finishAnswer(caller, stream, response, true);
 }

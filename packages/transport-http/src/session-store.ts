@@ -78,6 +78,11 @@ export class SessionStore {
     return reaped;
   }
 
+  /** Ends every session's GET stream (shutdown), keeping the sessions until requests drain. */
+  endStreams(): void {
+    for (const session of this.#sessions.values()) session.sink.stream?.end();
+  }
+
   endAll(): void {
     for (const id of [...this.#sessions.keys()]) this.end(id);
     clearInterval(this.#timer);

@@ -9,8 +9,11 @@ import type { SseOptions } from './sse-stream.js';
 
 /** A request being answered; tracked so `close()` can end or abort it. */
 export interface Exchange {
-  /** Ends the exchange at shutdown: listen streams get their final result, others are aborted. */
-  shutdown(): void;
+  /**
+   * Shutdown, in two steps: first (`force` false) listen streams are ended with their final
+   * result; at the deadline (`force` true) whatever is still open is aborted and cut.
+   */
+  shutdown(force: boolean): void;
   /** True for an open `subscriptions/listen` stream, which never ends on its own. */
   longLived(): boolean;
   readonly done: Promise<void>;

@@ -1,0 +1,72 @@
+/** Starts a real ServerCore + HTTP transport on an ephemeral loopback port for a test. */
+import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
+import { type HttpTransportOptions, serveHttp } from '../index.js';
+import { testHandler } from './test-handler.js';
+
+export interface Harness {
+  core: ServerCore;
+  transport: Awaited<ReturnType<typeof serveHttp>>;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: HttpTransportOptions = {}): Promise<Harness> {
+  const core = createServerCore({
+    handler: testHandler(),
+    serverInfo: { name: 'transport-http-test', version: '1.0.0' },
+    logger: silentLogger,
+  });
+  const transport = await serveHttp(core, options);
+  const url = `http://localhost:${transport.address.port}${options.path ?? '/mcp'}`;
+  return {
+    core,
+    transport,
+    url,
+    async close() {
+      await transport.close(1_000);
+      await core.close();
+    },
+  };
+}
+
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** A conformant modern POST: headers mirror the body. */
+export function modernPost(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  extra: { id?: number | string; headers?: Record<string, string>; meta?: Record<string, unknown> } = {},
+): Promise<Response> {
+  const body = {
+    jsonrpc: '2.0',
+    id: extra.id ?? 1,
+    method,
+    params: { ...params, _meta: { ...MODERN_META, ...extra.meta } },
+  };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+  };
+  const name =
+    typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  if (name !== undefined) headers['mcp-name'] = name;
+  return fetch(url, {
+    method: 'POST',
+    headers: { ...headers, ...extra.headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Parses the `data:` lines of an SSE body into messages. */
+export function sseMessages(body: string): Record<string, unknown>[] {
+  return body
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+}
