@@ -31,9 +31,9 @@ export function testProfiles(): AgentProfile[] {
 
 const created: Supervisor[] = [];
 
-export function makeSupervisor(
-  overrides: Partial<SupervisorOptions> & { limits?: Partial<SupervisorLimits> } = {},
-): Supervisor {
+export type TestOptions = Partial<Omit<SupervisorOptions, 'limits'>> & { limits?: Partial<SupervisorLimits> };
+
+export function makeSupervisor(overrides: TestOptions = {}): Supervisor {
   const { limits, ...rest } = overrides;
   const supervisor = new Supervisor({
     profiles: testProfiles(),
