@@ -1,2 +1,53 @@
-/** Public API of @agentd/dispatch (filled in by its issue). */
-export {};
+/**
+ * @agentd/dispatch: the transport-agnostic MCP dispatcher (tools, operations, resources,
+ * prompts, completions, client filters, MRTR) and the seed-002 `McpServer` face.
+ */
+
+export type { SurfaceKind } from './catalogue.js';
+export { MissingClientCapabilityError } from './client-capability.js';
+export {
+  type ArgumentValueRules,
+  type CallableRules,
+  type ClientFilters,
+  type CompiledFilters,
+  compileFilters,
+  type VisibilityRules,
+} from './client-filters.js';
+export type { CodeModeOptions } from './code-mode.js';
+export {
+  type CacheHints,
+  type Completer,
+  type CompletionRef,
+  type CompletionValue,
+  OPERATION_KINDS,
+  type OperationDefinition,
+  type OperationIndexEntry,
+  type OperationKind,
+  type PromptArgument,
+  type PromptDefinition,
+  type PromptGetValue,
+  type PromptMessage,
+  type ResourceContents,
+  type ResourceDefinition,
+  type ResourceReadValue,
+  type ResourceTemplateDefinition,
+  type ToolDefinition,
+  type ToolHandler,
+} from './definitions.js';
+export type { DispatchLogger } from './dispatch-env.js';
+export { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+export { type HandlerContext, type InputOptions, LOGGING_LEVELS } from './handler-context.js';
+export { InputRequired } from './input-required.js';
+export {
+  type HandleRequestOptions,
+  INPUT_REQUIRED_TEXT,
+  MCP_SERVER_PROTOCOL_VERSION,
+  McpServer,
+  type McpServerOptions,
+  type McpToolHandler,
+} from './mcp-server.js';
+export { NAME_PATTERN } from './names.js';
+export type { ArgumentIssue } from './schema-compiler.js';
+export type { SurfaceListener } from './surface-events.js';
+export { ToolResult } from './tool-result.js';
+export { type TemplateVariables, UriTemplate } from './uri-template.js';

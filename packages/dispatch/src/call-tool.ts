@@ -1,0 +1,115 @@
+/** tools/call: lookup under the peer's filters, capability and callability checks, argument validation, MRTR, result shaping. */
+import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import type { RequestContext } from '@agentd/server';
+import type { RegisteredTool } from './catalogue.js';
+import { missingCapability as missingInputCapability } from './client-capability.js';
+import type { CompiledFilters } from './client-filters.js';
+import { runClientInputRound } from './client-input-round.js';
+import { type DispatchEnv, finishResult } from './dispatch-env.js';
+import { isJsonObject } from './json.js';
+import { errorResult, INTERNAL_TOOL_ERROR, isInternalError, toToolResult } from './tool-result.js';
+
+const MAX_NAME_ECHO = 128;
+
+/** The one error for a missing or hidden tool: identical bytes either way. */
+export function unknownTool(name: string): WireError {
+  const shown = name.length > MAX_NAME_ECHO ? `${name.slice(0, MAX_NAME_ECHO)}…` : name;
+  return new WireError(ErrorCode.InvalidParams, `Unknown tool: ${shown}`);
+}
+
+export function visibleTool(
+  env: DispatchEnv,
+  filters: CompiledFilters,
+  name: string,
+): RegisteredTool | undefined {
+  const tool = env.catalogue.findTool(name);
+  if (!tool) return undefined;
+  return (tool.meta ? filters.metaToolVisible(name) : filters.toolVisible(name)) ? tool : undefined;
+}
+
+export function readCallParams(params: JsonObject): { name: string; args: Record<string, unknown> } {
+  const { name } = params;
+  if (typeof name !== 'string' || name === '') {
+    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: name must be a non-empty string');
+  }
+  const args = params.arguments ?? {};
+  if (!isJsonObject(args))
+    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: arguments must be an object');
+  return { name, args };
+}
+
+export async function callTool(
+  env: DispatchEnv,
+  params: JsonObject,
+  context: RequestContext,
+): Promise<JsonObject> {
+  const { name, args } = readCallParams(params);
+  const filters = env.filters(context.peer);
+  const tool = visibleTool(env, filters, name);
+  if (!tool) throw unknownTool(name);
+  return finishResult(context, await runTool(env, filters, tool, args, params, context));
+}
+
+async function runTool(
+  env: DispatchEnv,
+  filters: CompiledFilters,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  params: JsonObject,
+  context: RequestContext,
+): Promise<JsonObject> {
+  const lacking = requiredCapabilities(tool, context.clientCapabilities);
+  if (lacking) {
+    if (context.era === 'modern') {
+      throw new WireError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
+        requiredCapabilities: lacking,
+      });
+    }
+    return errorResult(
+      `Tool ${tool.name} needs client capabilities this client did not declare: ${Object.keys(lacking).join(', ')}`,
+    );
+  }
+  const refusal = filters.callRefusal(tool.name, args);
+  if (refusal !== undefined) return errorResult(refusal);
+  const issues = tool.validate(args);
+  if (issues) return errorResult(env.invalidArgumentsMessage(issues, tool.name));
+  const target = { method: 'tools/call', name: tool.name, arguments: args } as const;
+  try {
+    const outcome = await runClientInputRound(context, params, target, env.codec, async (handlerContext) =>
+      toToolResult(await tool.handler(args, handlerContext), context.era, tool.name, tool.validateOutput),
+    );
+    if (outcome.kind === 'complete') return outcome.value;
+    if (outcome.kind === 'input_required') return outcome.result;
+    return errorResult(
+      `Tool ${tool.name} needs a client capability this client did not declare: ${outcome.error.message}`,
+    );
+  } catch (error) {
+    if (error instanceof WireError) throw error;
+    if (isInternalError(error)) {
+      env.logger.error('tool handler failed', { tool: tool.name, error: describe(error) });
+      return errorResult(INTERNAL_TOOL_ERROR);
+    }
+    return errorResult((error as Error).message);
+  }
+}
+
+function requiredCapabilities(tool: RegisteredTool, declared: JsonObject): JsonObject | undefined {
+  const required = tool.requiredClientCapabilities;
+  if (!required) return undefined;
+  const lacking: JsonObject = {};
+  for (const [capability, value] of Object.entries(required)) {
+    if (capability === 'elicitation') {
+      const missing = missingInputCapability(
+        'elicitation/create',
+        isJsonObject(value) && isJsonObject(value.url) ? { mode: 'url' } : {},
+        declared,
+      );
+      if (missing) Object.assign(lacking, missing);
+    } else if (!isJsonObject(declared[capability])) lacking[capability] = value;
+  }
+  return Object.keys(lacking).length > 0 ? lacking : undefined;
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+}

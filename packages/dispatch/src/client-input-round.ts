@@ -1,0 +1,160 @@
+/** Runs a handler under MRTR rules: legacy asks the client in place, modern ends the round with `input_required`. */
+import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import type { RequestContext } from '@agentd/server';
+import {
+  isClientInputMethod,
+  MissingClientCapabilityError,
+  mergeCapabilities,
+  missingCapability,
+} from './client-capability.js';
+import { type ContextControl, createHandlerContext, type HandlerContext } from './handler-context.js';
+import { InputRequired } from './input-required.js';
+import { type InputRequest, InputSession } from './input-session.js';
+import { isJsonObject } from './json.js';
+import { digestOf, type RequestStateCodec, type StateBinding } from './request-state.js';
+
+/** Symbol-keyed side channel (never serialised): the raw `InputRequired.requests` behind an input_required result. */
+export const RAW_INPUT_REQUESTS: unique symbol = Symbol('agentd.rawInputRequests');
+
+export type RoundOutcome<T> =
+  | { kind: 'complete'; value: T }
+  | { kind: 'input_required'; result: JsonObject }
+  /** Legacy only: the handler needs a capability the client lacks (modern throws -32021). */
+  | { kind: 'missing_capability'; error: MissingClientCapabilityError };
+
+export interface RoundTarget {
+  method: 'tools/call' | 'prompts/get' | 'resources/read';
+  name: string;
+  arguments: unknown;
+}
+
+const MAX_LEGACY_ROUNDS = 8;
+
+export async function runClientInputRound<T>(
+  request: RequestContext,
+  params: JsonObject,
+  target: RoundTarget,
+  codec: RequestStateCodec,
+  invoke: (context: HandlerContext) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<RoundOutcome<T>> {
+  const binding = bindingOf(request, target);
+  let responses = request.era === 'modern' ? initialResponses(params, binding, codec) : {};
+  for (let round = 0; ; round++) {
+    const session = new InputSession(request, responses);
+    const control = createHandlerContext(request, session, signal);
+    const settled = await settle(invoke, control);
+    if (settled.ok && session.pending.size === 0) return { kind: 'complete', value: settled.value };
+    const thrown = settled.ok ? undefined : settled.error;
+    if (thrown instanceof MissingClientCapabilityError) return missing(request, thrown.requiredCapabilities);
+    const raw = thrown instanceof InputRequired ? thrown : undefined;
+    if (raw === undefined && session.pending.size === 0) throw thrown;
+    const keyed = raw === undefined ? {} : keyedRequests(raw.requests);
+    if (keyed) {
+      const lacking = lackingCapabilities(keyed, request.clientCapabilities);
+      if (lacking) return missing(request, lacking);
+      for (const [key, value] of Object.entries(keyed)) session.pending.set(key, value);
+    }
+    if (request.era === 'modern') {
+      return { kind: 'input_required', result: inputRequiredResult(session, keyed, raw, binding, codec) };
+    }
+    if (!keyed || round + 1 >= MAX_LEGACY_ROUNDS || !request.sendRequest) {
+      throw new Error('this request needs client input that this connection cannot provide');
+    }
+    responses = { ...session.responses, ...(await askAll(request, session.pending)) };
+  }
+}
+
+async function settle<T>(
+  invoke: (context: HandlerContext) => Promise<T>,
+  control: ContextControl,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, value: await invoke(control.context) };
+  } catch (error) {
+    return { ok: false, error };
+  } finally {
+    control.finish();
+  }
+}
+
+function bindingOf(request: RequestContext, target: RoundTarget): StateBinding {
+  const principal = request.peer.attributes.principal;
+  return {
+    method: target.method,
+    name: target.name,
+    argumentsDigest: digestOf(target.arguments),
+    principal: `${request.peer.origin}:${typeof principal === 'string' ? principal : ''}`,
+  };
+}
+
+function initialResponses(params: JsonObject, binding: StateBinding, codec: RequestStateCodec): JsonObject {
+  const current = params.inputResponses;
+  if (current !== undefined && !isJsonObject(current)) {
+    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+  }
+  if (params.requestState === undefined) return { ...current };
+  const opened = codec.open(params.requestState, binding);
+  const responses: JsonObject = { ...opened.responses };
+  for (const [key, value] of Object.entries(current ?? {})) {
+    // Extra keys are ignored: only answers to what the server asked last round count.
+    if (opened.outstanding === '*' || opened.outstanding.includes(key)) responses[key] = value;
+  }
+  return responses;
+}
+
+/** `{key: {method, params}}` with known methods, else undefined (an opaque seed-002 `requests` value). */
+function keyedRequests(requests: unknown): Record<string, InputRequest> | undefined {
+  if (!isJsonObject(requests)) return undefined;
+  const out: Record<string, InputRequest> = {};
+  for (const [key, value] of Object.entries(requests)) {
+    if (!isJsonObject(value) || !isClientInputMethod(value.method)) return undefined;
+    if (value.params !== undefined && !isJsonObject(value.params)) return undefined;
+    out[key] = { method: value.method, params: value.params ?? {} };
+  }
+  return out;
+}
+
+function lackingCapabilities(
+  requests: Record<string, InputRequest>,
+  declared: JsonObject,
+): JsonObject | undefined {
+  let lacking: JsonObject | undefined;
+  for (const { method, params } of Object.values(requests)) {
+    const more = missingCapability(method, params, declared);
+    if (more) lacking = mergeCapabilities(lacking ?? {}, more);
+  }
+  return lacking;
+}
+
+function missing(request: RequestContext, requiredCapabilities: JsonObject): RoundOutcome<never> {
+  if (request.era === 'modern') {
+    throw new WireError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
+      requiredCapabilities,
+    });
+  }
+  return { kind: 'missing_capability', error: new MissingClientCapabilityError(requiredCapabilities) };
+}
+
+function inputRequiredResult(
+  session: InputSession,
+  keyed: Record<string, InputRequest> | undefined,
+  raw: InputRequired | undefined,
+  binding: StateBinding,
+  codec: RequestStateCodec,
+): JsonObject {
+  const outstanding = keyed ? [...session.pending.keys()] : '*';
+  const result: JsonObject = { resultType: 'input_required' };
+  if (session.pending.size > 0) result.inputRequests = Object.fromEntries(session.pending);
+  result.requestState = codec.seal(binding, { responses: session.responses, outstanding });
+  if (raw) Object.defineProperty(result, RAW_INPUT_REQUESTS, { value: raw.requests, enumerable: false });
+  return result;
+}
+
+async function askAll(request: RequestContext, pending: Map<string, InputRequest>): Promise<JsonObject> {
+  const send = request.sendRequest as NonNullable<RequestContext['sendRequest']>;
+  const entries = await Promise.all(
+    [...pending].map(async ([key, { method, params }]) => [key, await send(method, params)] as const),
+  );
+  return Object.fromEntries(entries);
+}

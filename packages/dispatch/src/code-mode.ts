@@ -1,0 +1,158 @@
+/** Code Mode exposure: the `search` and `execute` tools, and the one bridge every sandboxed operation call goes through. */
+import {
+  type CallContext,
+  type CodeModeRunner,
+  createCodeModeTools,
+  DEFAULT_NAMESPACE,
+  type OperationDescriptor,
+  searchOperations,
+} from '@agentd/codemode';
+import type { JsonObject } from '@agentd/rpc-frame';
+import type { RegisteredOperation } from './catalogue.js';
+import type { CompiledFilters } from './client-filters.js';
+import type { ToolDefinition } from './definitions.js';
+import type { DispatchEnv } from './dispatch-env.js';
+import type { HandlerContext } from './handler-context.js';
+import { isJsonObject } from './json.js';
+import { describeIssues } from './schema-compiler.js';
+import { isInternalError, ToolResult } from './tool-result.js';
+
+export interface CodeModeOptions {
+  /** The sandbox pool; by default the dispatcher creates one on first `execute` and closes it in `close()`. */
+  runner?: CodeModeRunner;
+  /** The guest global carrying the API (default `agentd`). */
+  namespace?: string;
+  /** Most `search` results per call (default 50). */
+  searchLimit?: number;
+}
+
+export interface CodeModeWiring {
+  tools: ToolDefinition[];
+  close(): Promise<void>;
+}
+
+const descriptorCache = new WeakMap<RegisteredOperation, OperationDescriptor>();
+
+function descriptorOf(op: RegisteredOperation): OperationDescriptor {
+  let descriptor = descriptorCache.get(op);
+  if (!descriptor) {
+    const { kind, id, description, args, outputType } = op.definition;
+    descriptor = {
+      kind,
+      id,
+      description,
+      args: args ?? { type: 'object' },
+      outputType: outputType ?? 'unknown',
+    };
+    descriptorCache.set(op, descriptor);
+  }
+  return descriptor;
+}
+
+export function visibleDescriptors(env: DispatchEnv, filters: CompiledFilters): OperationDescriptor[] {
+  return env.catalogue
+    .operationList()
+    .filter((op) => filters.toolVisible(op.toolName))
+    .map(descriptorOf);
+}
+
+export function createCodeMode(
+  env: DispatchEnv,
+  options: CodeModeOptions,
+  createRunner: () => Promise<CodeModeRunner>,
+): CodeModeWiring {
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const [searchTool, executeTool] = createCodeModeTools({ namespace });
+  let runner: Promise<CodeModeRunner> | undefined = options.runner && Promise.resolve(options.runner);
+  const owned = options.runner === undefined;
+
+  const search: ToolDefinition = {
+    ...searchTool,
+    annotations: { readOnlyHint: true },
+    handler: (args, context) => {
+      const found = searchOperations(
+        visibleDescriptors(env, env.filters(context.peer)),
+        {
+          ...(typeof args.query === 'string' ? { query: args.query } : {}),
+          ...(typeof args.kind === 'string' ? { kind: args.kind } : {}),
+        },
+        { namespace, ...(options.searchLimit === undefined ? {} : { limit: options.searchLimit }) },
+      );
+      return { operations: found.results, truncated: found.truncated, total: found.total };
+    },
+  };
+
+  const execute: ToolDefinition = {
+    ...executeTool,
+    handler: async (args, context) => {
+      runner ??= createRunner();
+      const filters = env.filters(context.peer);
+      const outcome = await (await runner).execute({
+        code: args.code as string,
+        namespace,
+        operations: visibleDescriptors(env, filters),
+        call: (kind, id, callArgs, callContext) =>
+          callOperation(env, filters, context, `${kind}_${id}`, callArgs, callContext),
+        signal: context.signal,
+      });
+      const logs =
+        outcome.logs.length > 0 ? [{ type: 'text', text: `Logs:\n${outcome.logs.join('\n')}` }] : [];
+      if (!outcome.ok) {
+        return new ToolResult({
+          content: [{ type: 'text', text: `Error: ${outcome.error.message}` }, ...logs],
+          isError: true,
+          _meta: { 'agentd/executeError': outcome.error.code },
+        });
+      }
+      const structured: JsonObject = {
+        result: outcome.value as JsonObject,
+        logs: outcome.logs,
+        truncated: outcome.truncated,
+      };
+      return new ToolResult({
+        content: [{ type: 'text', text: JSON.stringify(outcome.value, null, 2) ?? 'null' }, ...logs],
+        structuredContent: structured,
+      });
+    },
+  };
+
+  return {
+    tools: [search, execute],
+    async close() {
+      if (owned && runner) await (await runner).close();
+    },
+  };
+}
+
+/**
+ * The bridge: filters are re-checked on `{kind}_{id}` for every call, arguments are validated
+ * against the operation's schema, and the handler runs with the execution's signal.
+ */
+async function callOperation(
+  env: DispatchEnv,
+  filters: CompiledFilters,
+  context: HandlerContext,
+  name: string,
+  rawArgs: unknown,
+  callContext: CallContext,
+): Promise<unknown> {
+  const op = env.catalogue.operations.get(name);
+  if (!op || !filters.toolVisible(name)) throw new Error(`Unknown operation: ${name}`);
+  const args = rawArgs ?? {};
+  if (!isJsonObject(args)) throw new Error(`Invalid arguments for ${name}: arguments must be an object`);
+  const refusal = filters.callRefusal(name, args);
+  if (refusal !== undefined) throw new Error(refusal);
+  const issues = op.tool.validate(args);
+  if (issues) throw new Error(`Invalid arguments for ${name}: ${describeIssues(issues)}`);
+  try {
+    const value = await op.definition.handler(args, { ...context, signal: callContext.signal });
+    return value instanceof ToolResult ? (value.result.structuredContent ?? value.result.content) : value;
+  } catch (error) {
+    if (!isInternalError(error)) throw error;
+    env.logger.error('operation failed inside execute', {
+      operation: name,
+      error: error instanceof Error ? error.stack : String(error),
+    });
+    throw new Error(`Internal error in operation ${name}`);
+  }
+}

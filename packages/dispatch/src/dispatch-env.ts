@@ -1,0 +1,42 @@
+/** What the method implementations share: the catalogue, per-peer filters, cache hints, the state codec and the log. */
+import type { JsonObject } from '@agentd/rpc-frame';
+import type { Peer, RequestContext } from '@agentd/server';
+import type { Catalogue } from './catalogue.js';
+import type { CompiledFilters } from './client-filters.js';
+import type { CacheHints } from './definitions.js';
+import type { RequestStateCodec } from './request-state.js';
+import type { ArgumentIssue } from './schema-compiler.js';
+
+/** Where internal details go; the peer only ever sees generic text. */
+export interface DispatchLogger {
+  error(message: string, fields?: Record<string, unknown>): void;
+  warn?(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface DispatchEnv {
+  readonly catalogue: Catalogue;
+  readonly codec: RequestStateCodec;
+  readonly pageSize: number;
+  readonly logger: DispatchLogger;
+  filters(peer: Peer): CompiledFilters;
+  /** Modern-era `ttlMs`/`cacheScope` for list results. */
+  listCache(): Required<CacheHints>;
+  /** Modern-era `ttlMs`/`cacheScope` for a read result. */
+  readCache(hints: CacheHints | undefined): Required<CacheHints>;
+  invalidArgumentsMessage(issues: readonly ArgumentIssue[], toolName: string): string;
+}
+
+/** Adds the modern-era result fields: `resultType` always, cache hints when given. */
+export function finishResult(
+  context: RequestContext,
+  result: JsonObject,
+  cache?: Required<CacheHints>,
+): JsonObject {
+  if (context.era !== 'modern') return result;
+  if (result.resultType === undefined) result.resultType = 'complete';
+  if (cache && result.resultType === 'complete') {
+    result.ttlMs = cache.ttlMs;
+    result.cacheScope = cache.cacheScope;
+  }
+  return result;
+}

@@ -1,0 +1,269 @@
+/** The Dispatcher: one shared instance implementing the server's Handler over registries of tools, operations, resources and prompts. */
+import type { CodeModeRunner } from '@agentd/codemode';
+import { ErrorCode, type JsonObject, type JsonRpcRequest, LocalError, WireError } from '@agentd/rpc-frame';
+import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
+import { callTool } from './call-tool.js';
+import { Catalogue, type SurfaceKind } from './catalogue.js';
+import { type ClientFilters, compileFilters } from './client-filters.js';
+import { type CodeModeOptions, type CodeModeWiring, createCodeMode } from './code-mode.js';
+import { complete, completerKey } from './complete.js';
+import type {
+  CacheHints,
+  Completer,
+  CompletionRef,
+  OperationDefinition,
+  OperationIndexEntry,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from './definitions.js';
+import type { DispatchEnv, DispatchLogger } from './dispatch-env.js';
+import { getPrompt } from './get-prompt.js';
+import { isJsonObject } from './json.js';
+import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
+import { readResource, resolveResource } from './read-resource.js';
+import { RequestStateCodec } from './request-state.js';
+import { type ArgumentIssue, describeIssues } from './schema-compiler.js';
+import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
+
+export interface DispatcherOptions {
+  /** `classic`: one tool per operation named `{kind}_{id}`; `codemode`: exactly `search` + `execute`. Default classic. */
+  exposure?: 'classic' | 'codemode';
+  /** Filters for a peer (called per request; return the same object to reuse its compiled form). */
+  filtersFor?: (peer: Peer) => ClientFilters | undefined;
+  /** Entries per list page (default 100). */
+  pageSize?: number;
+  /** Scheme of operation schema resources `<scheme>://schema/<kind>/<id>` (default `agentd`); false disables them. */
+  schemaScheme?: string | false;
+  /** Modern-era cache hints. Lists default to 10 s; reads to 0 ms; scope `private` when `filtersFor` is set, else `public`. */
+  cache?: { listTtlMs?: number; readTtlMs?: number; cacheScope?: 'public' | 'private' };
+  /** MRTR `requestState` sealing: HMAC key (default: random per process) and lifetime (default 10 min). */
+  requestState?: { key?: string | Uint8Array; ttlMs?: number };
+  /** Quiet period before surface-change listeners run (default 25 ms). */
+  surfaceDebounceMs?: number;
+  logger?: DispatchLogger;
+  codeMode?: CodeModeOptions;
+  /** Text of the isError result for arguments that fail the tool's schema. */
+  formatInvalidArguments?: (issues: readonly ArgumentIssue[], toolName: string) => string;
+}
+
+const consoleLogger: DispatchLogger = {
+  error: (message, fields) => console.error(`[agentd/dispatch] ${message}`, fields ?? ''),
+  warn: (message, fields) => console.warn(`[agentd/dispatch] ${message}`, fields ?? ''),
+};
+
+type MethodImpl = (
+  env: DispatchEnv,
+  params: JsonObject,
+  context: RequestContext,
+) => JsonObject | Promise<JsonObject>;
+
+const METHODS: Record<string, { impl: MethodImpl; capability: keyof ServerCapabilities }> = {
+  'tools/list': { impl: listTools, capability: 'tools' },
+  'tools/call': { impl: callTool, capability: 'tools' },
+  'resources/list': { impl: listResources, capability: 'resources' },
+  'resources/templates/list': { impl: listResourceTemplates, capability: 'resources' },
+  'resources/read': { impl: readResource, capability: 'resources' },
+  'prompts/list': { impl: listPrompts, capability: 'prompts' },
+  'prompts/get': { impl: getPrompt, capability: 'prompts' },
+  'completion/complete': { impl: complete, capability: 'completions' },
+};
+
+export class Dispatcher implements Handler {
+  readonly exposure: 'classic' | 'codemode';
+  readonly #catalogue: Catalogue;
+  readonly #events: SurfaceEvents;
+  readonly #env: DispatchEnv;
+  readonly #filtersFor: ((peer: Peer) => ClientFilters | undefined) | undefined;
+  readonly #codeMode: CodeModeWiring | undefined;
+  #started = false;
+
+  constructor(options: DispatcherOptions = {}) {
+    this.exposure = options.exposure ?? 'classic';
+    if (this.exposure !== 'classic' && this.exposure !== 'codemode') {
+      throw new LocalError('invalid_option', `exposure must be 'classic' or 'codemode'`);
+    }
+    const pageSize = options.pageSize ?? 100;
+    if (!Number.isInteger(pageSize) || pageSize < 1)
+      throw new LocalError('invalid_option', 'pageSize must be a positive integer');
+    const scheme = options.schemaScheme ?? 'agentd';
+    if (scheme !== false && !/^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme)) {
+      throw new LocalError('invalid_option', `schemaScheme ${JSON.stringify(scheme)} is not a URI scheme`);
+    }
+    const logger = options.logger ?? consoleLogger;
+    this.#filtersFor = options.filtersFor;
+    this.#events = new SurfaceEvents(options.surfaceDebounceMs ?? 25, (error) =>
+      logger.error('surface listener failed', { error: String(error) }),
+    );
+    this.#catalogue = new Catalogue(this.exposure, scheme, (kinds) => this.#changed(kinds));
+    const cacheScope = options.cache?.cacheScope ?? (options.filtersFor ? 'private' : 'public');
+    const listHints = { ttlMs: options.cache?.listTtlMs ?? 10_000, cacheScope };
+    const readTtlMs = options.cache?.readTtlMs ?? 0;
+    const filtersFor = options.filtersFor;
+    const format =
+      options.formatInvalidArguments ?? ((issues) => `Invalid arguments: ${describeIssues(issues)}`);
+    this.#env = {
+      catalogue: this.#catalogue,
+      codec: new RequestStateCodec(options.requestState ?? {}),
+      pageSize,
+      logger,
+      filters: (peer) => compileFilters(filtersFor?.(peer)),
+      listCache: () => listHints,
+      readCache: (hints: CacheHints | undefined) => ({
+        ttlMs: hints?.ttlMs ?? readTtlMs,
+        cacheScope: hints?.cacheScope ?? cacheScope,
+      }),
+      invalidArgumentsMessage: format,
+    };
+    if (this.exposure === 'codemode') {
+      this.#codeMode = createCodeMode(this.#env, options.codeMode ?? {}, async () => {
+        const { CodeModeRunner } = await import('@agentd/codemode');
+        return new CodeModeRunner() as CodeModeRunner;
+      });
+      for (const tool of this.#codeMode.tools)
+        this.#catalogue.setMetaTool(this.#catalogue.buildTool(tool, true));
+    }
+  }
+
+  // ---- registration ---------------------------------------------------------------------
+
+  /** Registers a tool; returns a function that removes it. */
+  registerTool(definition: ToolDefinition): () => boolean {
+    return this.#catalogue.addTool(definition);
+  }
+
+  removeTool(name: string): boolean {
+    return this.#catalogue.removeTool(name);
+  }
+
+  /** Registers an operation (exposed as `{kind}_{id}` in classic mode, through search/execute in code mode). */
+  registerOperation(definition: OperationDefinition): () => boolean {
+    return this.#catalogue.addOperation(definition);
+  }
+
+  removeOperation(kind: string, id: string): boolean {
+    return this.#catalogue.removeOperation(kind, id);
+  }
+
+  registerResource(definition: ResourceDefinition): () => boolean {
+    return this.#catalogue.addResource(definition);
+  }
+
+  removeResource(uri: string): boolean {
+    return this.#catalogue.removeResource(uri);
+  }
+
+  registerResourceTemplate(definition: ResourceTemplateDefinition): () => boolean {
+    return this.#catalogue.addTemplate(definition);
+  }
+
+  removeResourceTemplate(uriTemplate: string): boolean {
+    return this.#catalogue.removeTemplate(uriTemplate);
+  }
+
+  registerPrompt(definition: PromptDefinition): () => boolean {
+    return this.#catalogue.addPrompt(definition);
+  }
+
+  removePrompt(name: string): boolean {
+    return this.#catalogue.removePrompt(name);
+  }
+
+  /** Adds (or replaces) the completer of one prompt argument or template variable. */
+  registerCompletion(ref: CompletionRef, argument: string, completer: Completer): () => boolean {
+    if (typeof completer !== 'function')
+      throw new LocalError('invalid_definition', 'completer must be a function');
+    const name = ref.type === 'ref/prompt' ? ref.name : ref.type === 'ref/resource' ? ref.uri : undefined;
+    if (typeof name !== 'string' || typeof argument !== 'string') {
+      throw new LocalError(
+        'invalid_definition',
+        'completion ref must be ref/prompt {name} or ref/resource {uri}',
+      );
+    }
+    const key = completerKey(ref.type, name, argument);
+    this.#catalogue.completers.set(key, completer);
+    return () => this.#catalogue.completers.delete(key);
+  }
+
+  /** True when `name` is a registered tool callable through tools/call in this exposure (ignores filters). */
+  hasTool(name: string): boolean {
+    return this.#catalogue.findTool(name) !== undefined;
+  }
+
+  /** The operation index (sorted by kind, then id), limited to what `peer` may see when given. */
+  operationIndex(peer?: Peer): OperationIndexEntry[] {
+    const filters = compileFilters(peer === undefined ? undefined : this.#filtersFor?.(peer));
+    return this.#catalogue
+      .operationList()
+      .filter((op) => filters.toolVisible(op.toolName))
+      .map((op) => op.index);
+  }
+
+  // ---- surface changes ------------------------------------------------------------------
+
+  /**
+   * Listens for changes of the tool/resource/prompt surface after the dispatcher started serving
+   * (debounced). Typical use: `kinds.forEach((k) => core.notifyListChanged(k))`.
+   */
+  onSurfaceChanged(listener: SurfaceListener): () => void {
+    return this.#events.subscribe(listener);
+  }
+
+  /** Marks the surface changed by hand, e.g. after `filtersFor` starts answering differently (config reload). */
+  notifySurfaceChanged(kinds: readonly SurfaceKind[] = ['tools', 'resources', 'prompts']): void {
+    this.#events.mark(kinds);
+  }
+
+  // ---- Handler ------------------------------------------------------------------------
+
+  capabilities(): ServerCapabilities {
+    const c = this.#catalogue;
+    const capabilities: ServerCapabilities = {};
+    if (c.hasAnyTools()) capabilities.tools = { listChanged: true };
+    const schemaResources = c.schemaScheme !== false && c.operations.size > 0;
+    if (c.resources.size > 0 || c.templates.size > 0 || schemaResources)
+      capabilities.resources = { listChanged: true };
+    if (c.prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (c.prompts.size > 0 || c.templates.size > 0) capabilities.completions = {};
+    if (capabilities.tools || capabilities.resources || capabilities.prompts) capabilities.logging = {};
+    return capabilities;
+  }
+
+  async handle(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
+    this.#started = true;
+    const method = METHODS[request.method];
+    if (
+      !method ||
+      !Object.hasOwn(METHODS, request.method) ||
+      this.capabilities()[method.capability] === undefined
+    ) {
+      throw new WireError(
+        ErrorCode.MethodNotFound,
+        `Method not found: ${String(request.method).slice(0, 128)}`,
+      );
+    }
+    const params = request.params ?? {};
+    if (!isJsonObject(params))
+      throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
+    return method.impl(this.#env, params, context);
+  }
+
+  canSubscribe(uri: string, peer: Peer): boolean {
+    return resolveResource(this.#env, this.#env.filters(peer), uri) !== undefined;
+  }
+
+  onConnect(): void {
+    this.#started = true;
+  }
+
+  /** Flushes pending surface events and closes the Code Mode runner the dispatcher created. */
+  async close(): Promise<void> {
+    this.#events.close();
+    await this.#codeMode?.close();
+  }
+
+  #changed(kinds: SurfaceKind[]): void {
+    if (this.#started) this.#events.mark(kinds);
+  }
+}

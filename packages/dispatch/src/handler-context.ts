@@ -1,0 +1,113 @@
+/** The context every tool, prompt and resource handler receives: signal, peer, progress, log and client input. */
+import type { JsonObject, RequestId } from '@agentd/rpc-frame';
+import type { Era, LoggingLevel, Peer, RequestContext } from '@agentd/server';
+import type { InputSession } from './input-session.js';
+
+export const LOGGING_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+export interface InputOptions {
+  /** The `inputRequests` key; defaults to `elicit_N` / `sample_N` / `roots_N` in call order. Keep keys stable across rounds. */
+  key?: string;
+}
+
+export interface HandlerContext {
+  /** Aborted on cancel, disconnect, HTTP stream close or shutdown. */
+  readonly signal: AbortSignal;
+  readonly peer: Peer;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: JsonObject;
+  readonly clientInfo: JsonObject | undefined;
+  readonly requestId: RequestId;
+  /** Answers gathered so far (modern: verified `requestState` plus this request's `inputResponses`). */
+  readonly inputResponses: Readonly<JsonObject>;
+  /** The raw per-request facts from the server core. */
+  readonly request: RequestContext;
+  /** Sends `notifications/progress` when the request carried a progressToken and `progress` increased; else false. */
+  progress(progress: number, total?: number, message?: string): boolean;
+  /** Sends `notifications/message` when the client asked for logs at or below `level`; else false. */
+  log(level: LoggingLevel, data: unknown, logger?: string): boolean;
+  /** Whether this request's client declared the capability. */
+  supports(capability: 'elicitation' | 'sampling' | 'roots'): boolean;
+  /** `elicitation/create`; resolves to the ElicitResult `{action, content?}`. */
+  elicit(params: JsonObject, options?: InputOptions): Promise<JsonObject>;
+  /** `sampling/createMessage`; resolves to the CreateMessageResult. */
+  sample(params: JsonObject, options?: InputOptions): Promise<JsonObject>;
+  /** `roots/list`; resolves to `{roots: [{uri, name?}]}`. */
+  listRoots(options?: InputOptions): Promise<JsonObject>;
+}
+
+/** Per-request state the dispatcher closes over; `finish()` stops late progress/log writes. */
+export interface ContextControl {
+  context: HandlerContext;
+  finish(): void;
+}
+
+export function createHandlerContext(
+  request: RequestContext,
+  session: InputSession,
+  signal?: AbortSignal,
+): ContextControl {
+  let finished = false;
+  let lastProgress = Number.NEGATIVE_INFINITY;
+  const send = (method: string, params: JsonObject): boolean => {
+    if (finished) return false;
+    try {
+      request.notify({ jsonrpc: '2.0', method, params });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const context: HandlerContext = {
+    signal: signal ?? request.signal,
+    peer: request.peer,
+    era: request.era,
+    protocolVersion: request.protocolVersion,
+    clientCapabilities: request.clientCapabilities,
+    clientInfo: request.clientInfo,
+    requestId: request.requestId,
+    inputResponses: session.responses,
+    request,
+    progress(progress, total, message) {
+      const token = request.progressToken;
+      if (token === undefined || !Number.isFinite(progress) || progress <= lastProgress) return false;
+      if (total !== undefined && !Number.isFinite(total)) return false;
+      lastProgress = progress;
+      const params: JsonObject = { progressToken: token, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      return send('notifications/progress', params);
+    },
+    log(level, data, logger) {
+      const threshold = request.logLevel;
+      const rank = LOGGING_LEVELS.indexOf(level);
+      if (threshold === undefined || rank === -1 || rank < LOGGING_LEVELS.indexOf(threshold)) return false;
+      const params: JsonObject = { level, data: data ?? null };
+      if (logger !== undefined) params.logger = logger;
+      return send('notifications/message', params);
+    },
+    supports(capability) {
+      const value = request.clientCapabilities[capability];
+      return typeof value === 'object' && value !== null;
+    },
+    elicit: (params, options) => session.ask('elicitation/create', params, options?.key),
+    sample: (params, options) => session.ask('sampling/createMessage', params, options?.key),
+    listRoots: (options) => session.ask('roots/list', {}, options?.key),
+  };
+  return {
+    context,
+    finish() {
+      finished = true;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** InputRequired: thrown by a handler that cannot finish without client input (the seed-002 contract's exception). */
+import type { JsonObject } from '@agentd/rpc-frame';
+
+/**
+ * `requests` is normally a map of `{key: {method, params}}` input requests (MCP `inputRequests`);
+ * the seed-002 contract also allows any JSON shape, which `McpServer` passes through as `requests`.
+ */
+export class InputRequired extends Error {
+  override name = 'InputRequired';
+  readonly requests: JsonObject | readonly unknown[];
+
+  constructor(requests: JsonObject | readonly unknown[]) {
+    super('tool execution needs additional client input');
+    this.requests = requests;
+  }
+}
