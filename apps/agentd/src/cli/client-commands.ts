@@ -44,7 +44,7 @@ export async function callOperation(
   if (tools.some((t) => t.name === classic))
     return client.request('tools/call', { name: classic, arguments: args });
   if (tools.some((t) => t.name === 'execute')) {
-    const code = `return await agentd.call(${JSON.stringify(kind)}, ${JSON.stringify(id)}, ${JSON.stringify(args)});`;
+    const code = `return await agentd.${kind}(${JSON.stringify(id)}, ${JSON.stringify(args)});`;
     return client.request('tools/call', { name: 'execute', arguments: { code } });
   }
   throw new Error(`agentd offers neither ${classic} nor execute`);

@@ -121,12 +121,6 @@ function crossFieldIssues(config: AgentdConfig, layers: readonly Layer[], cwd: s
         `${t.raw}: a non-loopback HTTP target needs a bearer token (auth.bearerTokens or ${ENV_BEARER_TOKEN})`,
       );
     }
-    if (remote && t.kind === 'http') {
-      issue(
-        `/serve/${i}`,
-        `${t.raw}: plain http is loopback-only (bearer tokens would travel in clear); use https`,
-      );
-    }
   }
   if (targets.filter((t) => t.kind === 'stdio').length > 1) issue('/serve', 'stdio can be served once');
   const names = config.auth.bearerTokens.map((t) => t.name);

@@ -88,8 +88,11 @@ export class Daemon implements OperationHost, ResourceHost {
       handler: this.#selfMcp.handler,
       serverInfo: { name: 'agentd', version: this.version, title: 'agentd: supervisor of agent runs' },
       registry,
+      logger: this.#logger,
     });
-    this.#selfMcp.onSurfaceChanged(() => this.#core.notifyListChanged('tools'));
+    this.#selfMcp.onSurfaceChanged((kinds) => {
+      for (const kind of kinds) this.#core.notifyListChanged(kind);
+    });
     this.#wireNotifications();
   }
 

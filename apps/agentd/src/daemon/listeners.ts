@@ -1,9 +1,9 @@
 /** Starts the serve targets on one ServerCore: unix, vsock, http(s) and stdio. */
-import { mkdirSync, statSync, unlinkSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { LocalError } from '@agentd/rpc-frame';
-import { type ServerCore, serveStdio } from '@agentd/server';
+import { type ConnectionHandle, type ServerCore, serveConnection, serveStdio } from '@agentd/server';
 import { serveHttp } from '@agentd/transport-http';
 import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
@@ -26,36 +26,13 @@ export interface ListenContext {
   onStdioEnd: () => void;
 }
 
-/** Refuses to steal a live socket; removes a stale one left by a crashed agentd. */
-async function clearStaleSocket(path: string): Promise<void> {
-  let isSocket = false;
-  try {
-    isSocket = statSync(path).isSocket();
-  } catch {
-    return;
-  }
-  if (!isSocket)
-    throw new LocalError('address_in_use', `${path} exists and is not a socket; refusing to replace it`);
-  const live = await new Promise<boolean>((resolve) => {
-    const probe = createConnection(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
-  if (live)
-    throw new LocalError('address_in_use', `another process is already serving on ${path} (another agentd?)`);
-  unlinkSync(path);
-}
-
 async function listenUnix(
   target: Extract<ServeTarget, { kind: 'unix' }>,
   ctx: ListenContext,
 ): Promise<Listener> {
   // The runtime dir is private to the user; an existing parent keeps its own mode.
   mkdirSync(dirname(target.path), { recursive: true, mode: 0o700 });
-  await clearStaleSocket(target.path);
+  // bindUnix replaces a stale socket and refuses a live one (address_in_use).
   const listener = await bindUnix(target.path, { mode: 0o600 });
   const served = serveUnix(listener, ctx.core);
   return { target, address: target.path, close: (deadlineMs) => served.close(deadlineMs) };
@@ -67,14 +44,26 @@ async function listenVsock(
 ): Promise<Listener> {
   // Loaded on demand: the native addon is only needed when a vsock target is configured.
   const vsock = await import('@agentd/transport-vsock');
-  const listener = await vsock.bindVsock(
+  const listener = vsock.bindVsock(
     target.cid === undefined ? { port: target.port } : { cid: target.cid, port: target.port },
   );
-  const served = vsock.serveVsock(listener, ctx.core);
+  // Same NDJSON loop as unix: every accepted vsock peer is a management peer.
+  const handles = new Set<ConnectionHandle>();
+  listener.on('connection', (socket: Duplex) => {
+    const handle = serveConnection(socket, 'management', ctx.core, { transport: 'vsock' });
+    handles.add(handle);
+    void handle.closed.then(() => handles.delete(handle));
+  });
+  listener.on('error', (error: Error) =>
+    ctx.logger.error('vsock listener failed', { target: target.raw, error: error.message }),
+  );
   return {
     target,
     address: `vsock:${target.cid ?? 'any'}:${target.port}`,
-    close: (deadlineMs) => served.close(deadlineMs),
+    close: async (deadlineMs) => {
+      listener.close();
+      await Promise.all([...handles].map((h) => h.shutdown(deadlineMs)));
+    },
   };
 }
 
@@ -94,6 +83,12 @@ async function listenHttp(
         ? { tls: { cert: ctx.tls.cert, key: ctx.tls.key } }
         : {}),
     });
+    if (!target.loopback && target.kind === 'http') {
+      ctx.logger.warn(
+        'bearer tokens travel in clear text over http on a non-loopback address; prefer https',
+        { target: target.raw },
+      );
+    }
     return { target, address: served.url, close: (deadlineMs) => served.close(deadlineMs) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

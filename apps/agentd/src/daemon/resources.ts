@@ -142,12 +142,10 @@ export function readResource(host: ResourceHost, text: string, peer: Peer): Json
     case 'events': {
       const level = uri.level;
       if (level !== undefined && !LOG_LEVELS.includes(level as LogLevel)) notFound(text);
-      return host
-        .ring()
-        .read({
-          after: uri.after,
-          ...(level === undefined ? {} : { level: level as LogLevel }),
-        }) as unknown as JsonObject;
+      return host.ring().read({
+        after: uri.after,
+        ...(level === undefined ? {} : { level: level as LogLevel }),
+      }) as unknown as JsonObject;
     }
     case 'run': {
       const status = lookup(sup, (s) => s.runId === uri.id) ?? notFound(text);

@@ -1,0 +1,157 @@
+/** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
+import { Dispatcher, type SurfaceKind, ToolResult } from '@agentd/dispatch';
+import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
+import type { Handler, Peer } from '@agentd/server';
+import type { Exposure } from '../config/config-schema.js';
+import type { Logger } from '../log/logger.js';
+import { parseAgentUri } from './agent-uri.js';
+import { filterName, type OperationSpec } from './operation-spec.js';
+import {
+  checkSubscribable,
+  RESOURCE_SPECS,
+  ResourceError,
+  type ResourceHost,
+  readResource,
+} from './resources.js';
+import { filtersByOrigin } from './trust.js';
+
+export interface SelfMcp {
+  readonly handler: Handler;
+  /** Re-registers operations whose schema depends on the config (agent names); dispatch debounces list_changed. */
+  refreshOperations(): void;
+  onSurfaceChanged(listener: (kinds: readonly SurfaceKind[]) => void): void;
+  /** Operations this peer can see (for agent://capabilities). */
+  visibleOperations(peer: Peer): OperationSpec[];
+  close(): Promise<void>;
+}
+
+export interface SelfMcpOptions {
+  exposure: Exposure;
+  operations: () => OperationSpec[];
+  resources: ResourceHost;
+  logger: Logger;
+}
+
+/** Supervisor refusals become isError results whose text says what happened and what to do. */
+function refusal(error: LocalError): ToolResult {
+  return new ToolResult({
+    content: [{ type: 'text', text: `${error.message} (${error.code})` }],
+    structuredContent: { error: { code: error.code, message: error.message } },
+    isError: true,
+  });
+}
+
+function json(uri: string, body: JsonObject) {
+  return { uri, mimeType: 'application/json', text: JSON.stringify(body) };
+}
+
+export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
+  let operations = options.operations();
+  let filters = filtersByOrigin(operations);
+  const dispatcher = new Dispatcher({
+    exposure: options.exposure,
+    filtersFor: (peer: Peer) => filters[peer.origin],
+    schemaScheme: 'agent',
+    logger: options.logger,
+  });
+
+  const register = (spec: OperationSpec) => {
+    dispatcher.registerOperation({
+      kind: spec.kind,
+      id: spec.id,
+      description: spec.description,
+      args: spec.args,
+      outputType: spec.outputType,
+      handler: async (args, context) => {
+        try {
+          return await spec.handler(args as JsonObject, { peer: context.peer, signal: context.signal });
+        } catch (error) {
+          if (error instanceof LocalError) return refusal(error);
+          throw error;
+        }
+      },
+    });
+  };
+  for (const spec of operations) register(spec);
+
+  const read = (uri: string, peer: Peer) => {
+    try {
+      return json(uri, readResource(options.resources, uri, peer));
+    } catch (error) {
+      if (error instanceof ResourceError && error.reason === 'not_found') return undefined;
+      throw error;
+    }
+  };
+  for (const spec of RESOURCE_SPECS) {
+    if (spec.template) {
+      dispatcher.registerResourceTemplate({
+        uriTemplate: spec.uri,
+        name: spec.name,
+        description: spec.description,
+        mimeType: 'application/json',
+        cache: { ttlMs: 0, cacheScope: 'private' },
+        read: (uri, _variables, context) => read(uri, context.peer),
+      });
+    } else {
+      dispatcher.registerResource({
+        uri: spec.uri,
+        name: spec.name,
+        description: spec.description,
+        mimeType: 'application/json',
+        cache: { ttlMs: 0, cacheScope: 'private' },
+        read: (uri, context) => read(uri, context.peer),
+      });
+    }
+  }
+
+  /**
+   * Subscribe gate: unknown and hidden URIs answer false (the core's generic refusal, identical
+   * for both, so a stdio peer cannot probe); known but non-subscribable ones say why.
+   */
+  const canSubscribe = (uri: string, peer: Peer): boolean => {
+    if (!dispatcher.canSubscribe(uri, peer)) return false;
+    const parsed = parseAgentUri(uri);
+    const spec = parsed === undefined ? undefined : RESOURCE_SPECS.find((r) => r.name === parsed.kind);
+    if (spec === undefined)
+      throw new WireError(ErrorCode.InvalidParams, `${uri} is not subscribable; read it when you need it`, {
+        uri,
+      });
+    try {
+      checkSubscribable(options.resources, uri);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ResourceError)) throw error;
+      if (error.reason === 'not_found') return false;
+      throw new WireError(ErrorCode.InvalidParams, error.message, { uri });
+    }
+  };
+  const handler: Handler = {
+    capabilities: () => ({ ...dispatcher.capabilities(), resources: { subscribe: true, listChanged: true } }),
+    handle: (request, context) => dispatcher.handle(request, context),
+    canSubscribe,
+    onConnect: () => dispatcher.onConnect(),
+  };
+
+  return {
+    handler,
+    refreshOperations() {
+      const next = options.operations();
+      for (const spec of next) {
+        dispatcher.removeOperation(spec.kind, spec.id);
+        register(spec);
+      }
+      operations = next;
+      filters = filtersByOrigin(operations);
+    },
+    onSurfaceChanged(listener) {
+      dispatcher.onSurfaceChanged((kinds) => listener(kinds));
+    },
+    visibleOperations(peer) {
+      const denied = new Set(
+        peer.origin === 'management' ? [] : operations.filter((o) => o.operator).map(filterName),
+      );
+      return operations.filter((o) => !denied.has(filterName(o)));
+    },
+    close: () => dispatcher.close(),
+  };
+}
