@@ -4,5 +4,6 @@ export { VMADDR_CID_ANY, VMADDR_CID_HOST, VMADDR_CID_LOCAL, VMADDR_PORT_ANY } fr
 export { localCid } from './local-cid.js';
 export { vsockUnavailableReason } from './native.js';
 export { parseVsockAddress, type VsockAddress } from './parse-vsock-address.js';
+export { type ServeVsockOptions, serveVsock, type VsockServer } from './serve-vsock.js';
 export { type BindVsockOptions, bindVsock, VsockListener } from './vsock-listener.js';
 export { VsockSocket, type VsockSocketOptions } from './vsock-socket.js';

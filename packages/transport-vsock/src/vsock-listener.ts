@@ -40,6 +40,8 @@ export interface BindVsockOptions {
   port: number;
   /** listen(2) backlog (default 511, as net.Server). */
   backlog?: number;
+  /** Accepted sockets keep their write side open after the peer's EOF (default false, as net). */
+  allowHalfOpen?: boolean;
 }
 
 /**
@@ -48,14 +50,17 @@ export interface BindVsockOptions {
  * `close`.
  */
 export class VsockListener extends EventEmitter {
+  /** Given to each accepted VsockSocket; serveVsock sets it (answers may follow the peer's EOF). */
+  allowHalfOpen: boolean;
   #handle: NativeHandle | undefined;
   #address: NativePeer;
   #resumeTimer: NodeJS.Timeout | undefined;
   #unref = false;
 
   /** @internal Use bindVsock(). */
-  constructor(handle: NativeHandle) {
+  constructor(handle: NativeHandle, options: { allowHalfOpen?: boolean } = {}) {
     super();
+    this.allowHalfOpen = options.allowHalfOpen ?? false;
     this.#handle = handle;
     this.#address = handle.address();
     this.#watch();
@@ -115,7 +120,7 @@ export class VsockListener extends EventEmitter {
       }
       if (accepted === undefined) return;
       const { handle: connection, ...peer } = accepted;
-      const socket = new VsockSocket(connection, peer, false);
+      const socket = new VsockSocket(connection, peer, false, { allowHalfOpen: this.allowHalfOpen });
       // Nobody to serve it: close it rather than leak the fd.
       if (this.listenerCount('connection') === 0) socket.destroy();
       else this.emit('connection', socket);
@@ -160,8 +165,8 @@ function checkU32(name: string, value: unknown, min: number): number {
 }
 
 /** @internal Binds and listens on any address family the addon supports (tests use unix). */
-export function listenOn(address: NativeAddress, backlog = 511): VsockListener {
-  return new VsockListener(nativeAddon().listen(address, backlog));
+export function listenOn(address: NativeAddress, backlog = 511, allowHalfOpen = false): VsockListener {
+  return new VsockListener(nativeAddon().listen(address, backlog), { allowHalfOpen });
 }
 
 /**
@@ -179,5 +184,7 @@ export function bindVsock(options: BindVsockOptions): VsockListener {
       `backlog must be a positive integer, got ${String(backlog)}`,
     );
   }
-  return explainNoVsock(() => listenOn({ family: 'vsock', cid, port }, backlog));
+  return explainNoVsock(() =>
+    listenOn({ family: 'vsock', cid, port }, backlog, options.allowHalfOpen ?? false),
+  );
 }
