@@ -38,8 +38,11 @@ export interface DispatcherOptions {
   schemaScheme?: string | false;
   /** Modern-era cache hints. Lists default to 10 s; reads to 0 ms; scope `private` when `filtersFor` is set, else `public`. */
   cache?: { listTtlMs?: number; readTtlMs?: number; cacheScope?: 'public' | 'private' };
-  /** MRTR `requestState` sealing: HMAC key (default: random per process) and lifetime (default 10 min). */
-  requestState?: { key?: string | Uint8Array; ttlMs?: number };
+  /**
+   * MRTR `requestState` sealing: HMAC key (default: random per process, so share one across
+   * replicas), lifetime (default 10 min) and the clock.
+   */
+  requestState?: { key?: string | Uint8Array; ttlMs?: number; now?: () => number };
   /** Quiet period before surface-change listeners run (default 25 ms). */
   surfaceDebounceMs?: number;
   logger?: DispatchLogger;
