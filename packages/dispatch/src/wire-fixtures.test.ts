@@ -32,7 +32,8 @@ function expectMatches(actual: unknown, expected: unknown, path = '$'): void {
   if (Array.isArray(expected)) {
     expect(Array.isArray(actual), path).toBe(true);
     expect((actual as unknown[]).length, `${path}.length`).toBe(expected.length);
-    expected.forEach((item, index) => expectMatches((actual as unknown[])[index], item, `${path}[${index}]`));
+    for (const [index, item] of expected.entries())
+      expectMatches((actual as unknown[])[index], item, `${path}[${index}]`);
     return;
   }
   if (isJsonObject(expected)) {
