@@ -1,12 +1,12 @@
 /** The embedder's seam: the framework owns the protocol, the Handler owns the domain. */
+import type { Era, Implementation, LoggingLevel, ServerCapabilities } from '@agentd/lifecycle';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '@agentd/rpc-frame';
+
+// One definition of the protocol shapes (in lifecycle), re-exported here for handler authors.
+export type { Era, Implementation, LoggingLevel, ServerCapabilities };
 
 /** The trust domain a peer arrived in; the embedder decides what each may do. */
 export type PeerOrigin = 'management' | 'stdio';
-
-export type Era = 'legacy' | 'modern';
-
-export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 export interface Peer {
   readonly origin: PeerOrigin;
@@ -16,24 +16,6 @@ export interface Peer {
   readonly transport: string;
   /** Transport facts: vsock `{cid, port}`, HTTP `{principal, remoteAddress}`, … */
   readonly attributes: Readonly<Record<string, unknown>>;
-}
-
-/** What the server capabilities object may contain (MCP `ServerCapabilities`). */
-export interface ServerCapabilities {
-  tools?: { listChanged?: boolean };
-  resources?: { subscribe?: boolean; listChanged?: boolean };
-  prompts?: { listChanged?: boolean };
-  completions?: JsonObject;
-  logging?: JsonObject;
-  experimental?: JsonObject;
-  extensions?: JsonObject;
-}
-
-export interface Implementation {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
 }
 
 /** Per-request facts handed to the Handler; created once per request, kept thin. */

@@ -1,2 +1,40 @@
-/** Public API of @agentd/server (filled in by its issue). */
-export {};
+/**
+ * @agentd/server: the Handler seam, PeerOrigin trust domains, the shared engine (ServerCore) and
+ * the NDJSON connection loop for byte streams and stdio. This file is the package's public API.
+ */
+export { SHUTTING_DOWN_CODE } from './core-connection.js';
+export type {
+  CoreConnection,
+  HandleOptions,
+  LegacySession,
+  ServerCore,
+  ServerCoreOptions,
+} from './core-types.js';
+export type {
+  Era,
+  Handler,
+  Implementation,
+  LoggingLevel,
+  Peer,
+  PeerOrigin,
+  RequestContext,
+  ServerCapabilities,
+} from './handler.js';
+export {
+  type Logger,
+  type LogLevel,
+  type StderrLoggerOptions,
+  silentLogger,
+  stderrLogger,
+} from './logger.js';
+export {
+  type ConnectionHandle,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_WRITE_TIMEOUT_MS,
+  type ServeConnectionOptions,
+  type StreamEnds,
+  serveConnection,
+  serveStreams,
+} from './serve-connection.js';
+export { type ServeStdioOptions, serveStdio } from './serve-stdio.js';
+export { createServerCore, DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, DEFAULT_MAX_IN_FLIGHT } from './server-core.js';

@@ -1,2 +1,17 @@
-/** Public API of @agentd/subscriptions (filled in by its issue). */
-export {};
+/**
+ * @agentd/subscriptions: the uri -> subscribers registry, bounded push writers (NDJSON, SSE) and
+ * modern listen streams. This file is the package's public API.
+ */
+export { canonicalizeUri } from './canonical-uri.js';
+export {
+  type ListChangedKind,
+  type ListenFilter,
+  ListenStream,
+  type ListenStreamOptions,
+  SUBSCRIPTION_ID_KEY,
+} from './listen-stream.js';
+export { ndjsonWriter } from './ndjson-writer.js';
+export type { PushWriter } from './push-writer.js';
+export { type SseWriterOptions, sseWriter } from './sse-writer.js';
+export { DEFAULT_MAX_BUFFERED_BYTES, StreamPushWriter, type StreamWriterOptions } from './stream-writer.js';
+export { SubscriptionRegistry, type SubscriptionRegistryOptions } from './subscription-registry.js';

@@ -11,4 +11,9 @@ export interface PushWriter {
    */
   write(message: JsonRpcMessage): boolean;
   close(reason?: string): void;
+  /**
+   * Optional filter: false means this writer does not take this kind of message (a listen stream
+   * that did not ask for it). Registries skip such writers without counting them as written.
+   */
+  accepts?(message: JsonRpcMessage): boolean;
 }

@@ -1,2 +1,7 @@
-/** Public API of @agentd/transport-unix (filled in by its issue). */
-export {};
+/**
+ * @agentd/transport-unix: a unix socket listener (origin `management`) and dialer for MCP servers
+ * built on @agentd/server. This file is the package's public API.
+ */
+export { type BindUnixOptions, type BoundSocketFile, bindUnix, boundSocketFile } from './bind-unix.js';
+export { connectUnix, dialUnix } from './connect-unix.js';
+export { type ServeUnixOptions, serveUnix, type UnixServer } from './serve-unix.js';

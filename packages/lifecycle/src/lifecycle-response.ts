@@ -1,0 +1,110 @@
+/** Answers the lifecycle methods (initialize, server/discover, ping) of both eras in one place. */
+import {
+  ErrorCode,
+  errorResponse,
+  isJsonObject,
+  type JsonObject,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  successResponse,
+  WireError,
+} from '@agentd/rpc-frame';
+import { checkModernMeta } from './check-modern-meta.js';
+import { type LifecycleOptions, type ResolvedLifecycle, resolveLifecycle } from './lifecycle-options.js';
+import { modernResult } from './modern-result.js';
+import type { Implementation, ServerCapabilities } from './protocol-types.js';
+import { REMOVED_IN_MODERN, requestEra, servedEra } from './request-era.js';
+import { eraOfVersion } from './versions.js';
+
+/**
+ * Returns the response for `initialize`, `server/discover` and `ping`, and for every modern
+ * request whose `_meta` is invalid or whose method was removed in 2026-07-28. Returns undefined
+ * for a domain method that should be routed (for a modern request, its `_meta` is then valid).
+ */
+export function lifecycleResponse(
+  request: JsonRpcRequest,
+  serverInfo: Implementation,
+  capabilities: ServerCapabilities,
+  options?: LifecycleOptions,
+): JsonRpcResponse | undefined {
+  const resolved = resolveLifecycle(options);
+  try {
+    if (servedEra(request, options) === 'legacy')
+      return legacyResponse(request, serverInfo, capabilities, resolved);
+    return modernResponse(request, serverInfo, capabilities, resolved, options);
+  } catch (thrown) {
+    if (thrown instanceof WireError) return errorResponse(request.id, thrown.toJSON());
+    throw thrown;
+  }
+}
+
+function legacyResponse(
+  request: JsonRpcRequest,
+  serverInfo: Implementation,
+  capabilities: ServerCapabilities,
+  resolved: ResolvedLifecycle,
+): JsonRpcResponse | undefined {
+  if (request.method === 'ping') return successResponse(request.id, {});
+  if (request.method !== 'initialize') return undefined;
+  const params = request.params ?? {};
+  const requested = params.protocolVersion;
+  if (typeof requested !== 'string') {
+    throw new WireError(
+      ErrorCode.InvalidParams,
+      'Invalid params: initialize requires params.protocolVersion (string)',
+    );
+  }
+  if (params.capabilities !== undefined && !isJsonObject(params.capabilities)) {
+    throw new WireError(
+      ErrorCode.InvalidParams,
+      'Invalid params: initialize params.capabilities must be an object',
+    );
+  }
+  const result: JsonObject = {
+    protocolVersion: negotiateLegacyVersion(requested, resolved),
+    capabilities: capabilities as JsonObject,
+    serverInfo: serverInfo as unknown as JsonObject,
+  };
+  if (resolved.instructions !== undefined) result.instructions = resolved.instructions;
+  return successResponse(request.id, result);
+}
+
+/** Echo a legacy version we speak; otherwise counter-offer our newest legacy one (MCP lifecycle rule). */
+function negotiateLegacyVersion(requested: string, resolved: ResolvedLifecycle): string {
+  if (eraOfVersion(requested) === 'legacy' && resolved.supported.includes(requested)) return requested;
+  // servedEra only routes here when some legacy version is enabled.
+  return resolved.newestLegacy as string;
+}
+
+function modernResponse(
+  request: JsonRpcRequest,
+  serverInfo: Implementation,
+  capabilities: ServerCapabilities,
+  resolved: ResolvedLifecycle,
+  options: LifecycleOptions | undefined,
+): JsonRpcResponse | undefined {
+  if (request.method === 'initialize' && requestEra(request) === 'legacy') {
+    // A modern-only server names what it speaks so the client can switch to server/discover.
+    throw new WireError(
+      ErrorCode.MethodNotFound,
+      `Method not found: initialize; this server speaks only ${resolved.supported.join(', ')} (stateless: use server/discover and per-request _meta)`,
+      { supported: [...resolved.supported] },
+    );
+  }
+  if (REMOVED_IN_MODERN.has(request.method)) {
+    throw new WireError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${request.method} (removed in the 2026-07-28 revision)`,
+    );
+  }
+  checkModernMeta(request, options);
+  if (request.method !== 'server/discover') return undefined;
+  const result: JsonObject = {
+    supportedVersions: [...resolved.supported],
+    capabilities: capabilities as JsonObject,
+    ttlMs: resolved.ttlMs,
+    cacheScope: resolved.cacheScope,
+  };
+  if (resolved.instructions !== undefined) result.instructions = resolved.instructions;
+  return successResponse(request.id, modernResult(result, serverInfo));
+}

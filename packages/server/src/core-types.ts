@@ -1,0 +1,83 @@
+/** The engine's public shapes: ServerCore and the CoreConnection every transport drives. */
+import type { LifecycleOptions, ServerCapabilities } from '@agentd/lifecycle';
+import type { Classified, JsonObject, JsonRpcNotification, JsonRpcResponse } from '@agentd/rpc-frame';
+import type { PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
+import type { Handler, Implementation, Peer } from './handler.js';
+import type { Logger } from './logger.js';
+
+export interface ServerCoreOptions {
+  handler: Handler;
+  serverInfo: Implementation;
+  /** Shared with the embedder so it can push; default: a new registry with canonical uris. */
+  registry?: SubscriptionRegistry;
+  lifecycle?: LifecycleOptions;
+  /** Domain requests one connection runs at once; more wait their turn. Default 32. */
+  maxInFlightPerConnection?: number;
+  /** How long a legacy server-to-client request waits for the client. Default 300 000 ms. */
+  clientRequestTimeoutMs?: number;
+  /** Diagnostics (internal errors, dropped peers). Default: JSON lines on stderr, level info. */
+  logger?: Logger;
+}
+
+export interface HandleOptions {
+  /**
+   * Where request-scoped messages go (progress, log messages and, in the legacy era,
+   * server-to-client requests): HTTP passes the POST's SSE stream. Default: the connection writer.
+   */
+  notify?: (message: JsonRpcNotification) => void;
+  /** Aborts the request (HTTP: the client closed the stream); no response is produced afterwards. */
+  signal?: AbortSignal;
+}
+
+/** The legacy handshake state of a connection, after `initialize`. */
+export interface LegacySession {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: JsonObject;
+  readonly clientInfo: JsonObject | undefined;
+  /** True once `notifications/initialized` arrived. */
+  readonly initialized: boolean;
+}
+
+export interface CoreConnection {
+  readonly peer: Peer;
+  readonly writer: PushWriter;
+  /** Set by a legacy `initialize`; modern requests never read it. */
+  readonly session: LegacySession | undefined;
+  /** Domain requests running or waiting for a slot (listen streams not counted). */
+  readonly pending: number;
+  /** Open `subscriptions/listen` streams. */
+  readonly listenCount: number;
+  readonly closed: boolean;
+  /**
+   * Processes one decoded frame. Requests resolve to their response (undefined when cancelled);
+   * notifications and client responses resolve undefined. Never rejects.
+   */
+  handle(frame: Classified, options?: HandleOptions): Promise<JsonRpcResponse | undefined>;
+  /** Resolves when no domain request is running or waiting. */
+  idle(): Promise<void>;
+  /**
+   * Aborts in-flight requests, removes the connection's subscriptions, then calls
+   * `handler.onDisconnect`. `graceful` first resolves each listen stream with its final result.
+   */
+  close(options?: { graceful?: boolean }): void;
+}
+
+export interface ServerCore {
+  readonly registry: SubscriptionRegistry;
+  readonly serverInfo: Implementation;
+  readonly logger: Logger;
+  readonly lifecycleOptions: LifecycleOptions;
+  /** Derived from the handler and what the core delivers (`subscribe` needs `handler.canSubscribe`). */
+  capabilities(): ServerCapabilities;
+  /** One logical connection: a socket, stdio, a legacy HTTP session, or one stateless HTTP POST. */
+  openConnection(peer: Peer, writer: PushWriter): CoreConnection;
+  readonly maxInFlightPerConnection: number;
+  /** Open connections. */
+  readonly connectionCount: number;
+  notifyResourceUpdated(uri: string, options?: { keep?: boolean }): number;
+  /** To legacy sessions and listen streams that asked; a no-op unless the capability declares listChanged. */
+  notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): number;
+  /** Ends listen streams with their final result, aborts in-flight requests (answered -32000), refuses new ones. */
+  close(): Promise<void>;
+  readonly closing: boolean;
+}

@@ -1,0 +1,66 @@
+/** Parses a `subscriptions/listen` filter and reduces it to the subset this server honours. */
+import type { ServerCapabilities } from '@agentd/lifecycle';
+import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import type { ListenFilter } from '@agentd/subscriptions';
+
+const FLAGS = [
+  ['toolsListChanged', 'tools'],
+  ['promptsListChanged', 'prompts'],
+  ['resourcesListChanged', 'resources'],
+] as const;
+
+function invalid(message: string): WireError {
+  return new WireError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+}
+
+/** Throws -32602 for a malformed filter. */
+export function parseListenFilter(params: JsonObject | undefined): ListenFilter {
+  const raw = params?.notifications;
+  if (!isJsonObject(raw)) throw invalid('subscriptions/listen requires params.notifications (object)');
+  const filter: ListenFilter = {};
+  for (const [flag] of FLAGS) {
+    const value = raw[flag];
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') throw invalid(`notifications.${flag} must be a boolean`);
+    filter[flag] = value;
+  }
+  const uris = raw.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || !uris.every((u) => typeof u === 'string' && u.length > 0)) {
+      throw invalid('notifications.resourceSubscriptions must be an array of non-empty strings');
+    }
+    filter.resourceSubscriptions = uris as string[];
+  }
+  return filter;
+}
+
+/** True when a server with these capabilities can deliver anything on a listen stream. */
+export function deliversListenNotifications(capabilities: ServerCapabilities): boolean {
+  return (
+    FLAGS.some(([, kind]) => capabilities[kind]?.listChanged === true) ||
+    capabilities.resources?.subscribe === true
+  );
+}
+
+/**
+ * The honoured subset: list_changed kinds only where the capability declares `listChanged`,
+ * uris only when subscriptions are offered and `canSubscribe` admits them (refused ones are omitted).
+ */
+export async function honourListenFilter(
+  requested: ListenFilter,
+  capabilities: ServerCapabilities,
+  canSubscribe: (uri: string) => Promise<boolean>,
+): Promise<ListenFilter> {
+  const honoured: ListenFilter = {};
+  for (const [flag, kind] of FLAGS) {
+    if (requested[flag] === true && capabilities[kind]?.listChanged === true) honoured[flag] = true;
+  }
+  if (requested.resourceSubscriptions !== undefined && capabilities.resources?.subscribe === true) {
+    const admitted: string[] = [];
+    for (const uri of new Set(requested.resourceSubscriptions)) {
+      if (await canSubscribe(uri)) admitted.push(uri);
+    }
+    honoured.resourceSubscriptions = admitted;
+  }
+  return honoured;
+}

@@ -1,0 +1,55 @@
+/** The server's diagnostic log: never the protocol stream (stdout stays protocol-only under stdio). */
+import type { Writable } from 'node:stream';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface StderrLoggerOptions {
+  /** Lowest level written. Default `info`. */
+  level?: LogLevel;
+  /** Default process.stderr. */
+  stream?: Writable;
+}
+
+/** One JSON object per line: `{time, level, msg, ...fields}`. */
+export function stderrLogger(options: StderrLoggerOptions = {}): Logger {
+  const threshold = RANK[options.level ?? 'info'];
+  const log = (level: LogLevel, msg: string, fields?: Record<string, unknown>): void => {
+    if (RANK[level] < threshold) return;
+    const stream = options.stream ?? process.stderr;
+    stream.write(`${safeStringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
+  };
+  return {
+    debug: (msg, fields) => log('debug', msg, fields),
+    info: (msg, fields) => log('info', msg, fields),
+    warn: (msg, fields) => log('warn', msg, fields),
+    error: (msg, fields) => log('error', msg, fields),
+  };
+}
+
+/** Discards everything. */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Error objects become `{name, message, stack}`; a value JSON cannot encode becomes its string form. */
+function safeStringify(record: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(record, (_key, value: unknown) =>
+      value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
+    );
+  } catch {
+    return JSON.stringify({ time: record.time, level: record.level, msg: String(record.msg) });
+  }
+}
+
+/** The error fields of a log record. */
+export function errorFields(thrown: unknown): Record<string, unknown> {
+  return { error: thrown instanceof Error ? thrown : String(thrown) };
+}

@@ -1,0 +1,247 @@
+/** The NDJSON connection loop for any byte stream: framing, backpressure, drain and teardown. */
+import { randomUUID } from 'node:crypto';
+import type { Duplex, Readable, Writable } from 'node:stream';
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  type DecodedFrame,
+  ErrorCode,
+  errorResponse,
+  FrameDecoder,
+} from '@agentd/rpc-frame';
+import { DEFAULT_MAX_BUFFERED_BYTES, ndjsonWriter } from '@agentd/subscriptions';
+import type { CoreConnection, ServerCore } from './core-types.js';
+import type { Peer, PeerOrigin } from './handler.js';
+import { errorFields } from './logger.js';
+
+export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+
+export interface ServeConnectionOptions {
+  /** Informational transport name carried on the Peer ('unix', 'vsock', …). Default 'stream'. */
+  transport?: string;
+  attributes?: Record<string, unknown>;
+  /** Default `<transport>-<uuid>`. */
+  connectionId?: string;
+  /** Longest accepted line; a longer one is answered -32600 and closes the connection. Default 16 MiB. */
+  maxFrameBytes?: number;
+  /** A write that makes no progress this long drops the peer. Default 30 000 ms. */
+  writeTimeoutMs?: number;
+  /** Unflushed bytes a peer may accumulate before it is dropped. Default 16 MiB. */
+  maxBufferedBytes?: number;
+  /** After the peer's EOF, how long in-flight requests may still finish and be answered. Default 10 000 ms. */
+  drainTimeoutMs?: number;
+  /** Reading pauses while this many requests are running or queued (TCP backpressure). Default 4 × the in-flight bound, at least 64. */
+  maxPendingRequests?: number;
+}
+
+export interface ConnectionHandle {
+  readonly peer: Peer;
+  readonly connection: CoreConnection;
+  /** Resolves once the connection is torn down (subscriptions removed, onDisconnect called). */
+  readonly closed: Promise<void>;
+  /**
+   * Stops reading, lets in-flight requests finish for up to `deadlineMs`, ends listen streams
+   * with their final result, then ends the stream.
+   */
+  shutdown(deadlineMs?: number): Promise<void>;
+  /** Drops the connection at once. */
+  destroy(reason?: string): void;
+}
+
+/** What ending the underlying stream(s) means for this transport. */
+export interface StreamEnds {
+  /** Flushes and ends the output (sockets: `end()`). */
+  graceful(): void;
+  /** Tears everything down now (sockets: `destroy()`). */
+  abrupt(): void;
+}
+
+/** Serves one duplex byte stream (a socket) until it ends. */
+export function serveConnection(
+  stream: Duplex,
+  origin: PeerOrigin,
+  core: ServerCore,
+  options: ServeConnectionOptions = {},
+): ConnectionHandle {
+  return serveStreams(stream, stream, origin, core, options, {
+    graceful: () => stream.end(),
+    abrupt: () => stream.destroy(),
+  });
+}
+
+/** Serves a separate input and output (stdio); `ends` says how to close them. */
+export function serveStreams(
+  input: Readable,
+  output: Writable,
+  origin: PeerOrigin,
+  core: ServerCore,
+  options: ServeConnectionOptions,
+  ends: StreamEnds,
+): ConnectionHandle {
+  return new StreamLoop(input, output, origin, core, options, ends).handle;
+}
+
+type State = 'open' | 'draining' | 'closed';
+
+class StreamLoop {
+  readonly handle: ConnectionHandle;
+  private state: State = 'open';
+  private readonly connection: CoreConnection;
+  private readonly decoder: FrameDecoder;
+  private readonly writes = new Set<Promise<void>>();
+  private readonly maxPending: number;
+  private readonly drainTimeoutMs: number;
+  private resolveClosed: () => void = () => {};
+  private shuttingDown: Promise<void> | undefined;
+
+  constructor(
+    private readonly input: Readable,
+    output: Writable,
+    origin: PeerOrigin,
+    private readonly core: ServerCore,
+    options: ServeConnectionOptions,
+    private readonly ends: StreamEnds,
+  ) {
+    const transport = options.transport ?? 'stream';
+    const peer: Peer = Object.freeze({
+      origin,
+      connectionId: options.connectionId ?? `${transport}-${randomUUID()}`,
+      transport,
+      attributes: Object.freeze({ ...options.attributes }),
+    });
+    this.decoder = new FrameDecoder({ maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES });
+    this.drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+    const writer = ndjsonWriter(output, {
+      id: peer.connectionId,
+      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      writeTimeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
+      onClose: (reason, abrupt) => {
+        if (abrupt) this.drop(reason ?? 'writer failed', 'warn');
+        else void this.shutdown(0);
+      },
+    });
+    this.connection = core.openConnection(peer, writer);
+    this.maxPending = options.maxPendingRequests ?? Math.max(64, 4 * core.maxInFlightPerConnection);
+    const closed = new Promise<void>((resolve) => {
+      this.resolveClosed = resolve;
+    });
+    this.handle = {
+      peer,
+      connection: this.connection,
+      closed,
+      shutdown: (deadlineMs) => this.shutdown(deadlineMs ?? this.drainTimeoutMs),
+      destroy: (reason) => this.drop(reason ?? 'destroyed by the server', 'info'),
+    };
+    let ended = false;
+    input.on('data', (chunk: Buffer | string) => this.onData(chunk));
+    input.on('end', () => {
+      ended = true;
+      this.onEnd();
+    });
+    input.on('close', () => {
+      if (!ended) this.drop('input closed');
+    });
+    input.on('error', (error) => this.drop(`input error: ${error.message}`));
+    if (output !== (input as unknown)) {
+      output.on('error', (error) => this.drop(`output error: ${error.message}`));
+      output.on('close', () => this.drop('output closed'));
+    }
+  }
+
+  private get connectionId(): string {
+    return this.connection.peer.connectionId;
+  }
+
+  private onData(chunk: Buffer | string): void {
+    if (this.state !== 'open') return;
+    for (const frame of this.decoder.push(chunk)) {
+      if (this.state !== 'open') return;
+      this.dispatch(frame);
+    }
+  }
+
+  private onEnd(): void {
+    if (this.state !== 'open') return;
+    for (const frame of this.decoder.end()) this.dispatch(frame);
+    // The peer sent all it will send; answer what is in flight, then close (half-close friendly).
+    void this.shutdown(this.drainTimeoutMs);
+  }
+
+  private dispatch(frame: DecodedFrame): void {
+    if (frame.kind === 'oversized') {
+      this.core.logger.warn('closing connection: frame too large', {
+        connectionId: this.connectionId,
+        limit: frame.limit,
+      });
+      this.connection.writer.write(
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid Request: frame exceeds ${frame.limit} bytes; closing the connection`,
+        }),
+      );
+      void this.shutdown(0);
+      return;
+    }
+    const written = this.connection
+      .handle(frame)
+      .then((response) => {
+        if (response !== undefined) this.connection.writer.write(response);
+      })
+      .catch((thrown: unknown) => {
+        this.core.logger.error('connection loop failed to answer', {
+          connectionId: this.connectionId,
+          ...errorFields(thrown),
+        });
+      });
+    this.writes.add(written);
+    void written.finally(() => {
+      this.writes.delete(written);
+      this.maybeResume();
+    });
+    if (this.connection.pending >= this.maxPending) this.input.pause();
+  }
+
+  private maybeResume(): void {
+    if (this.state === 'open' && this.input.isPaused() && this.connection.pending < this.maxPending)
+      this.input.resume();
+  }
+
+  private shutdown(deadlineMs: number): Promise<void> {
+    if (this.shuttingDown !== undefined) return this.shuttingDown;
+    if (this.state === 'closed') return this.handle.closed;
+    this.state = 'draining';
+    this.input.pause();
+    this.shuttingDown = this.drain(deadlineMs);
+    return this.shuttingDown;
+  }
+
+  private async drain(deadlineMs: number): Promise<void> {
+    if (deadlineMs > 0 && this.connection.pending > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, deadlineMs);
+      });
+      await Promise.race([this.connection.idle(), deadline]);
+      clearTimeout(timer);
+    }
+    if (this.state === 'closed') return;
+    this.connection.close({ graceful: true });
+    // Let the final results (and answers of the drained requests) reach the writer.
+    await Promise.allSettled([...this.writes]);
+    // drop() may have run meanwhile (the peer hung up).
+    if ((this.state as State) === 'closed') return;
+    this.state = 'closed';
+    this.ends.graceful();
+    this.resolveClosed();
+  }
+
+  /** Peer-side failures (resets, hang-ups) are routine: debug. A peer we drop for misbehaving: warn. */
+  private drop(reason: string, level: 'debug' | 'info' | 'warn' = 'debug'): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.core.logger[level]('dropping connection', { connectionId: this.connectionId, reason });
+    this.connection.close();
+    this.ends.abrupt();
+    this.resolveClosed();
+  }
+}

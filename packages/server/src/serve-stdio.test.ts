@@ -1,0 +1,88 @@
+/** serveStdio: in-process over real pipes, and as a real child process speaking on its own stdio. */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { serveStdio } from './serve-stdio.js';
+import { createServerCore } from './server-core.js';
+import { memoryLogger } from './test-support/memory-logger.js';
+import { testHandler } from './test-support/test-handler.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+describe('serveStdio', () => {
+  it('serves both eras with origin stdio and resolves on stdin EOF after answering', async () => {
+    const core = createServerCore({
+      handler: testHandler(),
+      serverInfo: { name: 't', version: '1' },
+      logger: memoryLogger(),
+    });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let output = '';
+    stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    const served = serveStdio(core, { stdin, stdout });
+    stdin.write(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}\n',
+    );
+    stdin.write('{"jsonrpc":"2.0","id":2,"method":"test/slow","params":{"ms":50}}\n');
+    stdin.end(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'test/echo',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      })}\n`,
+    );
+    await served;
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((m) => m.id).sort()).toEqual([1, 2, 3]);
+    const echo = lines.find((m) => m.id === 3);
+    expect(echo.result).toMatchObject({ era: 'modern', origin: 'stdio', transport: 'stdio' });
+  });
+
+  it('as a child process: stdout carries only protocol, logs go to stderr, exit 0 on EOF', async () => {
+    const fixture = join(here, 'test-support', 'stdio-child.mjs');
+    const built = join(here, '..', 'dist', 'index.js');
+    expect(existsSync(built), 'run `turbo run build --filter=@agentd/server...` first').toBe(true);
+    const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.stdin.write(
+      '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}\n',
+    );
+    child.stdin.write('garbage\n');
+    child.stdin.write('{"jsonrpc":"2.0","id":"boom","method":"boom"}\n');
+    child.stdin.end('{"jsonrpc":"2.0","id":"p","method":"ping"}\n');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    const messages = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
+    // Requests run concurrently, so answers may come in any order.
+    expect(new Set(messages.map((m) => m.id))).toEqual(new Set(['i', null, 'boom', 'p']));
+    expect(messages.find((m) => m.id === 'boom').error).toEqual({ code: -32603, message: 'Internal error' });
+    expect(stderr).toContain('console.log from the handler');
+    expect(stderr).toContain('kaboom detail');
+  });
+});

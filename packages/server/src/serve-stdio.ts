@@ -1,0 +1,58 @@
+/** Serves the process's own stdio (origin `stdio`): stdout carries protocol messages only. */
+import type { Readable, Writable } from 'node:stream';
+import type { ServerCore } from './core-types.js';
+import { type ServeConnectionOptions, serveStreams } from './serve-connection.js';
+
+export interface ServeStdioOptions extends Omit<ServeConnectionOptions, 'transport'> {
+  /** Default process.stdin. */
+  stdin?: Readable;
+  /** Default process.stdout. */
+  stdout?: Writable;
+  /**
+   * While serving, console.log/info/debug write to stderr so stray prints cannot corrupt the
+   * protocol stream. Default true when stdout is process.stdout.
+   */
+  redirectConsole?: boolean;
+}
+
+/** Resolves once stdin reached EOF (or failed) and the connection is torn down; the caller then exits. */
+export async function serveStdio(core: ServerCore, options: ServeStdioOptions = {}): Promise<void> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const restore = (options.redirectConsole ?? stdout === process.stdout) ? redirectConsole() : () => {};
+  try {
+    const handle = serveStreams(
+      stdin,
+      stdout,
+      'stdio',
+      core,
+      { ...options, transport: 'stdio' },
+      {
+        // process.stdout must stay usable for the embedder's exit; other outputs are ended.
+        graceful: () => {
+          if (stdout !== process.stdout) stdout.end();
+        },
+        abrupt: () => {
+          stdin.destroy();
+          if (stdout !== process.stdout) stdout.destroy();
+        },
+      },
+    );
+    await handle.closed;
+  } finally {
+    restore();
+  }
+}
+
+function redirectConsole(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = (...args: unknown[]): void => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  return () => {
+    console.log = saved.log;
+    console.info = saved.info;
+    console.debug = saved.debug;
+  };
+}

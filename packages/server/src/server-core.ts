@@ -1,0 +1,131 @@
+/** createServerCore: the engine every transport shares (lifecycle, routing, subscriptions, shutdown). */
+import type { LifecycleOptions, ServerCapabilities } from '@agentd/lifecycle';
+import { resolveLifecycle } from '@agentd/lifecycle';
+import { LocalError } from '@agentd/rpc-frame';
+import { type PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
+import { Connection } from './core-connection.js';
+import type { CoreConnection, ServerCore, ServerCoreOptions } from './core-types.js';
+import type { Handler, Implementation, Peer } from './handler.js';
+import { errorFields, type Logger, stderrLogger } from './logger.js';
+
+export const DEFAULT_MAX_IN_FLIGHT = 32;
+export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
+
+/** What a Connection needs from its core (internal). */
+export interface CoreHost {
+  readonly handler: Handler;
+  readonly serverInfo: Implementation;
+  readonly registry: SubscriptionRegistry;
+  readonly lifecycleOptions: LifecycleOptions;
+  readonly logger: Logger;
+  readonly maxInFlight: number;
+  readonly clientRequestTimeoutMs: number;
+  readonly closing: boolean;
+  capabilities(): ServerCapabilities;
+  forget(connection: Connection): void;
+}
+
+export function createServerCore(options: ServerCoreOptions): ServerCore {
+  return new Core(options);
+}
+
+class Core implements ServerCore, CoreHost {
+  readonly handler: Handler;
+  readonly serverInfo: Implementation;
+  readonly registry: SubscriptionRegistry;
+  readonly lifecycleOptions: LifecycleOptions;
+  readonly logger: Logger;
+  readonly maxInFlight: number;
+  readonly clientRequestTimeoutMs: number;
+  private readonly connections = new Map<string, Connection>();
+  private isClosing = false;
+
+  constructor(options: ServerCoreOptions) {
+    this.handler = options.handler;
+    this.serverInfo = options.serverInfo;
+    this.registry = options.registry ?? new SubscriptionRegistry();
+    this.lifecycleOptions = options.lifecycle ?? {};
+    // Fail at construction, not on the first request, when the versions are misconfigured.
+    resolveLifecycle(this.lifecycleOptions);
+    this.logger = options.logger ?? stderrLogger();
+    this.maxInFlight = positiveInteger(
+      options.maxInFlightPerConnection ?? DEFAULT_MAX_IN_FLIGHT,
+      'maxInFlightPerConnection',
+    );
+    this.clientRequestTimeoutMs = positiveInteger(
+      options.clientRequestTimeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+      'clientRequestTimeoutMs',
+    );
+  }
+
+  get closing(): boolean {
+    return this.isClosing;
+  }
+
+  get maxInFlightPerConnection(): number {
+    return this.maxInFlight;
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  capabilities(): ServerCapabilities {
+    const declared = this.handler.capabilities();
+    const caps: ServerCapabilities = { ...declared };
+    if (declared.resources !== undefined) {
+      const resources = { ...declared.resources };
+      // The core can only deliver subscriptions it is allowed to gate.
+      if (this.handler.canSubscribe === undefined) delete resources.subscribe;
+      caps.resources = resources;
+    }
+    return caps;
+  }
+
+  openConnection(peer: Peer, writer: PushWriter): CoreConnection {
+    if (this.connections.has(peer.connectionId)) {
+      throw new LocalError('duplicate_connection', `connection id ${peer.connectionId} is already open`);
+    }
+    const connection = new Connection(peer, writer, this);
+    this.connections.set(peer.connectionId, connection);
+    try {
+      this.handler.onConnect?.(peer);
+    } catch (thrown) {
+      this.logger.error('handler.onConnect threw', {
+        connectionId: peer.connectionId,
+        ...errorFields(thrown),
+      });
+    }
+    return connection;
+  }
+
+  forget(connection: Connection): void {
+    if (this.connections.get(connection.peer.connectionId) === connection) {
+      this.connections.delete(connection.peer.connectionId);
+    }
+  }
+
+  notifyResourceUpdated(uri: string, options: { keep?: boolean } = {}): number {
+    return options.keep === true ? this.registry.notifyUpdatedKeep(uri) : this.registry.notifyUpdated(uri);
+  }
+
+  notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): number {
+    if (this.capabilities()[kind]?.listChanged !== true) return 0;
+    return this.registry.notifyListChanged(kind);
+  }
+
+  async close(): Promise<void> {
+    this.isClosing = true;
+    const open = [...this.connections.values()];
+    for (const connection of open) connection.shutdown();
+    // In-flight answers resolve at once; give transports a turn to write them.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new LocalError('invalid_options', `${name} must be a positive integer, got ${value}`);
+  }
+  return value;
+}

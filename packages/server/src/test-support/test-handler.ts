@@ -1,0 +1,123 @@
+/** A small real Handler for the server's tests: echo, slow, blocking, failing and client-asking methods. */
+import { ErrorCode, type JsonObject, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
+import type { Handler, Peer, RequestContext, ServerCapabilities } from '../handler.js';
+
+export interface TestHandlerState {
+  connects: Peer[];
+  disconnects: Array<{ peer: Peer; subscriptionsAtDisconnect: number }>;
+  aborted: Array<string | number>;
+}
+
+export interface TestHandlerOptions {
+  capabilities?: ServerCapabilities;
+  /** Without it the handler has no canSubscribe. Default: admits test:// uris except test://forbidden. */
+  canSubscribe?: ((uri: string, peer: Peer) => boolean | Promise<boolean>) | null;
+  /** Counts subscriptions at onDisconnect (to prove they were removed first). */
+  countSubscriptions?: (peer: Peer) => number;
+}
+
+export const FULL_CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  logging: {},
+};
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    });
+  });
+}
+
+export function testHandler(options: TestHandlerOptions = {}): Handler & { state: TestHandlerState } {
+  const state: TestHandlerState = { connects: [], disconnects: [], aborted: [] };
+  const gate =
+    options.canSubscribe === null
+      ? undefined
+      : (options.canSubscribe ??
+        ((uri: string) => {
+          if (uri === 'test://throws')
+            throw new WireError(ErrorCode.InvalidParams, 'no such resource', { uri });
+          return uri.startsWith('test://') && uri !== 'test://forbidden';
+        }));
+  const handler: Handler & { state: TestHandlerState } = {
+    state,
+    capabilities: () => options.capabilities ?? FULL_CAPABILITIES,
+    onConnect: (peer) => {
+      state.connects.push(peer);
+    },
+    onDisconnect: (peer) => {
+      state.disconnects.push({ peer, subscriptionsAtDisconnect: options.countSubscriptions?.(peer) ?? -1 });
+    },
+    handle: (request, context) => handle(request, context, state),
+  };
+  if (gate !== undefined) handler.canSubscribe = gate;
+  return handler;
+}
+
+async function handle(
+  request: JsonRpcRequest,
+  ctx: RequestContext,
+  state: TestHandlerState,
+): Promise<JsonObject> {
+  const params = request.params ?? {};
+  switch (request.method) {
+    case 'tools/list':
+      return { tools: [{ name: 'echo', description: 'echoes', inputSchema: { type: 'object' } }] };
+    case 'test/echo':
+      return {
+        params,
+        era: ctx.era,
+        protocolVersion: ctx.protocolVersion,
+        clientCapabilities: ctx.clientCapabilities,
+        clientInfo: ctx.clientInfo ?? null,
+        logLevel: ctx.logLevel ?? null,
+        progressToken: ctx.progressToken ?? null,
+        origin: ctx.peer.origin,
+        transport: ctx.peer.transport,
+        canAsk: ctx.sendRequest !== undefined,
+      };
+    case 'test/slow':
+      await sleep(Number(params.ms ?? 50), ctx.signal);
+      return { slept: params.ms ?? 50, tag: params.tag ?? null };
+    case 'test/block':
+      try {
+        await sleep(60_000, ctx.signal);
+      } catch {
+        state.aborted.push(ctx.requestId);
+        throw new Error('aborted');
+      }
+      return {};
+    case 'test/ignore-abort':
+      // A handler that does not honour its signal must still not block the connection forever.
+      await new Promise((resolve) => setTimeout(resolve, Number(params.ms ?? 100)));
+      return { late: true };
+    case 'test/boom':
+      throw new Error('secret internals: /etc/passwd');
+    case 'test/wire-error':
+      throw new WireError(ErrorCode.InvalidParams, 'bad thing', { field: 'x' });
+    case 'test/progress':
+      for (let i = 1; i <= 3; i += 1) {
+        ctx.notify({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: ctx.progressToken ?? 'none', progress: i, total: 3 },
+        });
+      }
+      return { done: true };
+    case 'test/ask': {
+      if (ctx.sendRequest === undefined)
+        throw new WireError(ErrorCode.InvalidRequest, 'cannot ask in this era');
+      const answer = await ctx.sendRequest('roots/list', {});
+      return { answer };
+    }
+    case 'test/big':
+      return { data: 'x'.repeat(Number(params.bytes ?? 1024)) };
+    default:
+      throw new WireError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+  }
+}

@@ -1,0 +1,122 @@
+/** A bounded, non-blocking PushWriter over any Writable, shared by the NDJSON and SSE framings. */
+import { randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import type { JsonRpcMessage } from '@agentd/rpc-frame';
+import type { PushWriter } from './push-writer.js';
+
+export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+export interface StreamWriterOptions {
+  /** Identity for distinct-writer broadcasts. Default: a random UUID. */
+  id?: string;
+  /**
+   * Bound on bytes queued in the stream and not yet flushed. A write that would pass it closes
+   * the writer abruptly (the peer is too slow). A single message is always accepted into an
+   * empty buffer. Default 16 MiB.
+   */
+  maxBufferedBytes?: number;
+  /** Closes the writer abruptly when queued bytes make no progress for this long. 0 = never. Default 0. */
+  writeTimeoutMs?: number;
+  /**
+   * Called once when the writer closes, with why and whether it was abrupt (overflow, timeout,
+   * stream failure). When given, the writer does not end or destroy the stream itself.
+   */
+  onClose?: (reason: string | undefined, abrupt: boolean) => void;
+}
+
+export class StreamPushWriter implements PushWriter {
+  readonly id: string;
+  private readonly maxBufferedBytes: number;
+  private readonly writeTimeoutMs: number;
+  private isClosed = false;
+  private unflushed = 0;
+  private lastProgress = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly stream: Writable,
+    private readonly encode: (message: JsonRpcMessage) => string,
+    private readonly options: StreamWriterOptions = {},
+  ) {
+    this.id = options.id ?? randomUUID();
+    this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.writeTimeoutMs = options.writeTimeoutMs ?? 0;
+    stream.once('close', () => this.finish('stream closed', true, false));
+    stream.on('error', () => this.finish('stream error', true, false));
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Bytes queued in the stream and not yet flushed. */
+  get bufferedBytes(): number {
+    return this.stream.writableLength;
+  }
+
+  write(message: JsonRpcMessage): boolean {
+    if (this.isClosed) return false;
+    if (this.stream.destroyed || !this.stream.writable) {
+      this.finish('stream is not writable', true, false);
+      return false;
+    }
+    return this.writeRaw(this.encode(message));
+  }
+
+  /** Writes pre-encoded bytes (an SSE comment, say) under the same bound. */
+  writeRaw(data: string): boolean {
+    if (this.isClosed) return false;
+    const queued = this.stream.writableLength;
+    if (queued > 0 && queued + Buffer.byteLength(data) > this.maxBufferedBytes) {
+      this.finish(`peer too slow: more than ${this.maxBufferedBytes} bytes buffered`, true, true);
+      return false;
+    }
+    this.unflushed += 1;
+    this.stream.write(data, () => this.flushed());
+    this.armTimer();
+    return true;
+  }
+
+  close(reason?: string): void {
+    this.finish(reason, false, true);
+  }
+
+  private flushed(): void {
+    this.unflushed -= 1;
+    this.lastProgress = Date.now();
+    if (this.unflushed === 0) this.clearTimer();
+  }
+
+  private armTimer(): void {
+    if (this.writeTimeoutMs <= 0 || this.timer !== undefined || this.unflushed === 0) return;
+    this.lastProgress = Date.now();
+    this.timer = setInterval(() => this.checkStall(), Math.max(10, Math.floor(this.writeTimeoutMs / 4)));
+    this.timer.unref();
+  }
+
+  private checkStall(): void {
+    if (this.unflushed === 0) this.clearTimer();
+    else if (Date.now() - this.lastProgress >= this.writeTimeoutMs) {
+      this.finish(`write timed out after ${this.writeTimeoutMs} ms`, true, true);
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer === undefined) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private finish(reason: string | undefined, abrupt: boolean, act: boolean): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.clearTimer();
+    if (this.options.onClose !== undefined) {
+      this.options.onClose(reason, abrupt);
+      return;
+    }
+    if (!act) return;
+    if (abrupt) this.stream.destroy();
+    else this.stream.end();
+  }
+}

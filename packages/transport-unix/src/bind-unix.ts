@@ -1,0 +1,141 @@
+/** Binds a unix socket safely: stale files are cleared only when nobody listens, live ones are never stolen. */
+import { chmod, lstat, unlink } from 'node:fs/promises';
+import net from 'node:net';
+import { LocalError } from '@agentd/rpc-frame';
+
+export interface BindUnixOptions {
+  /** File mode of the socket. Default 0o600 (owner only): the filesystem is the access control. */
+  mode?: number;
+  /**
+   * listen() backlog (the kernel caps it at net.core.somaxconn). Default 4 096: a unix client
+   * whose connect finds the backlog full gets EAGAIN at once, so bursts need room.
+   */
+  backlog?: number;
+  /** How long the liveness probe of an existing socket may take. Default 1 000 ms. */
+  probeTimeoutMs?: number;
+}
+
+/** The file a listener was bound to, so closing removes that file and no other. */
+export interface BoundSocketFile {
+  readonly path: string;
+  readonly ino: number;
+  readonly dev: number;
+}
+
+const boundFiles = new WeakMap<net.Server, BoundSocketFile>();
+
+export function boundSocketFile(listener: net.Server): BoundSocketFile | undefined {
+  return boundFiles.get(listener);
+}
+
+/**
+ * Listens on `path`. Errors are LocalErrors: `not_a_socket` (the path exists and is something
+ * else), `address_in_use` (a live server answers there), `bind_failed` (anything else).
+ */
+export async function bindUnix(path: string, options: BindUnixOptions = {}): Promise<net.Server> {
+  const mode = options.mode ?? 0o600;
+  await clearStale(path, options.probeTimeoutMs ?? 1_000);
+  const server = net.createServer({ allowHalfOpen: true });
+  await listenWithMode(server, path, mode, options.backlog ?? 4_096);
+  // Enforce the exact mode (the umask can only remove bits).
+  await chmod(path, mode);
+  const stats = await lstat(path);
+  boundFiles.set(server, { path, ino: stats.ino, dev: stats.dev });
+  return server;
+}
+
+async function clearStale(path: string, probeTimeoutMs: number): Promise<void> {
+  let stats: Awaited<ReturnType<typeof lstat>>;
+  try {
+    stats = await lstat(path);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return;
+    throw new LocalError('bind_failed', `cannot inspect ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  if (!stats.isSocket()) {
+    throw new LocalError('not_a_socket', `${path} exists and is not a socket; refusing to replace it`);
+  }
+  const state = await probe(path, probeTimeoutMs);
+  if (state === 'live') {
+    throw new LocalError('address_in_use', `${path}: another server is listening on this socket`);
+  }
+  if (state === 'stale') {
+    try {
+      await unlink(path);
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT') {
+        throw new LocalError(
+          'bind_failed',
+          `cannot remove stale socket ${path}: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+    }
+  }
+}
+
+/** 'live' when something accepts, 'stale' when the file refuses connections, 'gone' when it vanished. */
+function probe(path: string, timeoutMs: number): Promise<'live' | 'stale' | 'gone'> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(path);
+    const timer = setTimeout(() => {
+      // A server too busy to accept within the timeout is still a server: never steal it.
+      socket.destroy();
+      resolve('live');
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve('live');
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      const code = errnoCode(error);
+      if (code === 'ECONNREFUSED') resolve('stale');
+      else if (code === 'ENOENT') resolve('gone');
+      else reject(new LocalError('bind_failed', `cannot probe ${path}: ${error.message}`, { cause: error }));
+    });
+  });
+}
+
+function listenWithMode(server: net.Server, path: string, mode: number, backlog: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => {
+      const code = errnoCode(error);
+      reject(
+        code === 'EADDRINUSE'
+          ? new LocalError('address_in_use', `${path}: another server bound this path meanwhile`, {
+              cause: error,
+            })
+          : new LocalError('bind_failed', `cannot listen on ${path}: ${error.message}`, { cause: error }),
+      );
+    };
+    server.once('error', onError);
+    const restore = tightenUmask(mode);
+    try {
+      // The bind happens synchronously inside listen(), so the socket is born with the tight umask.
+      server.listen({ path, backlog }, () => {
+        server.off('error', onError);
+        resolve();
+      });
+    } finally {
+      restore();
+    }
+  });
+}
+
+/** Sets a umask that leaves at most `mode`'s bits, so no other user can connect before chmod. */
+function tightenUmask(mode: number): () => void {
+  try {
+    const previous = process.umask(~mode & 0o777);
+    return () => process.umask(previous);
+  } catch {
+    return () => {}; // worker threads cannot change the umask; the chmod after listen still applies
+  }
+}
+
+export function errnoCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
