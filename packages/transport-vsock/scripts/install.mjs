@@ -27,10 +27,23 @@ function findNodeDir() {
   return undefined;
 }
 
-/** node-gyp as the package manager provides it (npm: npm_config_node_gyp; pnpm: on PATH). */
+/** node-gyp as the package manager provides it (npm: npm_config_node_gyp; pnpm: on PATH), else npm's copy. */
 function nodeGypCommand() {
+  const npmCopy = join(
+    dirname(dirname(process.execPath)),
+    'lib',
+    'node_modules',
+    'npm',
+    'node_modules',
+    'node-gyp',
+    'bin',
+    'node-gyp.js',
+  );
   const script = process.env.npm_config_node_gyp;
   if (script && existsSync(script)) return [process.execPath, [script]];
+  const onPath = spawnSync('node-gyp', ['--version'], { stdio: 'ignore' });
+  if (onPath.error === undefined && onPath.status === 0) return ['node-gyp', []];
+  if (existsSync(npmCopy)) return [process.execPath, [npmCopy]];
   return ['node-gyp', []];
 }
 
