@@ -80,6 +80,7 @@ async function answer(id: unknown, text: string): Promise<Reply | undefined> {
       return undefined;
     case 'hang-hard':
       process.on('SIGTERM', () => process.stderr.write('example agent: ignoring SIGTERM\n'));
+      event({ type: 'log', level: 'info', message: 'ignoring SIGTERM from now on' });
       return undefined;
     case 'big':
       return { result: { text: 'x'.repeat(Math.max(0, Number.parseInt(rest, 10) || 0)) } };

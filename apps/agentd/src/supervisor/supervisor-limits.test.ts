@@ -134,7 +134,7 @@ describe('pause, readiness and drain', () => {
     );
     const session = await supervisor.spawn({ instruction: 'echo hi', warm: true });
     const stuck = await supervisor.spawn({ agent: 'hang', instruction: 'x', async: true });
-    await supervisor.drain(1500);
+    await supervisor.drain(2500);
     expect(quick.map((run) => supervisor.status(run.handle).output)).toEqual([
       'result 1',
       'result 2',

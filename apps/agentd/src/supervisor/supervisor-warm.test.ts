@@ -111,9 +111,15 @@ describe('warm sessions', () => {
 
   it('times out a hanging turn and kills the session', async () => {
     const supervisor = makeSupervisor();
-    const session = await supervisor.spawn({ instruction: 'echo hi', warm: true, timeoutMs: 1500 });
-    const error = await supervisor.send(session.handle, 'hang').catch((e: unknown) => e);
+    const session = await supervisor.spawn({ instruction: 'echo hi', warm: true });
+    expect(await refusal(supervisor.send(session.handle, 'hang', undefined, { timeoutMs: 0 }))).toBe(
+      'invalid_request',
+    );
+    const error = await supervisor
+      .send(session.handle, 'hang', undefined, { timeoutMs: 200 })
+      .catch((e: unknown) => e);
     expect((error as LocalError).code).toBe('session_closed');
+    expect((error as LocalError).message).toContain('timed out after 200 ms');
     expect(supervisor.status(session.handle)).toMatchObject({
       state: 'timed_out',
       error: { code: 'timeout' },

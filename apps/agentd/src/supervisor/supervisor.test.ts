@@ -28,6 +28,8 @@ describe('sync runs', () => {
     expect(status.handle).toMatch(/^sa_[A-Za-z0-9_-]{22}$/);
     expect(status.runId).toMatch(/^run_/);
     expect(supervisor.status(status.handle)).toEqual(status);
+    expect(supervisor.statusByRunId(status.runId)).toEqual(status);
+    expect(supervisor.statusByRunId('run_unknown')).toBeUndefined();
   });
 
   it('returns structured data the agent computed', async () => {
@@ -142,8 +144,15 @@ describe('timeouts and output limits', () => {
   });
 
   it('escalates to SIGKILL when a child ignores SIGTERM', async () => {
-    const status = await makeSupervisor().spawn({ instruction: 'hang-hard', timeoutMs: 300 });
-    expect(status.state).toBe('timed_out');
+    const supervisor = makeSupervisor();
+    let deaf = false;
+    supervisor.on('event', (_handle, event) => {
+      if (event.message === 'ignoring SIGTERM from now on') deaf = true;
+    });
+    const run = await supervisor.spawn({ instruction: 'hang-hard', async: true });
+    await waitUntil(() => deaf, 10_000, 'the agent to ignore SIGTERM');
+    const status = await supervisor.cancel(run.handle);
+    expect(status.state).toBe('cancelled');
     expect(status.error?.signal).toBe('SIGKILL');
     expect(status.error?.stderrTail).toContain('ignoring SIGTERM');
   });

@@ -111,8 +111,14 @@ export class Supervisor {
    * Sends one turn to a ready warm session and resolves with the agent's reply. An agent error is
    * a reply with `isError` (the session stays ready). Aborting `signal` rejects with `aborted` and
    * asks the agent to stop (`cancel` notification); the session stays busy until it answers.
+   * `options.timeoutMs` bounds this turn (default: the session's timeout).
    */
-  async send(handle: string, message: string, signal?: AbortSignal): Promise<SendResult> {
+  async send(
+    handle: string,
+    message: string,
+    signal?: AbortSignal,
+    options: { timeoutMs?: number } = {},
+  ): Promise<SendResult> {
     if (signal?.aborted) throw new LocalError('aborted', 'the turn was aborted before it was sent');
     const run = this.get(handle);
     if (!run.warm) throw new LocalError('not_warm', 'this handle is a one-shot run, not a warm session');
@@ -123,16 +129,23 @@ export class Supervisor {
       throw new LocalError('busy', 'the session is still answering a turn');
     this.checkAdmission('turn');
     const text = this.checkText(message, 'message');
+    const timeoutMs = this.checkTimeout(options.timeoutMs ?? run.timeoutMs);
     run.busy = true;
     this.clearIdle(run);
     this.setState(run, 'running');
-    const work = this.sendTurn(run, text);
+    const work = this.sendTurn(run, text, timeoutMs);
     if (signal === undefined) return work;
     return this.raceAbort(run, work, signal);
   }
 
   status(handle: string): SubagentStatus {
     return toStatus(this.get(handle));
+  }
+
+  /** The run with this public run id, if it is still tracked (run ids are not capabilities: no handle needed). */
+  statusByRunId(runId: string): SubagentStatus | undefined {
+    for (const run of this.runs.values()) if (run.runId === runId) return toStatus(run);
+    return undefined;
   }
 
   /** Kills the run's whole process tree; resolves when it is gone. A finished run is returned unchanged. */
@@ -306,13 +319,7 @@ export class Supervisor {
         `agent "${profile.name}" runs in plain mode; warm sessions need a protocol agent`,
       );
     }
-    const timeoutMs = request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > limits.maxTimeoutMs) {
-      throw new LocalError(
-        'invalid_request',
-        `timeoutMs must be an integer from 1 to ${limits.maxTimeoutMs}`,
-      );
-    }
+    const timeoutMs = this.checkTimeout(request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs);
     this.checkCapacity(warm);
     this.makeRoom();
     return newRunRecord({ handle: newHandle(), runId: newRunId(), profile, warm, timeoutMs });
@@ -333,6 +340,19 @@ export class Supervisor {
       throw new LocalError('invalid_request', `${field} is larger than the limit of ${max} bytes`);
     }
     return value;
+  }
+
+  private checkTimeout(timeoutMs: unknown): number {
+    const max = this.config.limits.maxTimeoutMs;
+    if (
+      typeof timeoutMs !== 'number' ||
+      !Number.isSafeInteger(timeoutMs) ||
+      timeoutMs < 1 ||
+      timeoutMs > max
+    ) {
+      throw new LocalError('invalid_request', `timeoutMs must be an integer from 1 to ${max}`);
+    }
+    return timeoutMs;
   }
 
   private checkCapacity(warm: boolean): void {
@@ -410,7 +430,7 @@ export class Supervisor {
     });
     run.collectOutput = () => Buffer.concat(chunks).toString('utf8');
     host.child.stdin.end(instruction);
-    this.armTimer(run);
+    this.armTimer(run, run.timeoutMs);
   }
 
   private startProtocol(run: RunRecord, host: ChildHost, instruction: string): void {
@@ -444,8 +464,8 @@ export class Supervisor {
     else this.finish(run, 'failed', { error: agentError(outcome.error) });
   }
 
-  private async sendTurn(run: RunRecord, message: string): Promise<SendResult> {
-    const outcome = await this.turn(run, 'turn', { message, turn: run.turns + 1 });
+  private async sendTurn(run: RunRecord, message: string, timeoutMs: number): Promise<SendResult> {
+    const outcome = await this.turn(run, 'turn', { message, turn: run.turns + 1, timeoutMs }, timeoutMs);
     if (outcome === undefined) {
       await run.done;
       throw endedDuringTurn(run);
@@ -493,12 +513,17 @@ export class Supervisor {
   }
 
   /** One request to the agent, under the run's timeout; undefined when the run ended instead. */
-  private async turn(run: RunRecord, method: string, params: JsonObject): Promise<TurnOutcome | undefined> {
+  private async turn(
+    run: RunRecord,
+    method: string,
+    params: JsonObject,
+    timeoutMs = run.timeoutMs,
+  ): Promise<TurnOutcome | undefined> {
     const client = run.client;
     if (client === undefined) return undefined;
     const { id, outcome } = client.request(method, params);
     run.turnId = id;
-    this.armTimer(run);
+    this.armTimer(run, timeoutMs);
     try {
       const answer = await Promise.race([outcome, run.done.then(() => undefined)]);
       if (answer === undefined || run.ending !== undefined || isTerminal(run.state)) return undefined;
@@ -638,13 +663,13 @@ export class Supervisor {
 
   // ---- timers ---------------------------------------------------------------------------------
 
-  private armTimer(run: RunRecord): void {
+  private armTimer(run: RunRecord, timeoutMs: number): void {
     this.clearTimer(run);
     run.turnTimer = setTimeout(() => {
-      const error: SubagentError = { code: 'timeout', message: `timed out after ${run.timeoutMs} ms` };
-      this.log('warn', 'subagent timed out', { ...runFields(run), timeoutMs: run.timeoutMs });
+      const error: SubagentError = { code: 'timeout', message: `timed out after ${timeoutMs} ms` };
+      this.log('warn', 'subagent timed out', { ...runFields(run), timeoutMs });
       void this.terminate(run, { state: 'timed_out', error });
-    }, run.timeoutMs);
+    }, timeoutMs);
   }
 
   private clearTimer(run: RunRecord): void {
