@@ -1,12 +1,10 @@
 #!/usr/bin/env node
 /** agentd's command-line entry: the daemon, `agentd stdio`, config tooling and the operator client. */
 import { readFileSync } from 'node:fs';
-import { runClientCommand } from './cli/client-commands.js';
 import { type Command, parseArgs, USAGE, UsageError } from './cli/parse-args.js';
 import { ConfigError } from './config/config-error.js';
-import { CONFIG_SCHEMA } from './config/config-schema.js';
-import { resolveConfig } from './config/resolve-config.js';
-import { startDaemon } from './daemon/start-daemon.js';
+
+// Each command loads only what it needs: client commands start fast, the daemon loads everything.
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -25,10 +23,13 @@ async function run(command: Command): Promise<number | undefined> {
     case 'version':
       io.out(`agentd ${VERSION}\n`);
       return 0;
-    case 'config-schema':
+    case 'config-schema': {
+      const { CONFIG_SCHEMA } = await import('./config/config-schema.js');
       io.out(`${JSON.stringify(CONFIG_SCHEMA, null, 2)}\n`);
       return 0;
+    }
     case 'config-check': {
+      const { resolveConfig } = await import('./config/resolve-config.js');
       // Checks the file as the daemon would load it (with built-in defaults), ignoring env and flags.
       const resolved = resolveConfig({
         configPath: command.file,
@@ -42,11 +43,15 @@ async function run(command: Command): Promise<number | undefined> {
       );
       return 0;
     }
-    case 'serve':
+    case 'serve': {
       // Resolves with the exit code once the daemon has shut down.
+      const { startDaemon } = await import('./daemon/start-daemon.js');
       return startDaemon(command, { env: process.env, cwd: process.cwd(), version: VERSION, io });
-    default:
+    }
+    default: {
+      const { runClientCommand } = await import('./cli/client-commands.js');
       return runClientCommand(command, process.env, io);
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 /** The operator CLI's client commands: call, status, tools, spawn, over the unix socket (modern era). */
 import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
-import { defaultSocketPath } from '../config/defaults.js';
+import { defaultSocketPath } from '../config/runtime-dir.js';
 import { ENV_SOCKET } from '../config/settings.js';
 import { UsageError } from './parse-args.js';
 import { SocketClient } from './socket-client.js';
@@ -31,28 +31,36 @@ function firstText(result: JsonObject, field: 'contents' | 'content'): unknown {
   }
 }
 
-/** Calls an operation whichever way the daemon exposes it: a classic tool, else Code Mode `execute`. */
+/**
+ * Calls an operation whichever way the daemon exposes it: a classic tool, else Code Mode
+ * `execute` (whose structured result wraps the operation's value in `result`).
+ */
 export async function callOperation(
   client: SocketClient,
   kind: string,
   id: string,
   args: JsonObject,
-): Promise<JsonObject> {
+): Promise<{ isError: boolean; value: unknown }> {
   const listed = await client.request('tools/list');
   const tools = Array.isArray(listed.tools) ? (listed.tools as JsonObject[]) : [];
   const classic = `${kind}_${id}`;
-  if (tools.some((t) => t.name === classic))
-    return client.request('tools/call', { name: classic, arguments: args });
+  if (tools.some((t) => t.name === classic)) {
+    const result = await client.request('tools/call', { name: classic, arguments: args });
+    return {
+      isError: result.isError === true,
+      value: result.structuredContent ?? firstText(result, 'content'),
+    };
+  }
   if (tools.some((t) => t.name === 'execute')) {
     const code = `return await agentd.${kind}(${JSON.stringify(id)}, ${JSON.stringify(args)});`;
-    return client.request('tools/call', { name: 'execute', arguments: { code } });
+    const result = await client.request('tools/call', { name: 'execute', arguments: { code } });
+    const structured = result.structuredContent;
+    if (result.isError === true || !isJsonObject(structured)) {
+      return { isError: true, value: structured ?? firstText(result, 'content') };
+    }
+    return { isError: false, value: structured.result };
   }
   throw new Error(`agentd offers neither ${classic} nor execute`);
-}
-
-function toolPayload(result: JsonObject): { isError: boolean; value: unknown } {
-  const value = result.structuredContent ?? firstText(result, 'content');
-  return { isError: result.isError === true, value };
 }
 
 export async function runClientCommand(
@@ -105,9 +113,7 @@ export async function runClientCommand(
         if (command.agent !== undefined) args.agent = command.agent;
         if (command.async) args.async = true;
         if (command.timeoutMs !== undefined) args.timeoutMs = command.timeoutMs;
-        const { isError, value } = toolPayload(
-          await callOperation(client, 'command', 'subagent.spawn', args),
-        );
+        const { isError, value } = await callOperation(client, 'command', 'subagent.spawn', args);
         (isError ? io.err : io.out)(pretty(value));
         const failed =
           isJsonObject(value) &&

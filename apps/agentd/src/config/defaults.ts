@@ -1,25 +1,12 @@
 /** Embedded defaults: what `agentd` does with no config file, no environment and no flags. */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { exampleAgentProfile } from '../supervisor/index.js';
 import type { AgentdConfig } from './config-schema.js';
+import { defaultSocketPath } from './runtime-dir.js';
 
 /** Loopback HTTP port used when no serve target is configured (unassigned by IANA, rarely taken). */
 export const DEFAULT_HTTP_PORT = 4387;
 
 export const BUILTIN_AGENT = 'example';
-
-/** The user's private runtime directory for agentd's socket: XDG first, else a 0700 dir in the temp dir. */
-export function defaultRuntimeDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_RUNTIME_DIR;
-  if (xdg !== undefined && xdg !== '') return join(xdg, 'agentd');
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  return join(tmpdir(), `agentd-${uid}`);
-}
-
-export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(defaultRuntimeDir(env), 'agentd.sock');
-}
 
 /** `serveDefaults` is false for `agentd stdio`, which must not grab the shared socket or port. */
 export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.ProcessEnv }): AgentdConfig {

@@ -24,7 +24,11 @@ export interface Agentd {
   readonly stdout: string[];
   /** Parsed JSON log lines from stderr. */
   readonly logs: Json[];
-  waitForLog(predicate: (log: Json) => boolean, timeoutMs?: number): Promise<Json>;
+  /** The first log line (from index `since` on) matching the predicate, waiting for it if needed. */
+  waitForLog(
+    predicate: (log: Json) => boolean,
+    options?: { since?: number; timeoutMs?: number },
+  ): Promise<Json>;
   writeConfig(config: Json): void;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -134,8 +138,8 @@ export async function startAgentd(options: StartOptions = {}): Promise<Agentd> {
     stdout,
     logs,
     exited,
-    waitForLog(predicate, timeoutMs = 15_000) {
-      const seen = logs.find(predicate);
+    waitForLog(predicate, { since = 0, timeoutMs = 15_000 } = {}) {
+      const seen = logs.slice(since).find(predicate);
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
