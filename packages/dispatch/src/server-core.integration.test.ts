@@ -161,7 +161,10 @@ describe('through createServerCore over a unix socket', () => {
     );
     await Promise.all(calls);
     const stdioList = await stdio.modern('tools/list', {}, 'l');
-    expect((stdioList.result?.tools as JsonObject[]).map((t) => t.name)).toEqual(['query_whoami', 'wizard']);
+    expect(((stdioList.result?.tools ?? []) as JsonObject[]).map((t) => t.name)).toEqual([
+      'query_whoami',
+      'wizard',
+    ]);
     expect(stdioList.result).toMatchObject({ cacheScope: 'private', resultType: 'complete' });
   });
 
@@ -180,6 +183,6 @@ describe('through createServerCore over a unix socket', () => {
     const changed = await peer.waitFor((m) => m.method === 'notifications/tools/list_changed');
     expect(changed).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     const list = await peer.request('tools/list', {}, 3);
-    expect((list.result?.tools as JsonObject[]).map((t) => t.name)).toContain('late');
+    expect(((list.result?.tools ?? []) as JsonObject[]).map((t) => t.name)).toContain('late');
   });
 });
