@@ -1,0 +1,430 @@
+import { LocalError } from '@agentd/rpc-frame';
+import { afterAll, describe, expect, test } from 'vitest';
+import { CodeModeRunner } from './code-mode-runner.js';
+import type { ExecuteOutcome, ExecuteRequest } from './execute-types.js';
+import { catalogueBridge, OPERATIONS } from './test-support/catalogue.js';
+
+const runner = new CodeModeRunner({ workers: 2, limits: { cpuMs: 2_000, wallMs: 10_000 } });
+afterAll(() => runner.close());
+
+function run(code: string, extra: Partial<ExecuteRequest> = {}): Promise<ExecuteOutcome> {
+  const bridge = catalogueBridge();
+  return runner.execute({ code, namespace: 'agentd', operations: OPERATIONS, call: bridge.call, ...extra });
+}
+
+function errorOf(outcome: ExecuteOutcome): { code: string; message: string } {
+  if (outcome.ok) throw new Error(`expected a failure, got ${JSON.stringify(outcome.value)}`);
+  return outcome.error;
+}
+
+describe('origin behaviour', () => {
+  test('returns the script value', async () => {
+    expect(await run('return 21 * 2;')).toEqual({ ok: true, value: 42, logs: [], truncated: false });
+  });
+
+  test('no return gives null', async () => {
+    expect(await run('const x = 1;')).toMatchObject({ ok: true, value: null });
+  });
+
+  test('chains calls in one script', async () => {
+    const bridge = catalogueBridge();
+    const outcome = await run(
+      `const all = await agentd.query('GetAllServers', {});
+       const first = await agentd.query('servers.get', { id: all.items[0].id });
+       return { count: all.count, name: first.name };`,
+      { call: bridge.call },
+    );
+    expect(outcome).toMatchObject({ ok: true, value: { count: 2, name: 'alpha' } });
+    expect(bridge.calls.map((c) => `${c.kind}_${c.id}`)).toEqual([
+      'query_GetAllServers',
+      'query_servers.get',
+    ]);
+    expect(bridge.calls[1]?.args).toEqual({ id: 's1' });
+  });
+
+  test('a denied operation is caught in JS with the exact message', async () => {
+    const bridge = catalogueBridge({ hidden: new Set(['query_GetAllServers']) });
+    const outcome = await run(
+      `try { await agentd.query('GetAllServers', {}); return 'reached'; }
+       catch (e) { return { message: e.message, isError: e instanceof Error }; }`,
+      { call: bridge.call },
+    );
+    expect(outcome).toMatchObject({
+      ok: true,
+      value: { message: 'Unknown operation: query_GetAllServers', isError: true },
+    });
+  });
+
+  test('an infinite loop is stopped by the CPU deadline', async () => {
+    const outcome = await run('while (true) {}', { limits: { cpuMs: 200 } });
+    expect(errorOf(outcome)).toEqual({
+      code: 'cpu_deadline',
+      message: 'Script exceeded its CPU deadline of 200 ms',
+    });
+  });
+
+  test('objects round-trip', async () => {
+    const value = { a: [1, 'x', null, true, { b: 2.5, c: 'é€😀' }], d: { e: {} } };
+    expect(await run(`return ${JSON.stringify(value)};`)).toMatchObject({ ok: true, value });
+  });
+});
+
+describe('the API object', () => {
+  test('typed methods call their operation', async () => {
+    const bridge = catalogueBridge();
+    const outcome = await run(
+      `const s = await agentd.subagent.spawn({ instruction: 'hi' });
+       const one = await agentd.servers.get({ id: 's2' });
+       const stats = await agentd.ServerStats();
+       return [s.state, one.name, stats.up];`,
+      { call: bridge.call },
+    );
+    expect(outcome).toMatchObject({ ok: true, value: ['running', 'beta', 1] });
+    expect(bridge.calls.map((c) => [c.kind, c.id, c.args])).toEqual([
+      ['command', 'subagent.spawn', { instruction: 'hi' }],
+      ['query', 'servers.get', { id: 's2' }],
+      ['report', 'ServerStats', {}],
+    ]);
+  });
+
+  test('the namespace is configurable', async () => {
+    const outcome = await run('return [typeof myko.query, typeof agentd];', { namespace: 'myko' });
+    expect(outcome).toMatchObject({ ok: true, value: ['function', 'undefined'] });
+  });
+
+  test('Promise.all runs calls together and try/catch sees each failure', async () => {
+    const outcome = await run(`
+      const ids = ['s1', 's2', 'nope'];
+      const results = await Promise.all(ids.map(async (id) => {
+        try { return (await agentd.servers.get({ id })).name; } catch (e) { return 'error: ' + e.message; }
+      }));
+      return results;`);
+    expect(outcome).toMatchObject({ ok: true, value: ['alpha', 'beta', 'error: No server nope'] });
+  });
+
+  test('an uncaught operation error ends the script as operation_error', async () => {
+    const outcome = await run(`await agentd.query('Missing', {}); return 1;`);
+    expect(errorOf(outcome)).toEqual({
+      code: 'operation_error',
+      message: 'Unknown operation: query_Missing',
+    });
+  });
+
+  test('a string code on a host error reaches the script', async () => {
+    const outcome = await run(
+      `try { await agentd.command('x', {}); } catch (e) { return [e.message, e.code]; }`,
+      {
+        call: async () => {
+          throw new LocalError('limit_reached', 'Too many subagents');
+        },
+      },
+    );
+    expect(outcome).toMatchObject({ ok: true, value: ['Too many subagents', 'limit_reached'] });
+  });
+
+  test('the bridge is called for every call, so filters are re-checked each time', async () => {
+    const hidden = new Set<string>();
+    const bridge = catalogueBridge({ hidden });
+    const outcome = await run(
+      `const first = await agentd.query('GetAllServers', {});
+       await agentd.command('subagent.spawn', { instruction: 'revoke' });
+       try { await agentd.query('GetAllServers', {}); return 'still visible'; }
+       catch (e) { return [first.count, e.message]; }`,
+      {
+        call: async (kind, id, args, context) => {
+          if (id === 'subagent.spawn') hidden.add('query_GetAllServers');
+          return bridge.call(kind, id, args, context);
+        },
+      },
+    );
+    expect(outcome).toMatchObject({ ok: true, value: [2, 'Unknown operation: query_GetAllServers'] });
+    expect(bridge.calls).toHaveLength(3);
+  });
+
+  test('arguments default to {} and non-JSON arguments fail inside the script', async () => {
+    const bridge = catalogueBridge();
+    const outcome = await run(
+      `await agentd.report('ServerStats');
+       try { await agentd.report('ServerStats', { n: 10n }); } catch (e) { return e instanceof TypeError; }`,
+      { call: bridge.call },
+    );
+    expect(outcome).toMatchObject({ ok: true, value: true });
+    expect(bridge.calls.map((c) => c.args)).toEqual([{}]);
+  });
+
+  test('console lines are captured with their level', async () => {
+    const outcome = await run(
+      `console.log('a', 1, { b: [2] }); console.warn('careful'); console.error(new TypeError('bad')); return null;`,
+    );
+    expect(outcome.logs).toEqual(['a 1 {"b":[2]}', '[warn] careful', '[error] TypeError: bad']);
+  });
+
+  test('log lines beyond the limit are counted, not kept', async () => {
+    const outcome = await run(
+      `for (let i = 0; i < 10; i++) console.log('line ' + i + ' ' + 'x'.repeat(100));`,
+      {
+        limits: { maxLogLines: 3, maxLogLineBytes: 20 },
+      },
+    );
+    expect(outcome.logs).toHaveLength(4);
+    expect(outcome.logs[0]).toBe('line 0 xxxxxxxxxxxxx…');
+    expect(outcome.logs[3]).toBe('… 7 more log lines dropped');
+  });
+
+  test('an async arrow function and a markdown fence are accepted', async () => {
+    expect(await run('async () => { return 5; }')).toMatchObject({ ok: true, value: 5 });
+    expect(await run('```js\nconst a = 2;\nreturn a * 3;\n```')).toMatchObject({ ok: true, value: 6 });
+  });
+
+  test('each execution gets a fresh instance', async () => {
+    await run('globalThis.leak = 41; Object.prototype.polluted = true; return 1;');
+    expect(await run('return [typeof leak, ({}).polluted];')).toMatchObject({
+      ok: true,
+      value: ['undefined', null],
+    });
+  });
+});
+
+describe('errors', () => {
+  test('a syntax error names its line', async () => {
+    const error = errorOf(await run('const a = 1;\nconst b = ;\nreturn a;'));
+    expect(error.code).toBe('syntax_error');
+    expect(error.message).toMatch(/^SyntaxError: .+ \(line 2\)$/);
+  });
+
+  test('a thrown error is a script_error with its line', async () => {
+    const error = errorOf(await run('const a = 1;\n\nthrow new RangeError("too far");'));
+    expect(error).toEqual({ code: 'script_error', message: 'RangeError: too far (line 3)' });
+  });
+
+  test('a thrown primitive is reported', async () => {
+    expect(errorOf(await run('throw "plain";'))).toEqual({ code: 'script_error', message: 'Uncaught plain' });
+  });
+
+  test('a result that cannot be serialized is a script_error', async () => {
+    const error = errorOf(await run('const a = {}; a.self = a; return a;'));
+    expect(error.code).toBe('script_error');
+    expect(error.message).toMatch(/circular/i);
+  });
+
+  test('a promise that can never settle ends the script', async () => {
+    const error = errorOf(await run('await new Promise(() => {}); return 1;'));
+    expect(error).toMatchObject({ code: 'script_error', message: expect.stringMatching(/can never settle/) });
+  });
+
+  test('code beyond maxCodeBytes is refused', async () => {
+    expect(errorOf(await run('return 1;'.repeat(20), { limits: { maxCodeBytes: 50 } })).code).toBe(
+      'code_too_large',
+    );
+  });
+
+  test('a bad namespace or limit is a programming error', async () => {
+    await expect(run('return 1', { namespace: 'not valid' })).rejects.toMatchObject({
+      code: 'invalid_namespace',
+    });
+    await expect(run('return 1', { namespace: 'JSON' })).rejects.toMatchObject({ code: 'invalid_namespace' });
+    await expect(run('return 1', { limits: { memoryBytes: 1024 } })).rejects.toMatchObject({
+      code: 'invalid_limits',
+    });
+  });
+});
+
+describe('call limits', () => {
+  test('more calls than allowed end the execution, even when each is caught', async () => {
+    const bridge = catalogueBridge();
+    const outcome = await run(
+      `for (let i = 0; i < 20; i++) { try { await agentd.report('ServerStats', { i }); } catch {} }
+       return 'done';`,
+      { call: bridge.call, limits: { maxCalls: 5 } },
+    );
+    expect(errorOf(outcome)).toEqual({
+      code: 'too_many_calls',
+      message: 'Script made more than 5 operation calls',
+    });
+    expect(bridge.calls).toHaveLength(5);
+  });
+
+  test('oversized arguments and results fail the call, catchably', async () => {
+    const outcome = await run(
+      `const out = [];
+       try { await agentd.report('ServerStats', { blob: 'x'.repeat(5000) }); } catch (e) { out.push(e.message); }
+       try { await agentd.query('big', {}); } catch (e) { out.push(e.message); }
+       return out;`,
+      {
+        limits: { maxArgBytes: 1000, maxCallResultBytes: 1000 },
+        call: async () => ({ data: 'y'.repeat(5000) }),
+      },
+    );
+    expect(outcome).toMatchObject({
+      ok: true,
+      value: [
+        expect.stringMatching(/^Arguments for report_ServerStats are too large \(\d+ bytes, limit 1000\)$/),
+        expect.stringMatching(/^Result of query_big is too large \(\d+ bytes, limit 1000\)$/),
+      ],
+    });
+  });
+
+  test('a large result is truncated structurally and stays valid JSON', async () => {
+    const outcome = await run(
+      `return { items: Array.from({ length: 5000 }, (_, i) => ({ i, name: 'item ' + i })), note: 'z'.repeat(10000) };`,
+      { limits: { maxResultBytes: 4096 } },
+    );
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    expect(outcome.truncated).toBe(true);
+    const text = JSON.stringify(outcome.value);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+    const value = outcome.value as { items: unknown[]; note: string };
+    expect(value.items[0]).toEqual({ i: 0, name: 'item 0' });
+    expect(value.items.at(-1)).toMatch(/more items truncated$/);
+  });
+
+  test('calls still pending when the script returns are aborted and dropped', async () => {
+    let seen: AbortSignal | undefined;
+    const outcome = await run(`agentd.command('slow', {}); return 'early';`, {
+      call: (_kind, _id, _args, context) => {
+        seen = context.signal;
+        return new Promise(() => {});
+      },
+    });
+    expect(outcome).toMatchObject({ ok: true, value: 'early' });
+    expect(seen?.aborted).toBe(true);
+  });
+});
+
+describe('abort, wall clock and the pool', () => {
+  test('abort mid-script while waiting on a host call', async () => {
+    const controller = new AbortController();
+    let callSignal: AbortSignal | undefined;
+    const outcome = run(
+      `await agentd.query('GetAllServers', {}); await agentd.command('block', {}); return 'finished';`,
+      {
+        signal: controller.signal,
+        call: (kind, _id, _args, context) => {
+          if (kind === 'query') return Promise.resolve({ count: 1 });
+          callSignal = context.signal;
+          controller.abort();
+          return new Promise(() => {});
+        },
+      },
+    );
+    expect(errorOf(await outcome)).toEqual({ code: 'aborted', message: 'Execution aborted' });
+    expect(callSignal?.aborted).toBe(true);
+  });
+
+  test('abort while the script computes', async () => {
+    const controller = new AbortController();
+    const outcome = run(`await agentd.query('GetAllServers', {}); while (true) {}`, {
+      signal: controller.signal,
+      limits: { cpuMs: 8_000 },
+      call: async () => {
+        setImmediate(() => controller.abort());
+        return {};
+      },
+    });
+    expect(errorOf(await outcome).code).toBe('aborted');
+    expect(await run('return "after"')).toMatchObject({ ok: true, value: 'after' });
+  });
+
+  test('an already aborted signal never starts the script', async () => {
+    const bridge = catalogueBridge();
+    const outcome = await run(`await agentd.query('GetAllServers', {});`, {
+      signal: AbortSignal.abort(),
+      call: bridge.call,
+    });
+    expect(errorOf(outcome).code).toBe('aborted');
+    expect(bridge.calls).toHaveLength(0);
+  });
+
+  test('the wall clock covers time spent waiting on the host', async () => {
+    const outcome = await run(`await agentd.command('hang', {});`, {
+      limits: { wallMs: 300 },
+      call: () => new Promise(() => {}),
+    });
+    expect(errorOf(outcome)).toEqual({
+      code: 'wall_clock',
+      message: 'Script exceeded its wall-clock limit of 300 ms',
+    });
+  });
+
+  test('a worker stuck in a native builtin past the wall clock is terminated and replaced', async () => {
+    // Array.prototype.sort with the default comparator never polls the interrupt handler.
+    const local = new CodeModeRunner({
+      workers: 1,
+      stopGraceMs: 200,
+      limits: { wallMs: 400, cpuMs: 60_000, memoryBytes: 320 * 1024 * 1024 },
+    });
+    try {
+      // Warm the worker so the wall clock is spent in the script, not in starting the thread.
+      await local.execute({
+        code: 'return 0',
+        namespace: 'agentd',
+        operations: [],
+        call: async () => null,
+        limits: { wallMs: 20_000 },
+      });
+      const stuck = await local.execute({
+        code: `const b = Array.from({ length: 1e5 }, (_, i) => (i * 7919) % 100003);
+               const a = [].concat(...new Array(40).fill(b));
+               a.sort();
+               return 1;`,
+        namespace: 'agentd',
+        operations: [],
+        call: async () => null,
+      });
+      expect(errorOf(stuck).code).toBe('wall_clock');
+      const next = await local.execute({
+        code: 'return 7',
+        namespace: 'agentd',
+        operations: [],
+        call: async () => null,
+        limits: { wallMs: 20_000 },
+      });
+      expect(next).toMatchObject({ ok: true, value: 7 });
+      expect(local.stats().workerRestarts).toBe(1);
+    } finally {
+      await local.close();
+    }
+  });
+
+  test('50 concurrent executions all complete with their own results', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        run(
+          `const r = await agentd.report('echo', { i: ${i} }); const s = await agentd.report('echo', { i: r.i * 2 }); return s.i;`,
+          {
+            call: async (_kind, _id, args) => args,
+          },
+        ),
+      ),
+    );
+    expect(outcomes.map((o) => (o.ok ? o.value : o.error.code))).toEqual(
+      Array.from({ length: 50 }, (_, i) => i * 2),
+    );
+  });
+
+  test('a full queue answers busy; close ends what is left', async () => {
+    const local = new CodeModeRunner({ workers: 1, maxConcurrentPerWorker: 1, maxQueued: 1 });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const hang = {
+      namespace: 'agentd',
+      operations: [],
+      call: () => {
+        started();
+        return new Promise<unknown>(() => {});
+      },
+    };
+    const first = local.execute({ ...hang, code: `await agentd.query('a', {});` });
+    await running;
+    const second = local.execute({ ...hang, code: `await agentd.query('b', {});` });
+    const third = await local.execute({ ...hang, code: 'return 1' });
+    expect(errorOf(third).code).toBe('busy');
+    expect(local.stats()).toMatchObject({ workers: 1, running: 1, queued: 1 });
+    await local.close();
+    expect(errorOf(await first).code).toBe('closed');
+    expect(errorOf(await second).code).toBe('closed');
+    expect(errorOf(await local.execute({ ...hang, code: 'return 1' })).code).toBe('closed');
+  });
+});

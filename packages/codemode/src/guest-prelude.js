@@ -1,0 +1,123 @@
+/** Source of the guest-side shim: builds the API object and console inside QuickJS from one bridge. */
+
+/**
+ * Evaluates (inside QuickJS) to a function `(bridge, namespace, methodsJson, maxLogChars) => {run, isOpError}`.
+ * The bridge is only ever a parameter, never a global; every built-in the shim relies on is captured
+ * before user code runs, so tampering with prototypes later cannot change what crosses the bridge.
+ */
+export const GUEST_PRELUDE = `(function (bridge, namespace, methodsJson, maxLogChars) {
+  'use strict';
+  const G = globalThis;
+  const jsonParse = JSON.parse;
+  const jsonStringify = JSON.stringify;
+  const ErrorCtor = Error;
+  const TypeErrorCtor = TypeError;
+  const StringCtor = String;
+  const apply = Reflect.apply;
+  const defineProperty = Object.defineProperty;
+  const freeze = Object.freeze;
+  const create = Object.create;
+  const promiseThen = Promise.prototype.then;
+  const arrayMap = Array.prototype.map;
+  const arrayJoin = Array.prototype.join;
+  const stringSlice = String.prototype.slice;
+  const opErrors = new WeakSet();
+  const weakAdd = WeakSet.prototype.add;
+  const weakHas = WeakSet.prototype.has;
+
+  function describeKey(kind, id) {
+    return kind + '_' + StringCtor(id);
+  }
+
+  function invoke(kind, id, args) {
+    if (typeof id !== 'string') {
+      throw new TypeErrorCtor(namespace + '.' + kind + '(id, args): id must be a string');
+    }
+    let json;
+    try {
+      json = jsonStringify(args === undefined ? {} : args);
+    } catch (cause) {
+      throw new TypeErrorCtor('Arguments for ' + describeKey(kind, id) + ' are not JSON-serializable: ' + (cause && cause.message));
+    }
+    if (typeof json !== 'string') json = '{}';
+    return apply(promiseThen, bridge(kind, id, json), [
+      (reply) => {
+        const parsed = jsonParse(reply);
+        if (parsed.error !== undefined) {
+          const error = new ErrorCtor(parsed.error);
+          if (parsed.code !== undefined) error.code = parsed.code;
+          apply(weakAdd, opErrors, [error]);
+          throw error;
+        }
+        return parsed.value;
+      },
+    ]);
+  }
+
+  function setFrozen(target, key, value) {
+    defineProperty(target, key, { value: value, enumerable: true, writable: false, configurable: false });
+  }
+
+  const api = create(null);
+  for (const kind of ['query', 'view', 'report', 'command']) {
+    setFrozen(api, kind, (id, args) => invoke(kind, id, args));
+  }
+  const branches = [api];
+  for (const method of jsonParse(methodsJson)) {
+    let node = api;
+    for (let i = 0; i < method.path.length - 1; i++) {
+      const key = method.path[i];
+      if (node[key] === undefined) {
+        const child = create(null);
+        setFrozen(node, key, child);
+        branches.push(child);
+      }
+      node = node[key];
+    }
+    const kind = method.kind;
+    const id = method.id;
+    setFrozen(node, method.path[method.path.length - 1], (args) => invoke(kind, id, args));
+  }
+  for (const branch of branches) freeze(branch);
+  defineProperty(G, namespace, { value: api, enumerable: false, writable: false, configurable: false });
+
+  function format(value) {
+    if (typeof value === 'string') return value;
+    if (value instanceof ErrorCtor) return StringCtor(value.name) + ': ' + StringCtor(value.message);
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
+      return StringCtor(value);
+    }
+    try {
+      const text = jsonStringify(value);
+      return typeof text === 'string' ? text : StringCtor(value);
+    } catch {
+      return StringCtor(value);
+    }
+  }
+
+  function logger(level) {
+    return (...args) => {
+      let text = apply(arrayJoin, apply(arrayMap, args, [format]), [' ']);
+      if (text.length > maxLogChars) text = apply(stringSlice, text, [0, maxLogChars]);
+      bridge('log', level, text);
+    };
+  }
+  const console = create(null);
+  for (const level of ['log', 'info', 'warn', 'error', 'debug']) setFrozen(console, level, logger(level));
+  freeze(console);
+  defineProperty(G, 'console', { value: console, enumerable: false, writable: false, configurable: false });
+
+  return freeze({
+    run(fn) {
+      return (async () => {
+        const result = await fn();
+        if (result === undefined) return 'null';
+        const text = jsonStringify(result);
+        return typeof text === 'string' ? text : 'null';
+      })();
+    },
+    isOpError(error) {
+      return apply(weakHas, opErrors, [error]);
+    },
+  });
+})`;

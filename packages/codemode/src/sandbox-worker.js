@@ -1,0 +1,101 @@
+/** Worker-thread entry: runs many executions side by side, each in its own QuickJS instance. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ExecuteErrorCode } from './execution-codes.js';
+import { Execution, newSandbox } from './quickjs-execution.js';
+
+/**
+ * @typedef {import('./worker-protocol.js').ToWorker} ToWorker
+ * @typedef {import('./worker-protocol.js').FromWorker} FromWorker
+ * @typedef {import('./worker-protocol.js').RunMessage} RunMessage
+ * @typedef {import('./quickjs-execution.js').Sandbox} Sandbox
+ */
+
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
+const { wasmModule, defaultMemoryBytes } =
+  /** @type {{ wasmModule: WebAssembly.Module, defaultMemoryBytes: number }} */ (workerData);
+
+/** @type {Map<number, Execution>} */
+const executions = new Map();
+/** @type {Set<number>} executions waiting for their instance */
+const starting = new Set();
+/** @type {Set<number>} executions told to stop before their instance was ready */
+const stoppedEarly = new Set();
+
+/** One instance kept ready so an execution does not wait for instantiation (it is used once). */
+/** @type {Promise<Sandbox> | undefined} */
+let spare;
+
+function prepareSpare() {
+  spare = newSandbox(wasmModule, defaultMemoryBytes);
+  spare.catch(() => {
+    spare = undefined;
+  });
+}
+
+/** @param {FromWorker} message */
+function post(message) {
+  port.postMessage(message);
+}
+
+/**
+ * @param {number} memoryBytes
+ * @returns {Promise<Sandbox>}
+ */
+function takeSandbox(memoryBytes) {
+  if (memoryBytes !== defaultMemoryBytes || spare === undefined) return newSandbox(wasmModule, memoryBytes);
+  const ready = spare;
+  spare = undefined;
+  setImmediate(prepareSpare);
+  return ready;
+}
+
+/** @param {RunMessage} message */
+async function run(message) {
+  /** @type {Sandbox} */
+  let sandbox;
+  starting.add(message.execId);
+  try {
+    sandbox = await takeSandbox(message.limits.memoryBytes);
+  } catch (thrown) {
+    starting.delete(message.execId);
+    stoppedEarly.delete(message.execId);
+    const text = thrown instanceof Error ? thrown.message : String(thrown);
+    post({
+      type: 'done',
+      execId: message.execId,
+      outcome: {
+        ok: false,
+        error: { code: ExecuteErrorCode.SandboxError, message: `Sandbox failed to start: ${text}` },
+        logs: [],
+      },
+    });
+    return;
+  }
+  starting.delete(message.execId);
+  const execution = new Execution(sandbox, message, post, () => executions.delete(message.execId));
+  executions.set(message.execId, execution);
+  if (stoppedEarly.delete(message.execId)) {
+    execution.stop();
+    return;
+  }
+  execution.start();
+}
+
+port.on('message', (/** @type {ToWorker} */ message) => {
+  switch (message.type) {
+    case 'run':
+      void run(message);
+      break;
+    case 'reply':
+      executions.get(message.execId)?.reply(message.callId, message.envelope);
+      break;
+    case 'stop': {
+      const execution = executions.get(message.execId);
+      if (execution !== undefined) execution.stop();
+      else if (starting.has(message.execId)) stoppedEarly.add(message.execId);
+      break;
+    }
+  }
+});
+
+prepareSpare();

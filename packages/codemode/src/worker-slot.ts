@@ -1,0 +1,106 @@
+/** One sandbox worker thread as seen from the main thread: its executions and its hard kill. */
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker } from './worker-protocol.js';
+
+/** Resolved in the source tree (vitest) and in `dist` alike: the worker is plain JavaScript. */
+const WORKER_URL = new URL('./sandbox-worker.js', import.meta.url);
+
+export interface WorkerSlotOptions {
+  wasmModule: WebAssembly.Module;
+  defaultMemoryBytes: number;
+  onMessage: (slot: WorkerSlot, message: FromWorker) => void;
+  /** The thread is gone (killed or crashed); every execution still on it is lost. */
+  onExit: (slot: WorkerSlot, lost: number[]) => void;
+}
+
+export class WorkerSlot {
+  readonly #worker: Worker;
+  readonly #options: WorkerSlotOptions;
+  /** Executions the worker is running (until it reports them done). */
+  readonly active = new Set<number>();
+  #alive = true;
+  #accepting = true;
+  #stopTimers = new Map<number, NodeJS.Timeout>();
+
+  constructor(options: WorkerSlotOptions) {
+    this.#options = options;
+    this.#worker = new Worker(WORKER_URL, {
+      workerData: { wasmModule: options.wasmModule, defaultMemoryBytes: options.defaultMemoryBytes },
+      // A deep native stack keeps QuickJS's own (smaller) stack limit the one that trips.
+      resourceLimits: { stackSizeMb: 16, maxOldGenerationSizeMb: 512 },
+    });
+    this.#worker.unref();
+    this.#worker.on('message', (message: FromWorker) => {
+      if (message.type === 'done') this.#settled(message.execId);
+      options.onMessage(this, message);
+    });
+    this.#worker.on('error', () => {
+      // The exit event follows and reports the loss.
+    });
+    this.#worker.on('exit', () => this.#exited());
+  }
+
+  /** False once the thread is being terminated or has exited. */
+  get alive(): boolean {
+    return this.#accepting && this.#alive;
+  }
+
+  /** Alive and not waiting for a stopped execution to unwind (it may be about to be terminated). */
+  get accepting(): boolean {
+    return this.alive && this.#stopTimers.size === 0;
+  }
+
+  run(message: ToWorker & { type: 'run' }): void {
+    this.active.add(message.execId);
+    this.#worker.ref();
+    this.#post(message);
+  }
+
+  post(message: ToWorker): void {
+    this.#post(message);
+  }
+
+  /**
+   * Asks the worker to stop an execution whose stop flag is already set; if it has not reported
+   * within `graceMs` (stuck in a native builtin), the thread is terminated and replaced.
+   */
+  stop(execId: number, graceMs: number): void {
+    if (!this.active.has(execId) || this.#stopTimers.has(execId)) return;
+    this.#post({ type: 'stop', execId });
+    const timer = setTimeout(() => this.kill(), graceMs);
+    timer.unref();
+    this.#stopTimers.set(execId, timer);
+  }
+
+  /** Terminates the thread; its executions are reported lost at once, not when the thread is gone. */
+  kill(): Promise<number> {
+    this.#accepting = false;
+    const terminated = this.#worker.terminate();
+    this.#exited();
+    return terminated;
+  }
+
+  #post(message: ToWorker): void {
+    if (this.#alive) this.#worker.postMessage(message);
+  }
+
+  #settled(execId: number): void {
+    this.active.delete(execId);
+    const timer = this.#stopTimers.get(execId);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      this.#stopTimers.delete(execId);
+    }
+    if (this.active.size === 0) this.#worker.unref();
+  }
+
+  #exited(): void {
+    if (!this.#alive) return;
+    this.#alive = false;
+    for (const timer of this.#stopTimers.values()) clearTimeout(timer);
+    this.#stopTimers.clear();
+    const lost = [...this.active];
+    this.active.clear();
+    this.#options.onExit(this, lost);
+  }
+}
