@@ -1,0 +1,188 @@
+/**
+ * The pack check: every public package, packed as it would be published, installs into a project
+ * outside the workspace, imports under plain Node and type-checks under tsc (NodeNext, strict).
+ * Needs `turbo run build` first (the test command runs it); packages are discovered, not listed.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declaredValueExports } from './declared-exports.js';
+import { type ExportEntry, exportEntries, SOURCE_CONDITION } from './export-entries.js';
+import { type PackageManifest, type PublicPackage, publicPackages } from './public-packages.js';
+import { runChecked } from './run-command.js';
+import { typecheckConsumer } from './typecheck-consumer.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const packages = publicPackages(root);
+const pnpmVersion = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager: string }
+).packageManager;
+
+interface Packed {
+  pkg: PublicPackage;
+  tarball: string;
+  files: Set<string>;
+  manifest: PackageManifest;
+  entries: ExportEntry[];
+}
+
+interface ImportOutcome {
+  ok: boolean;
+  names: string[];
+  error?: string;
+}
+
+let scratch = '';
+const packed = new Map<string, Packed>();
+const imported = new Map<string, ImportOutcome>();
+let declared = new Map<string, string[]>();
+let typecheckErrors: string[] = ['not run'];
+
+function specifier(name: string, subpath: string): string {
+  return subpath === '.' ? name : `${name}${subpath.slice(1)}`;
+}
+
+async function pnpmBinary(): Promise<string> {
+  const out = await runChecked('npx', ['-y', '-p', pnpmVersion, '-c', 'command -v pnpm'], { cwd: tmpdir() });
+  return out.trim();
+}
+
+async function pack(pnpm: string, pkg: PublicPackage, destination: string): Promise<Packed> {
+  const out = await runChecked(pnpm, ['pack', '--json', '--pack-destination', destination], { cwd: pkg.dir });
+  const report = JSON.parse(out) as { filename: string; files: { path: string }[] };
+  const tarball = resolve(pkg.dir, report.filename);
+  const manifestText = await runChecked('tar', ['-xzOf', tarball, 'package/package.json'], {
+    cwd: destination,
+  });
+  const manifest = JSON.parse(manifestText) as PackageManifest;
+  const files = new Set(report.files.map((f) => f.path.replace(/^\.\//, '')));
+  return { pkg, tarball, files, manifest, entries: exportEntries(manifest.exports) };
+}
+
+/** One Node process imports every entry point and reports its export names, or why it failed. */
+const importScript = `
+const specifiers = JSON.parse(process.argv[2]);
+const out = {};
+for (const s of specifiers) {
+  try { out[s] = { ok: true, names: Object.keys(await import(s)).sort() }; }
+  catch (error) { out[s] = { ok: false, names: [], error: String(error && error.stack || error) }; }
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'agentd-pack-'));
+  const tarballs = join(scratch, 'tarballs');
+  const project = join(scratch, 'project');
+  await mkdir(tarballs);
+  await mkdir(project);
+
+  const pnpm = await pnpmBinary();
+  for (const result of await Promise.all(packages.map((pkg) => pack(pnpm, pkg, tarballs)))) {
+    packed.set(result.pkg.name, result);
+  }
+
+  // Every @agentd/* name maps to its tarball, also where one package depends on another.
+  const local = Object.fromEntries([...packed.values()].map((p) => [p.pkg.name, `file:${p.tarball}`]));
+  const manifest = {
+    name: 'agentd-pack-check',
+    private: true,
+    type: 'module',
+    dependencies: local,
+    overrides: local,
+  };
+  await writeFile(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await runChecked(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'],
+    { cwd: project },
+  );
+
+  const specifiers = [...packed.values()].flatMap((p) =>
+    p.entries.map((e) => specifier(p.pkg.name, e.subpath)),
+  );
+  await writeFile(join(project, 'check-imports.mjs'), importScript);
+  const result = await runChecked(process.execPath, ['check-imports.mjs', JSON.stringify(specifiers)], {
+    cwd: project,
+  });
+  for (const [spec, outcome] of Object.entries(JSON.parse(result) as Record<string, ImportOutcome>)) {
+    imported.set(spec, outcome);
+  }
+
+  // The consumer touches every runtime export through the types, so .d.ts and .js must agree.
+  const lines: string[] = [];
+  const uses: string[] = [];
+  specifiers.forEach((spec, i) => {
+    lines.push(`import * as m${i} from '${spec}';`);
+    for (const name of imported.get(spec)?.names ?? []) {
+      uses.push(/^[A-Za-z_$][\w$]*$/.test(name) ? `m${i}.${name}` : `m${i}[${JSON.stringify(name)}]`);
+    }
+  });
+  lines.push(`export const used: unknown[] = [${uses.join(', ')}];`);
+  await writeFile(join(project, 'consumer.ts'), `${lines.join('\n')}\n`);
+  typecheckErrors = typecheckConsumer(join(project, 'consumer.ts'), {
+    scope: '@agentd',
+    typeRoots: [join(root, 'node_modules/@types')],
+  });
+
+  const sources = [...packed.values()].flatMap((p) =>
+    p.entries.flatMap((e) => (e.source === undefined ? [] : [join(p.pkg.dir, e.source)])),
+  );
+  declared = declaredValueExports(sources.filter((file) => existsSync(file)));
+}, 600_000);
+
+afterAll(async () => {
+  if (scratch !== '' && process.env.AGENTD_KEEP_PACK !== '1')
+    await rm(scratch, { recursive: true, force: true });
+});
+
+describe('pack check', () => {
+  it('finds the public packages', () => {
+    expect(packages.length).toBeGreaterThan(0);
+  });
+
+  describe.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s', (name, pkg) => {
+    it('packs with a README, no workspace: ranges and every published target present', () => {
+      const p = packed.get(name);
+      expect(p, `${name} was not packed`).toBeDefined();
+      if (p === undefined) return;
+      expect(p.files.has('README.md'), `${name}: README.md missing from the tarball`).toBe(true);
+      expect(JSON.stringify(p.manifest)).not.toContain('workspace:');
+      expect(p.entries.length, `${name}: no exports`).toBeGreaterThan(0);
+      const missing = p.entries.flatMap((e) =>
+        e.targets
+          .filter(([condition]) => condition !== SOURCE_CONDITION)
+          .map(([, target]) => target.replace(/^\.\//, ''))
+          .filter((target) => !p.files.has(target)),
+      );
+      const bins =
+        typeof p.manifest.bin === 'string' ? [p.manifest.bin] : Object.values(p.manifest.bin ?? {});
+      missing.push(...bins.map((b) => b.replace(/^\.\//, '')).filter((b) => !p.files.has(b)));
+      expect(missing, `${name}: files the manifest points at but the tarball lacks (was it built?)`).toEqual(
+        [],
+      );
+    });
+
+    it('imports under plain Node with every runtime export its entry file declares', () => {
+      const p = packed.get(name);
+      if (p === undefined) throw new Error(`${name} was not packed`);
+      for (const entry of p.entries) {
+        const spec = specifier(name, entry.subpath);
+        const outcome = imported.get(spec);
+        expect(outcome?.error, `import('${spec}') failed`).toBeUndefined();
+        expect(outcome?.ok).toBe(true);
+        if (entry.source === undefined) continue;
+        const expected = declared.get(join(pkg.dir, entry.source)) ?? [];
+        const missing = expected.filter((n) => !outcome?.names.includes(n));
+        expect(missing, `${spec}: exports declared in ${entry.source} but absent at runtime`).toEqual([]);
+      }
+    });
+  });
+
+  it('type-checks a consumer of every package with TypeScript (NodeNext, strict, .d.ts checked)', () => {
+    expect(typecheckErrors).toEqual([]);
+  });
+});
