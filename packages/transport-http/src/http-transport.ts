@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { LocalError } from '@agentd/rpc-frame';
 import { type Authenticator, createAuthenticator } from './bearer-auth.js';
 import type { CorePort } from './core-port.js';
@@ -24,6 +25,8 @@ export interface HttpTransport {
   close(deadlineMs?: number): Promise<void>;
   /** Open legacy sessions. */
   readonly sessionCount: number;
+  /** Requests being answered right now (listen and legacy POST streams included). */
+  readonly activeRequests: number;
 }
 
 export function createHttpTransport(core: CorePort, options: HttpTransportOptions = {}): HttpTransport {
@@ -56,17 +59,16 @@ export function createHttpTransport(core: CorePort, options: HttpTransportOption
           { ...serverOptions, cert: resolved.tls.cert, key: resolved.tls.key },
           onRequest,
         ) as unknown as Server);
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable && !socket.destroyed)
-      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-    else socket.destroy();
-  });
+  server.on('clientError', answerClientError);
 
   let closing: Promise<void> | undefined;
   return {
     server,
     get sessionCount() {
       return context.sessions.size;
+    },
+    get activeRequests() {
+      return context.exchanges.size;
     },
     listen(port = 0, host = '127.0.0.1') {
       if (authenticate === undefined && !isLoopbackAddress(host)) {
@@ -90,6 +92,21 @@ export function createHttpTransport(core: CorePort, options: HttpTransportOption
       return closing;
     },
   };
+}
+
+/** Malformed, oversized or too-slow requests get a status line, then the socket is closed. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || socket.destroyed) {
+    socket.destroy();
+    return;
+  }
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? '431 Request Header Fields Too Large'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? '408 Request Timeout'
+        : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
 }
 
 async function shutdown(context: TransportContext, server: Server, deadlineMs: number): Promise<void> {
