@@ -71,7 +71,7 @@ async function answer(id: unknown, text: string): Promise<Reply | undefined> {
       event({ type: 'log', level: 'info', message: rest });
       return { result: { text: `logged ${rest}` } };
     case 'fail':
-      return { error: { code: -32000, message: rest || 'failed as instructed' } };
+      return { error: { code: -32000, message: rest || 'failed as instructed', data: { instructed: true } } };
     case 'crash':
       process.stderr.write('example agent: crashing as instructed\n');
       process.exit(Number.parseInt(rest, 10) || 3);

@@ -3,7 +3,7 @@
  * This file is the seam's public API; everything not listed here is internal.
  */
 export { exampleAgentPath, exampleAgentProfile } from './example-agent-profile.js';
-export { Supervisor } from './supervisor.js';
+export { Supervisor, type SupervisorListeners } from './supervisor.js';
 export type {
   AgentEvent,
   AgentProfile,
@@ -11,7 +11,9 @@ export type {
   LogEntry,
   Logger,
   RefusalCode,
+  SendOptions,
   SendResult,
+  SpawnObserver,
   SpawnRequest,
   SubagentError,
   SubagentState,

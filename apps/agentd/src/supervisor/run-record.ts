@@ -1,7 +1,7 @@
 /** The supervisor's record of one subagent run or warm session, and its public status view. */
 import type { ChildHost } from './child-host.js';
 import type { ProtocolClient } from './protocol-client.js';
-import type { AgentProfile, SubagentError, SubagentState, SubagentStatus } from './types.js';
+import type { AgentEvent, AgentProfile, SubagentError, SubagentState, SubagentStatus } from './types.js';
 
 export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -36,6 +36,8 @@ export interface RunRecord {
   turnId?: number;
   /** Plain mode: the stdout collected so far. */
   collectOutput?: () => string;
+  /** Per-call event observers (a spawn's or a turn's caller). */
+  readonly eventSinks: Set<(event: AgentEvent) => void>;
   /** Called after every change; used to wait for "running", "ready" or terminal. */
   readonly watchers: Set<() => void>;
   /** Resolves when the run reached a terminal state. */
@@ -72,6 +74,7 @@ export function newRunRecord(fields: {
     turns: 0,
     busy: false,
     watchers: new Set(),
+    eventSinks: new Set(),
     done,
     markDone,
   };

@@ -48,10 +48,16 @@ describe('warm sessions', () => {
       isError: false,
       output: 'SECOND',
     });
+    const progress: unknown[] = [];
+    const slept = await supervisor.send(session.handle, 'sleep 20', undefined, {
+      onEvent: (event) => progress.push(event.progress),
+    });
+    expect(slept.output).toBe('slept 20 ms');
+    expect(progress).toEqual([1, 2, 3, 4]);
     const history = await supervisor.send(session.handle, 'history');
-    expect(history.output).toBe('echo first\nuppercase second\nhistory');
-    expect(turns).toEqual([1, 2, 3]);
-    expect(supervisor.status(session.handle)).toMatchObject({ state: 'ready', turns: 3 });
+    expect(history.output).toBe('echo first\nuppercase second\nsleep 20\nhistory');
+    expect(turns).toEqual([1, 2, 3, 4]);
+    expect(supervisor.status(session.handle)).toMatchObject({ state: 'ready', turns: 4 });
     expect(supervisor.snapshot()).toMatchObject({ warm: 1, running: 0 });
   });
 

@@ -65,7 +65,11 @@ describe('sync runs', () => {
   it('reports an agent error answer as a failed run', async () => {
     const status = await makeSupervisor().spawn({ instruction: 'fail the disk is on fire' });
     expect(status.state).toBe('failed');
-    expect(status.error).toEqual({ code: 'agent_error', message: 'the disk is on fire' });
+    expect(status.error).toEqual({
+      code: 'agent_error',
+      message: 'the disk is on fire',
+      data: { instructed: true },
+    });
   });
 
   it('reports a child that dies mid-run with its exit code and stderr tail', async () => {
@@ -217,6 +221,20 @@ describe('async runs and events', () => {
       expect.objectContaining({ level: 'info', msg: 'something happened', source: 'agent' }),
     );
     expect(logs.some((entry) => entry.msg === 'subagent ended' && entry.state === 'succeeded')).toBe(true);
+  });
+
+  it('lets a spawn caller see its handle at once and its own events', async () => {
+    const supervisor = makeSupervisor();
+    const started: string[] = [];
+    const progress: unknown[] = [];
+    const other = supervisor.spawn({ instruction: 'sleep 40' });
+    const status = await supervisor.spawn({ instruction: 'sleep 40' }, undefined, {
+      onStart: (s) => started.push(`${s.state}:${s.handle}`),
+      onEvent: (event) => progress.push(event.progress),
+    });
+    await other;
+    expect(started).toEqual([`starting:${status.handle}`]);
+    expect(progress).toEqual([1, 2, 3, 4]);
   });
 
   it('survives a listener that throws', async () => {

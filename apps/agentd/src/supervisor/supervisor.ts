@@ -1,7 +1,20 @@
 /** The Supervisor: admission, limits, handles and lifecycle of subagent runs and warm sessions. */
-import { type JsonObject, type JsonRpcErrorObject, LocalError } from '@agentd/rpc-frame';
+import { type JsonObject, LocalError } from '@agentd/rpc-frame';
+import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
 import { type ChildExit, ChildHost } from './child-host.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
+import {
+  agentError,
+  decidedOutcome,
+  endedDuringTurn,
+  exitFacts,
+  type FinishFields,
+  type Outcome,
+  plainOutcome,
+  protocolOutcome,
+  spawnFailedOutcome,
+  tooLarge,
+} from './exit-outcome.js';
 import { newHandle, newRunId } from './ids.js';
 import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
 import {
@@ -19,7 +32,9 @@ import type {
   AgentEvent,
   LogEntry,
   Logger,
+  SendOptions,
   SendResult,
+  SpawnObserver,
   SpawnRequest,
   SubagentError,
   SubagentStatus,
@@ -82,15 +97,23 @@ export class Supervisor {
   /**
    * Starts a subagent. Resolves at the terminal state (sync), once the child runs (`async`), or
    * after the first turn with state `ready` (`warm`). A run that fails still resolves (its status
-   * says why); refusals throw a LocalError. Aborting `signal` cancels the run.
+   * says why); refusals throw a LocalError. Aborting `signal` cancels the run. `observer` sees the
+   * handle as soon as the run is admitted and the agent's events until this call resolves.
    */
-  async spawn(request: SpawnRequest, signal?: AbortSignal): Promise<SubagentStatus> {
+  async spawn(
+    request: SpawnRequest,
+    signal?: AbortSignal,
+    observer: SpawnObserver = {},
+  ): Promise<SubagentStatus> {
     if (signal?.aborted) throw new LocalError('aborted', 'the spawn was aborted before it started');
     const run = this.admit(request);
     this.runs.set(run.handle, run);
     this.totals.spawned += 1;
     this.log('info', 'subagent starting', { ...runFields(run), warm: run.warm, mode: run.profile.mode });
     this.emitStatus(run);
+    this.callObserver('onStart', () => observer.onStart?.(toStatus(run)));
+    const sink = observer.onEvent;
+    if (sink !== undefined) run.eventSinks.add(sink);
     this.launch(run, request.instruction);
     const reached = request.async
       ? (r: RunRecord) => r.state !== 'starting'
@@ -103,6 +126,7 @@ export class Supervisor {
       await this.waitFor(run, reached);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      if (sink !== undefined) run.eventSinks.delete(sink);
     }
     return toStatus(run);
   }
@@ -117,7 +141,7 @@ export class Supervisor {
     handle: string,
     message: string,
     signal?: AbortSignal,
-    options: { timeoutMs?: number } = {},
+    options: SendOptions = {},
   ): Promise<SendResult> {
     if (signal?.aborted) throw new LocalError('aborted', 'the turn was aborted before it was sent');
     const run = this.get(handle);
@@ -128,12 +152,17 @@ export class Supervisor {
     if (run.busy || run.state !== 'ready')
       throw new LocalError('busy', 'the session is still answering a turn');
     this.checkAdmission('turn');
-    const text = this.checkText(message, 'message');
-    const timeoutMs = this.checkTimeout(options.timeoutMs ?? run.timeoutMs);
+    const { limits } = this.config;
+    const text = checkText(message, 'message', limits.maxInstructionBytes);
+    const timeoutMs = checkTimeout(options.timeoutMs ?? run.timeoutMs, limits.maxTimeoutMs);
     run.busy = true;
     this.clearIdle(run);
     this.setState(run, 'running');
-    const work = this.sendTurn(run, text, timeoutMs);
+    const sink = options.onEvent;
+    if (sink !== undefined) run.eventSinks.add(sink);
+    const work = this.sendTurn(run, text, timeoutMs).finally(() => {
+      if (sink !== undefined) run.eventSinks.delete(sink);
+    });
     if (signal === undefined) return work;
     return this.raceAbort(run, work, signal);
   }
@@ -302,8 +331,8 @@ export class Supervisor {
     this.checkAdmission('spawn');
     if (typeof request !== 'object' || request === null)
       throw new LocalError('invalid_request', 'a spawn request is an object');
-    this.checkText(request.instruction, 'instruction');
     const { limits, profiles } = this.config;
+    checkText(request.instruction, 'instruction', limits.maxInstructionBytes);
     const name = request.agent ?? this.config.defaultAgent;
     const profile = typeof name === 'string' ? profiles.get(name) : undefined;
     if (profile === undefined) {
@@ -319,9 +348,15 @@ export class Supervisor {
         `agent "${profile.name}" runs in plain mode; warm sessions need a protocol agent`,
       );
     }
-    const timeoutMs = this.checkTimeout(request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs);
-    this.checkCapacity(warm);
-    this.makeRoom();
+    const timeoutMs = checkTimeout(
+      request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs,
+      limits.maxTimeoutMs,
+    );
+    checkCapacity(this.runs.values(), limits, warm);
+    for (const evicted of evictForRoom(this.runs, limits.maxTrackedHandles)) {
+      this.totals.evicted += 1;
+      this.log('debug', 'finished run evicted', runFields(evicted));
+    }
     return newRunRecord({ handle: newHandle(), runId: newRunId(), profile, warm, timeoutMs });
   }
 
@@ -329,62 +364,6 @@ export class Supervisor {
     if (this.disposed) throw new LocalError('draining', 'the supervisor has shut down');
     if (this.draining) throw new LocalError('draining', `draining: no new ${what}s are accepted`);
     if (this.paused) throw new LocalError('paused', `paused: no new ${what}s are accepted until resume`);
-  }
-
-  private checkText(value: unknown, field: string): string {
-    if (typeof value !== 'string' || value.length === 0) {
-      throw new LocalError('invalid_request', `${field} must be a non-empty string`);
-    }
-    const max = this.config.limits.maxInstructionBytes;
-    if (Buffer.byteLength(value, 'utf8') > max) {
-      throw new LocalError('invalid_request', `${field} is larger than the limit of ${max} bytes`);
-    }
-    return value;
-  }
-
-  private checkTimeout(timeoutMs: unknown): number {
-    const max = this.config.limits.maxTimeoutMs;
-    if (
-      typeof timeoutMs !== 'number' ||
-      !Number.isSafeInteger(timeoutMs) ||
-      timeoutMs < 1 ||
-      timeoutMs > max
-    ) {
-      throw new LocalError('invalid_request', `timeoutMs must be an integer from 1 to ${max}`);
-    }
-    return timeoutMs;
-  }
-
-  private checkCapacity(warm: boolean): void {
-    const { maxConcurrentRuns, maxWarmSessions } = this.config.limits;
-    let live = 0;
-    for (const run of this.runs.values()) if (isLive(run) && run.warm === warm) live += 1;
-    const max = warm ? maxWarmSessions : maxConcurrentRuns;
-    if (live >= max) {
-      const kind = warm ? 'warm sessions' : 'concurrent runs';
-      throw new LocalError('limit_reached', `limit reached: ${live} of ${max} ${kind} in use; retry later`);
-    }
-  }
-
-  /** Frees one tracked slot by evicting the oldest finished run; a live run is never evicted. */
-  private makeRoom(): void {
-    const max = this.config.limits.maxTrackedHandles;
-    while (this.runs.size >= max) {
-      let oldest: RunRecord | undefined;
-      for (const run of this.runs.values()) {
-        if (run.endedAt === undefined) continue;
-        if (oldest?.endedAt === undefined || run.endedAt < oldest.endedAt) oldest = run;
-      }
-      if (oldest === undefined) {
-        throw new LocalError(
-          'limit_reached',
-          `limit reached: all ${max} tracked handles belong to live runs`,
-        );
-      }
-      this.runs.delete(oldest.handle);
-      this.totals.evicted += 1;
-      this.log('debug', 'finished run evicted', runFields(oldest));
-    }
   }
 
   // ---- running --------------------------------------------------------------------------------
@@ -399,8 +378,7 @@ export class Supervisor {
       });
     } catch (error) {
       // spawn() throws synchronously for some bad inputs (e.g. a NUL byte in an argument).
-      const message = `could not start ${JSON.stringify(run.profile.command)}: ${(error as Error).message}`;
-      this.finish(run, 'failed', { error: { code: 'spawn_failed', message } });
+      this.end(run, spawnFailedOutcome(run.profile.command, (error as Error).message));
       return;
     }
     run.host = host;
@@ -584,56 +562,23 @@ export class Supervisor {
     await new Promise((resolve) => setImmediate(resolve));
     if (isTerminal(run.state)) return;
     const facts = exitFacts(exit);
-    if (run.ending !== undefined) {
-      const { state, reason } = run.ending;
-      const error = run.ending.error === undefined ? undefined : { ...run.ending.error, ...facts };
-      this.finish(run, state, {
-        ...(error === undefined ? {} : { error }),
-        ...(reason === undefined ? {} : { reason }),
-      });
-      return;
-    }
-    if (exit.spawnError !== undefined) {
-      const message = `could not start ${JSON.stringify(run.profile.command)}: ${exit.spawnError}`;
-      this.finish(run, 'failed', { error: { code: 'spawn_failed', message } });
-      return;
-    }
-    if (run.profile.mode === 'plain') this.plainExited(run, facts);
-    else this.protocolExited(run, facts);
-  }
-
-  private plainExited(run: RunRecord, facts: ExitFacts): void {
-    const text = stripFinalNewline(run.collectOutput?.() ?? '');
-    if (facts.exitCode === 0) {
+    if (run.ending !== undefined) return this.end(run, decidedOutcome(run.ending, facts));
+    if (exit.spawnError !== undefined)
+      return this.end(run, spawnFailedOutcome(run.profile.command, exit.spawnError));
+    if (run.profile.mode === 'protocol') return this.end(run, protocolOutcome(run, facts));
+    const outcome = plainOutcome(facts, run.collectOutput?.() ?? '');
+    if (outcome.state === 'succeeded') {
       run.turns = 1;
       this.totals.turns += 1;
-      this.finish(run, 'succeeded', { result: { text }, output: text });
-      return;
     }
-    const message =
-      facts.signal !== null
-        ? `agent was killed by ${facts.signal}`
-        : `agent exited with code ${String(facts.exitCode)}`;
-    const code = facts.signal !== null ? 'crashed' : 'exit_nonzero';
-    this.finish(run, 'failed', { output: text, error: { code, message, ...facts } });
+    this.end(run, outcome);
   }
 
-  private protocolExited(run: RunRecord, facts: ExitFacts): void {
-    if (run.warm && run.state === 'ready' && facts.exitCode === 0) {
-      this.finish(run, 'succeeded', { reason: 'the agent ended the session' });
-      return;
-    }
-    const how =
-      facts.signal !== null ? `was killed by ${facts.signal}` : `exited with code ${String(facts.exitCode)}`;
-    const when = run.state === 'ready' ? 'while idle' : 'before answering';
-    this.finish(run, 'failed', { error: { code: 'crashed', message: `agent ${how} ${when}`, ...facts } });
+  private end(run: RunRecord, outcome: Outcome): void {
+    this.finish(run, outcome.state, outcome.fields);
   }
 
-  private finish(
-    run: RunRecord,
-    state: TerminalState,
-    fields: { result?: unknown; output?: string; error?: SubagentError; reason?: string },
-  ): void {
+  private finish(run: RunRecord, state: TerminalState, fields: FinishFields): void {
     if (isTerminal(run.state)) return;
     this.clearTimer(run);
     this.clearIdle(run);
@@ -727,6 +672,7 @@ export class Supervisor {
 
   private onAgentEvent(run: RunRecord, event: AgentEvent): void {
     this.emitter.emit('event', run.handle, event);
+    for (const sink of [...run.eventSinks]) this.callObserver('onEvent', () => sink(event));
     if (event.type !== 'log') return;
     const level = typeof event.level === 'string' && LOG_LEVELS.has(event.level) ? event.level : 'info';
     const text = typeof event.message === 'string' ? event.message : JSON.stringify(event.message ?? '');
@@ -744,6 +690,15 @@ export class Supervisor {
     this.emitter.emit('log', entry);
   }
 
+  /** Runs a caller's callback; one that throws is logged and does not disturb the run. */
+  private callObserver(name: string, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.listenerFailed(name, error);
+    }
+  }
+
   private listenerFailed(event: string, error: unknown): void {
     const entry: LogEntry = { level: 'error', msg: 'supervisor listener threw', event, error: String(error) };
     try {
@@ -756,41 +711,6 @@ export class Supervisor {
   }
 }
 
-interface ExitFacts {
-  exitCode: number | null;
-  signal: string | null;
-  stderrTail?: string;
-}
-
-function exitFacts(exit: ChildExit): ExitFacts {
-  const facts: ExitFacts = { exitCode: exit.exitCode, signal: exit.signal };
-  if (exit.stderrTail.length > 0) facts.stderrTail = exit.stderrTail;
-  return facts;
-}
-
 function runFields(run: RunRecord): Record<string, unknown> {
   return { handle: run.handle, runId: run.runId, agent: run.profile.name };
-}
-
-function agentError(error: JsonRpcErrorObject): SubagentError {
-  return { code: 'agent_error', message: error.message };
-}
-
-function tooLarge(max: number): Ending {
-  return {
-    state: 'failed',
-    error: { code: 'output_too_large', message: `output exceeded the limit of ${max} bytes` },
-  };
-}
-
-function endedDuringTurn(run: RunRecord): LocalError {
-  const why = run.error?.message ?? run.reason ?? run.state;
-  if (run.error?.code === 'output_too_large') return new LocalError('output_too_large', why);
-  return new LocalError('session_closed', `the session ended during the turn (${run.state}): ${why}`);
-}
-
-function stripFinalNewline(text: string): string {
-  if (text.endsWith('\r\n')) return text.slice(0, -2);
-  if (text.endsWith('\n')) return text.slice(0, -1);
-  return text;
 }

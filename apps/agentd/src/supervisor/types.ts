@@ -77,6 +77,23 @@ export interface SubagentError {
   signal?: string | null;
   /** The last bytes of the child's stderr (bounded by `limits.stderrTailBytes`). */
   stderrTail?: string;
+  /** `agent_error`: the `data` of the agent's JSON-RPC error, verbatim. */
+  data?: unknown;
+}
+
+/** Per-call observation of one spawn (the caller does not know the handle before `spawn` resolves). */
+export interface SpawnObserver {
+  /** Called once the run is admitted, with its handle and run id (state `starting`). */
+  onStart?: (status: SubagentStatus) => void;
+  /** The run's agent events (progress, log, …) until `spawn` resolves. */
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export interface SendOptions {
+  /** Bounds this turn; default: the session's timeout. */
+  timeoutMs?: number;
+  /** The agent's events during this turn. */
+  onEvent?: (event: AgentEvent) => void;
 }
 
 export interface SubagentStatus {
