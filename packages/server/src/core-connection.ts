@@ -188,7 +188,8 @@ export class Connection implements CoreConnection {
     options: HandleOptions,
   ): Promise<JsonRpcResponse | undefined> {
     if (this.isClosed || this.host.closing) {
-      return errorResponse(request.id, { code: SHUTTING_DOWN_CODE, message: 'Server is shutting down' });
+      const message = this.host.closing ? 'Server is shutting down' : 'Connection is closing';
+      return errorResponse(request.id, { code: SHUTTING_DOWN_CODE, message });
     }
     const key = idKey(request.id);
     if (this.inFlight.has(key) || this.listens.has(key)) {
@@ -408,7 +409,7 @@ export class Connection implements CoreConnection {
     const sink = (message: JsonRpcMessage, force = false): boolean => {
       if (signal.aborted && !force) return false;
       if (options.notify !== undefined) {
-        options.notify(message as JsonRpcNotification);
+        options.notify(message as JsonRpcNotification | JsonRpcRequest);
         return true;
       }
       return this.writer.write(message);

@@ -1,6 +1,12 @@
 /** The engine's public shapes: ServerCore and the CoreConnection every transport drives. */
 import type { LifecycleOptions, ServerCapabilities } from '@agentd/lifecycle';
-import type { Classified, JsonObject, JsonRpcNotification, JsonRpcResponse } from '@agentd/rpc-frame';
+import type {
+  Classified,
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from '@agentd/rpc-frame';
 import type { PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
 import type { Handler, Implementation, Peer } from './handler.js';
 import type { Logger } from './logger.js';
@@ -21,10 +27,12 @@ export interface ServerCoreOptions {
 
 export interface HandleOptions {
   /**
-   * Where request-scoped messages go (progress, log messages and, in the legacy era,
-   * server-to-client requests): HTTP passes the POST's SSE stream. Default: the connection writer.
+   * Where request-scoped messages go: progress and log notifications and, in the legacy era,
+   * server-to-client requests (`sampling/createMessage`, `elicitation/create`, `roots/list`).
+   * HTTP passes the POST's SSE stream. Default: the connection writer. (Method syntax, so a
+   * callback typed for notifications only is still accepted.)
    */
-  notify?: (message: JsonRpcNotification) => void;
+  notify?(message: JsonRpcNotification | JsonRpcRequest): void;
   /** Aborts the request (HTTP: the client closed the stream); no response is produced afterwards. */
   signal?: AbortSignal;
 }
@@ -67,6 +75,8 @@ export interface ServerCore {
   readonly serverInfo: Implementation;
   readonly logger: Logger;
   readonly lifecycleOptions: LifecycleOptions;
+  /** The configured protocol versions, newest first (what `server/discover` and -32022 errors list). */
+  supportedVersions(): readonly string[];
   /** Derived from the handler and what the core delivers (`subscribe` needs `handler.canSubscribe`). */
   capabilities(): ServerCapabilities;
   /** One logical connection: a socket, stdio, a legacy HTTP session, or one stateless HTTP POST. */

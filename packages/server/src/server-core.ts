@@ -70,6 +70,10 @@ class Core implements ServerCore, CoreHost {
     return this.connections.size;
   }
 
+  supportedVersions(): readonly string[] {
+    return resolveLifecycle(this.lifecycleOptions).supported;
+  }
+
   capabilities(): ServerCapabilities {
     const declared = this.handler.capabilities();
     const caps: ServerCapabilities = { ...declared };

@@ -8,6 +8,7 @@ import {
   notification,
   type RequestId,
 } from '@agentd/rpc-frame';
+import { canonicalizeUri } from './canonical-uri.js';
 import type { PushWriter } from './push-writer.js';
 
 export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
@@ -35,7 +36,7 @@ export interface ListenStreamOptions {
   filter: ListenFilter;
   /** Where the stream's messages go: the connection's writer, or the POST's SSE stream. */
   target: PushWriter;
-  /** Canonical form of a uri, to match `resources/updated` against `resourceSubscriptions`. */
+  /** Canonical form of a uri, to match `resources/updated` against `resourceSubscriptions`. Default canonicalizeUri. */
   canonicalize?: (uri: string) => string;
 }
 
@@ -45,6 +46,7 @@ export class ListenStream implements PushWriter {
   readonly filter: Readonly<ListenFilter>;
   private readonly target: PushWriter;
   private readonly uris: ReadonlySet<string>;
+  private readonly canonicalize: (uri: string) => string;
   private ended = false;
 
   constructor(options: ListenStreamOptions) {
@@ -52,8 +54,8 @@ export class ListenStream implements PushWriter {
     this.filter = options.filter;
     this.target = options.target;
     this.id = `${options.target.id}#listen:${JSON.stringify(options.subscriptionId)}`;
-    const canonicalize = options.canonicalize ?? ((uri: string) => uri);
-    this.uris = new Set((options.filter.resourceSubscriptions ?? []).map(canonicalize));
+    this.canonicalize = options.canonicalize ?? canonicalizeUri;
+    this.uris = new Set((options.filter.resourceSubscriptions ?? []).map(this.canonicalize));
   }
 
   get closed(): boolean {
@@ -74,8 +76,7 @@ export class ListenStream implements PushWriter {
     if (!('method' in message) || 'id' in message) return false;
     if (message.method === 'notifications/resources/updated') {
       const uri = message.params?.uri;
-      // The registry already matched the canonical uri; a broadcast carries no uri.
-      return typeof uri === 'string' && this.uris.size > 0;
+      return typeof uri === 'string' && this.uris.has(this.canonicalize(uri));
     }
     const flag = LIST_CHANGED[message.method];
     return flag !== undefined && this.filter[flag] === true;

@@ -1,0 +1,102 @@
+/** Bounded writers over real streams: NDJSON and SSE framing, overflow, stalls, stream failure. */
+import { PassThrough, Writable } from 'node:stream';
+import { notification } from '@agentd/rpc-frame';
+import { describe, expect, it } from 'vitest';
+import { ndjsonWriter } from './ndjson-writer.js';
+import { sseWriter } from './sse-writer.js';
+
+/** A real Writable whose sink never finishes a write: a peer that stopped reading. */
+function stalledSink(): Writable {
+  return new Writable({ highWaterMark: 16, write: () => {} });
+}
+
+function collect(stream: PassThrough): () => string {
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  return () => text;
+}
+
+describe('ndjsonWriter', () => {
+  it('writes one compact line per message', async () => {
+    const stream = new PassThrough();
+    const read = collect(stream);
+    const writer = ndjsonWriter(stream, { id: 'w1' });
+    expect(writer.id).toBe('w1');
+    expect(writer.write(notification('a', { text: 'line\nbreak' }))).toBe(true);
+    expect(writer.write(notification('b'))).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(read()).toBe(
+      '{"jsonrpc":"2.0","method":"a","params":{"text":"line\\nbreak"}}\n{"jsonrpc":"2.0","method":"b"}\n',
+    );
+  });
+
+  it('closes itself (abruptly) when buffered bytes would pass the bound', () => {
+    const sink = stalledSink();
+    const closes: Array<[string | undefined, boolean]> = [];
+    const writer = ndjsonWriter(sink, {
+      maxBufferedBytes: 200,
+      onClose: (reason, abrupt) => closes.push([reason, abrupt]),
+    });
+    // A first message larger than the bound is still accepted into an empty buffer.
+    expect(writer.write(notification('big', { pad: 'x'.repeat(500) }))).toBe(true);
+    expect(writer.write(notification('more'))).toBe(false);
+    expect(writer.closed).toBe(true);
+    expect(writer.write(notification('after'))).toBe(false);
+    expect(closes).toEqual([[expect.stringContaining('more than 200 bytes'), true]]);
+  });
+
+  it('destroys the stream on overflow when no onClose is given, and ends it on close()', async () => {
+    const sink = stalledSink();
+    const writer = ndjsonWriter(sink, { maxBufferedBytes: 10 });
+    writer.write(notification('one'));
+    writer.write(notification('two'));
+    expect(sink.destroyed).toBe(true);
+    const stream = new PassThrough();
+    collect(stream);
+    const graceful = ndjsonWriter(stream);
+    const finished = new Promise((resolve) => stream.on('finish', resolve));
+    graceful.close('done');
+    await finished;
+    expect(graceful.closed).toBe(true);
+  });
+
+  it('closes a writer whose queued bytes make no progress within the write timeout', async () => {
+    const sink = stalledSink();
+    const closed = new Promise<[string | undefined, boolean]>((resolve) => {
+      const writer = ndjsonWriter(sink, {
+        writeTimeoutMs: 40,
+        onClose: (reason, abrupt) => resolve([reason, abrupt]),
+      });
+      writer.write(notification('stuck'));
+    });
+    expect(await closed).toEqual([expect.stringContaining('write timed out'), true]);
+  });
+
+  it('reports closed once the stream closes or errors', async () => {
+    const stream = new PassThrough();
+    const writer = ndjsonWriter(stream);
+    stream.destroy(new Error('peer gone'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writer.closed).toBe(true);
+    expect(writer.write(notification('x'))).toBe(false);
+  });
+});
+
+describe('sseWriter', () => {
+  it('frames each message as one SSE message event and sends keep-alive comments', async () => {
+    const stream = new PassThrough();
+    const read = collect(stream);
+    const writer = sseWriter(stream, { keepAliveMs: 10 });
+    writer.write(notification('notifications/tools/list_changed'));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    writer.close();
+    expect(
+      read().startsWith(
+        'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n',
+      ),
+    ).toBe(true);
+    expect(read()).toContain(':\n\n');
+  });
+});
