@@ -1,9 +1,12 @@
 // Builds the native addon from source at install time, offline, against the running Node's headers.
 // It never downloads anything: without local headers it records why and the package loads in its
 // "unavailable" mode (every call fails with that reason). AGENTD_VSOCK_REQUIRE_BUILD=1 makes a
-// failed build fail the install instead.
+// failed build fail the install instead. An addon that is newer than its sources and loads is kept
+// (re-installs are instant and never pull the addon from under a running process);
+// AGENTD_VSOCK_REBUILD=1 forces a rebuild.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,6 +50,21 @@ function nodeGypCommand() {
   return ['node-gyp', []];
 }
 
+/** True when the built addon is newer than every source and loads in this Node. */
+function upToDate() {
+  const addon = join(root, 'build', 'Release', 'agentd_vsock.node');
+  if (process.env.AGENTD_VSOCK_REBUILD === '1' || !existsSync(addon)) return false;
+  const built = statSync(addon).mtimeMs;
+  if (['binding.gyp', 'native/vsock.c'].some((source) => statSync(join(root, source)).mtimeMs > built))
+    return false;
+  try {
+    createRequire(import.meta.url)(addon);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 if (process.platform !== 'linux')
   giveUp(`AF_VSOCK is only available on Linux (this platform is ${process.platform})`);
 
@@ -55,6 +73,11 @@ if (nodedir === undefined) {
   giveUp(
     `no local Node headers (include/node/node_api.h) next to ${process.execPath}; set npm_config_nodedir to a Node source or headers directory`,
   );
+}
+
+if (upToDate()) {
+  console.log('@agentd/transport-vsock: native addon is up to date');
+  process.exit(0);
 }
 
 rmSync(errorFile, { force: true });

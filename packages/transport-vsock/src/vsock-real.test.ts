@@ -3,10 +3,14 @@ import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { LocalError } from '@agentd/rpc-frame';
+import { createServerCore, silentLogger } from '@agentd/server';
 import { describe, expect, it } from 'vitest';
 import { connectVsock } from './connect-vsock.js';
 import { VMADDR_CID_ANY, VMADDR_CID_LOCAL, VMADDR_PORT_ANY } from './constants.js';
 import { localCid } from './local-cid.js';
+import { serveVsock } from './serve-vsock.js';
+import { NdjsonClient } from './test-support/ndjson-client.js';
+import { toolHandler } from './test-support/tool-handler.js';
 import { openFdCount } from './test-support/unix-stand-in.js';
 import { bindVsock } from './vsock-listener.js';
 import type { VsockSocket } from './vsock-socket.js';
@@ -115,4 +119,28 @@ describe.skipIf(!hasVsock)('AF_VSOCK on this machine', () => {
     expect(Buffer.concat(echoed).toString()).toBe('over vsock');
     listener.close();
   });
+
+  it.skipIf(!hasLoopback)(
+    'serves MCP over loopback vsock with the peer CID and port in attributes',
+    async () => {
+      const core = createServerCore({
+        handler: toolHandler(),
+        serverInfo: { name: 'v', version: '1' },
+        logger: silentLogger,
+      });
+      const server = serveVsock(bindVsock({ port: VMADDR_PORT_ANY }), core);
+      const socket = connectVsock(VMADDR_CID_LOCAL, server.listener.address().port!);
+      await once(socket, 'connect');
+      const client = new NdjsonClient(socket);
+      const who = await client.modern('tools/call', { name: 'whoami' });
+      expect(who.result?.structuredContent).toMatchObject({
+        origin: 'management',
+        transport: 'vsock',
+        attributes: { cid: VMADDR_CID_LOCAL, port: socket.address().port },
+      });
+      socket.end();
+      await server.close(1_000);
+      await core.close();
+    },
+  );
 });
