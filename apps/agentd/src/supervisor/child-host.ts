@@ -81,7 +81,10 @@ export class ChildHost {
     if (this.child.pid !== undefined) trackGroup(this.child.pid);
     this.child.stderr.on('data', (chunk: Buffer) => this.tail.push(chunk));
     // A child that exits without reading its stdin makes our writes fail with EPIPE: not our error.
-    this.child.stdin.on('error', () => {});
+    // No stream or process error of a child may ever become an uncaught 'error' in the daemon.
+    for (const emitter of [this.child, this.child.stdin, this.child.stdout, this.child.stderr]) {
+      emitter.on('error', () => {});
+    }
     this.started = new Promise((resolve) => {
       this.child.once('spawn', () => resolve(true));
       this.child.once('error', () => resolve(false));

@@ -120,7 +120,7 @@ export class Supervisor {
       : run.warm
         ? (r: RunRecord) => r.state === 'ready' || isTerminal(r.state)
         : (r: RunRecord) => isTerminal(r.state);
-    const onAbort = (): void => void this.cancel(run.handle, 'aborted by the caller');
+    const onAbort = (): void => this.background(this.cancel(run.handle, 'aborted by the caller'), run);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await this.waitFor(run, reached);
@@ -382,12 +382,16 @@ export class Supervisor {
       return;
     }
     run.host = host;
-    void host.started.then((ok) => {
+    const started = host.started.then((ok) => {
       if (!ok || run.state !== 'starting') return;
       this.log('debug', 'subagent running', { ...runFields(run), pid: host.pid });
       this.setState(run, 'running');
     });
-    void host.exited.then((exit) => this.onExit(run, exit));
+    this.background(started, run);
+    this.background(
+      host.exited.then((exit) => this.onExit(run, exit)),
+      run,
+    );
     if (run.profile.mode === 'plain') this.startPlain(run, host, instruction);
     else this.startProtocol(run, host, instruction);
   }
@@ -418,7 +422,7 @@ export class Supervisor {
         void this.terminate(run, { state: 'failed', error: { code, message: reason } }),
       onWarning: (message) => this.log('warn', message, runFields(run)),
     });
-    void this.firstTurn(run, instruction);
+    this.background(this.firstTurn(run, instruction), run);
   }
 
   private async firstTurn(run: RunRecord, instruction: string): Promise<void> {
@@ -688,6 +692,22 @@ export class Supervisor {
       // A broken logger must not break supervision.
     }
     this.emitter.emit('log', entry);
+  }
+
+  /**
+   * Supervision work nobody awaits. It should never fail; if a bug makes it, the run is failed
+   * and the error logged instead of becoming an unhandled rejection that would end the daemon.
+   */
+  private background(work: Promise<unknown>, run: RunRecord): void {
+    work.catch((error: unknown) => {
+      this.log('error', 'supervisor internal error', { ...runFields(run), error: String(error) });
+      const ending: Ending = {
+        state: 'failed',
+        error: { code: 'crashed', message: 'supervisor internal error' },
+      };
+      if (run.host?.alive) void this.terminate(run, ending);
+      else this.finish(run, ending.state, ending);
+    });
   }
 
   /** Runs a caller's callback; one that throws is logged and does not disturb the run. */
