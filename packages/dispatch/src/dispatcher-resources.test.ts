@@ -1,7 +1,7 @@
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
-import { makeContext, peer, rpc } from './test-support/request-context.js';
+import { asWireError, makeContext, peer, resolvedUnexpectedly, rpc } from './test-support/request-context.js';
 
 const quiet = { error: () => {} };
 
@@ -105,10 +105,10 @@ describe('resources/list and templates/list', () => {
     for (const uri of ['agent://config/effective', 'agentd://schema/command/drain']) {
       const hidden = await d
         .handle(rpc('resources/read', { uri }), stdio)
-        .catch((e: unknown) => e as WireError);
+        .then(resolvedUnexpectedly, asWireError);
       const missing = await d
         .handle(rpc('resources/read', { uri: 'test://nope' }), stdio)
-        .catch((e: unknown) => e as WireError);
+        .then(resolvedUnexpectedly, asWireError);
       expect(hidden).toBeInstanceOf(WireError);
       expect({ ...hidden.toJSON(), data: undefined }).toEqual({ ...missing.toJSON(), data: undefined });
       expect(d.canSubscribe(uri, peer({ origin: 'stdio' }))).toBe(false);
@@ -172,7 +172,7 @@ describe('resources/read', () => {
     ]) {
       const legacy = await d
         .handle(rpc('resources/read', { uri }), makeContext())
-        .catch((e: unknown) => e as WireError);
+        .then(resolvedUnexpectedly, asWireError);
       expect(legacy.toJSON()).toEqual({
         code: ErrorCode.ResourceNotFound,
         message: 'Resource not found',
@@ -180,7 +180,7 @@ describe('resources/read', () => {
       });
       const modern = await d
         .handle(rpc('resources/read', { uri }), makeContext({ era: 'modern' }))
-        .catch((e: unknown) => e as WireError);
+        .then(resolvedUnexpectedly, asWireError);
       expect(modern.toJSON()).toEqual({
         code: ErrorCode.InvalidParams,
         message: 'Resource not found',
@@ -206,14 +206,14 @@ describe('resources/read', () => {
   it('turns a failing read into -32603 with a generic message', async () => {
     const error = await dispatcher()
       .handle(rpc('resources/read', { uri: 'test://broken' }), makeContext())
-      .catch((e: unknown) => e as WireError);
+      .then(resolvedUnexpectedly, asWireError);
     expect(error.toJSON()).toEqual({ code: ErrorCode.InternalError, message: 'Internal error' });
   });
 
   it('rejects a missing uri with -32602', async () => {
     const error = await dispatcher()
       .handle(rpc('resources/read', {}), makeContext())
-      .catch((e: unknown) => e as WireError);
+      .then(resolvedUnexpectedly, asWireError);
     expect(error.code).toBe(ErrorCode.InvalidParams);
   });
 
@@ -297,7 +297,7 @@ describe('prompts', () => {
     for (const params of cases) {
       const error = await d
         .handle(rpc('prompts/get', params), makeContext())
-        .catch((e: unknown) => e as WireError);
+        .then(resolvedUnexpectedly, asWireError);
       expect(error.code).toBe(ErrorCode.InvalidParams);
     }
   });
@@ -358,7 +358,7 @@ describe('prompts', () => {
     ]) {
       const error = await d
         .handle(rpc('completion/complete', params), makeContext())
-        .catch((e: unknown) => e as WireError);
+        .then(resolvedUnexpectedly, asWireError);
       expect(error.code).toBe(ErrorCode.InvalidParams);
     }
   });

@@ -3,7 +3,7 @@ import type { Peer } from '@agentd/server';
 import { describe, expect, it } from 'vitest';
 import type { ClientFilters } from './client-filters.js';
 import { Dispatcher } from './dispatcher.js';
-import { makeContext, rpc } from './test-support/request-context.js';
+import { asWireError, makeContext, resolvedUnexpectedly, rpc } from './test-support/request-context.js';
 
 const quiet = { error: () => {} };
 
@@ -92,7 +92,7 @@ describe('operations (classic exposure)', () => {
     expect((list.tools as JsonObject[]).map((t) => t.name)).not.toContain('command_drain');
     const hidden = await d
       .handle(rpc('tools/call', { name: 'command_drain' }), stdio())
-      .catch((e: unknown) => e as WireError);
+      .then(resolvedUnexpectedly, asWireError);
     expect(hidden.toJSON()).toEqual({ code: -32602, message: 'Unknown tool: command_drain' });
     // the management peer still reaches it
     const drained = await d.handle(rpc('tools/call', { name: 'command_drain' }), makeContext());

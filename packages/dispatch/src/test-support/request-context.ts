@@ -1,5 +1,11 @@
 /** Test helper: a RequestContext built by hand, so the Dispatcher is exercised without a server core. */
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '@agentd/rpc-frame';
+import {
+  type JsonObject,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type RequestId,
+  WireError,
+} from '@agentd/rpc-frame';
 import type { Era, LoggingLevel, Peer, RequestContext } from '@agentd/server';
 
 export interface ContextOptions {
@@ -44,4 +50,14 @@ let nextId = 1;
 
 export function rpc(method: string, params?: JsonObject, id: RequestId = nextId++): JsonRpcRequest {
   return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+}
+
+/** For `.then(resolvedUnexpectedly, asWireError)`: a promise that must reject with a WireError. */
+export function resolvedUnexpectedly(): never {
+  throw new Error('expected the request to fail with a WireError');
+}
+
+export function asWireError(error: unknown): WireError {
+  if (!(error instanceof WireError)) throw error;
+  return error;
 }
