@@ -1,7 +1,7 @@
 /** The protocol client against scripted real children: odd but legal traffic, and violations. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { exampleAgentPath } from './example-agent-profile.js';
-import { disposeAll, makeSupervisor, testProfiles } from './test-support/fixtures.js';
+import { disposeAll, makeSupervisor, testProfiles, waitUntil } from './test-support/fixtures.js';
 import type { AgentProfile, LogEntry } from './types.js';
 
 afterEach(disposeAll);
@@ -64,6 +64,35 @@ describe('agent protocol edge cases', () => {
     expect(status.state).toBe('failed');
     expect(status.error?.code).toBe('protocol_error');
     expect(status.error?.message).toContain('result must be an object');
+  });
+
+  it('ends a warm session cleanly when the agent exits 0 after a turn', async () => {
+    const agent = scripted('brief', `send({ id, result: { text: 'bye' } }); process.exit(0);`);
+    const supervisor = makeSupervisor({ profiles: [...testProfiles(), agent] });
+    const session = await supervisor.spawn({ agent: 'brief', instruction: 'hello', warm: true });
+    expect(session.output).toBe('bye');
+    await waitUntil(() => supervisor.status(session.handle).terminal, 5000, 'session end');
+    expect(supervisor.status(session.handle)).toMatchObject({
+      state: 'succeeded',
+      reason: 'the agent ended the session',
+      turns: 1,
+    });
+  });
+
+  it('fails a run whose agent is killed from outside', async () => {
+    const supervisor = makeSupervisor();
+    const run = await supervisor.spawn({ instruction: 'hang', async: true });
+    process.kill(run.pid ?? 0, 'SIGKILL');
+    await waitUntil(() => supervisor.status(run.handle).terminal, 5000, 'run end');
+    expect(supervisor.status(run.handle)).toMatchObject({
+      state: 'failed',
+      error: {
+        code: 'crashed',
+        signal: 'SIGKILL',
+        exitCode: null,
+        message: 'agent was killed by SIGKILL before answering',
+      },
+    });
   });
 
   it('reports a missing working directory as a start failure', async () => {
