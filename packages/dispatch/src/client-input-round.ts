@@ -38,7 +38,12 @@ export async function runClientInputRound<T>(
   invoke: (context: HandlerContext) => Promise<T>,
   signal?: AbortSignal,
 ): Promise<RoundOutcome<T>> {
-  const binding = bindingOf(request, target);
+  // The argument digest costs a hash: computed only when a state is opened or sealed.
+  let cached: StateBinding | undefined;
+  const binding = (): StateBinding => {
+    cached ??= bindingOf(request, target);
+    return cached;
+  };
   let responses = request.era === 'modern' ? initialResponses(params, binding, codec) : {};
   for (let round = 0; ; round++) {
     const session = new InputSession(request, responses);
@@ -88,13 +93,17 @@ function bindingOf(request: RequestContext, target: RoundTarget): StateBinding {
   };
 }
 
-function initialResponses(params: JsonObject, binding: StateBinding, codec: RequestStateCodec): JsonObject {
+function initialResponses(
+  params: JsonObject,
+  binding: () => StateBinding,
+  codec: RequestStateCodec,
+): JsonObject {
   const current = params.inputResponses;
   if (current !== undefined && !isJsonObject(current)) {
     throw new WireError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
   }
   if (params.requestState === undefined) return { ...current };
-  const opened = codec.open(params.requestState, binding);
+  const opened = codec.open(params.requestState, binding());
   const responses: JsonObject = { ...opened.responses };
   for (const [key, value] of Object.entries(current ?? {})) {
     // Extra keys are ignored: only answers to what the server asked last round count.
@@ -140,13 +149,13 @@ function inputRequiredResult(
   session: InputSession,
   keyed: Record<string, InputRequest> | undefined,
   raw: InputRequired | undefined,
-  binding: StateBinding,
+  binding: () => StateBinding,
   codec: RequestStateCodec,
 ): JsonObject {
   const outstanding = keyed ? [...session.pending.keys()] : '*';
   const result: JsonObject = { resultType: 'input_required' };
   if (session.pending.size > 0) result.inputRequests = Object.fromEntries(session.pending);
-  result.requestState = codec.seal(binding, { responses: session.responses, outstanding });
+  result.requestState = codec.seal(binding(), { responses: session.responses, outstanding });
   if (raw) Object.defineProperty(result, RAW_INPUT_REQUESTS, { value: raw.requests, enumerable: false });
   return result;
 }

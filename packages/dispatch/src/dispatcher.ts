@@ -260,7 +260,7 @@ export class Dispatcher implements Handler {
     this.#started = true;
   }
 
-  /** Flushes pending surface events and closes the Code Mode runner the dispatcher created. */
+  /** Drops pending surface events and closes the Code Mode runner the dispatcher created. */
   async close(): Promise<void> {
     this.#events.close();
     await this.#codeMode?.close();
