@@ -1,0 +1,88 @@
+/** Builds the conformance "everything" server: a Dispatcher, a ServerCore and the HTTP transport. */
+import { Dispatcher } from '@agentd/dispatch';
+import { createServerCore, type Handler, type ServerCore, silentLogger } from '@agentd/server';
+import { type HttpTransportOptions, serveHttp } from '@agentd/transport-http';
+import { registerClientInputTools } from './client-input-tools.js';
+import { registerContentTools } from './content-tools.js';
+import { registerPrompts, registerResources, WATCHED_URI } from './prompts-and-resources.js';
+
+export interface EverythingServer {
+  readonly core: ServerCore;
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export function buildDispatcher(core: () => ServerCore): Dispatcher {
+  const dispatcher = new Dispatcher({ cache: { listTtlMs: 300_000 }, logger: { error: () => undefined } });
+  registerContentTools(dispatcher);
+  registerClientInputTools(dispatcher);
+  dispatcher.registerTool({
+    name: 'test_trigger_tool_change',
+    description: 'Fires notifications/tools/list_changed to listen streams that asked for it',
+    handler: () => {
+      core().notifyListChanged('tools');
+      return 'Mutation triggered';
+    },
+  });
+  dispatcher.registerTool({
+    name: 'test_trigger_prompt_change',
+    description: 'Fires notifications/prompts/list_changed to listen streams that asked for it',
+    handler: () => {
+      core().notifyListChanged('prompts');
+      return 'Mutation triggered';
+    },
+  });
+  registerPrompts(dispatcher);
+  registerResources(dispatcher);
+  return dispatcher;
+}
+
+/**
+ * The embedder decides whether resource subscriptions are offered: this fixture offers them
+ * (the dispatcher gates each uri through `canSubscribe`).
+ */
+function withSubscriptions(dispatcher: Dispatcher): Handler {
+  return {
+    capabilities: () => {
+      const capabilities = dispatcher.capabilities();
+      return capabilities.resources === undefined
+        ? capabilities
+        : { ...capabilities, resources: { ...capabilities.resources, subscribe: true } };
+    },
+    handle: (request, context) => dispatcher.handle(request, context),
+    canSubscribe: (uri, peer) => dispatcher.canSubscribe(uri, peer),
+    onConnect: () => dispatcher.onConnect(),
+  };
+}
+
+export async function startEverythingServer(
+  options: HttpTransportOptions & { host?: string; port?: number } = {},
+): Promise<EverythingServer> {
+  let core: ServerCore | undefined;
+  const dispatcher = buildDispatcher(() => core as ServerCore);
+  core = createServerCore({
+    handler: withSubscriptions(dispatcher),
+    serverInfo: { name: 'agentd-conformance-server', version: '0.0.0' },
+    logger: silentLogger,
+  });
+  const ready = core;
+  dispatcher.onSurfaceChanged((kinds) => {
+    for (const kind of kinds) ready.notifyListChanged(kind);
+  });
+  const transport = await serveHttp(ready, options);
+  // The watched resource changes every 3 s, as in the reference fixture.
+  const ticker = setInterval(() => ready.notifyResourceUpdated(WATCHED_URI, { keep: true }), 3_000);
+  ticker.unref();
+  return {
+    core: ready,
+    url: `http://localhost:${transport.address.port}${options.path ?? '/mcp'}`,
+    port: transport.address.port,
+    async close() {
+      clearInterval(ticker);
+      await ready.close();
+      await transport.close(2_000);
+      await dispatcher.close();
+    },
+  };
+}
