@@ -163,7 +163,14 @@ function inputRequiredResult(
 async function askAll(request: RequestContext, pending: Map<string, InputRequest>): Promise<JsonObject> {
   const send = request.sendRequest as NonNullable<RequestContext['sendRequest']>;
   const entries = await Promise.all(
-    [...pending].map(async ([key, { method, params }]) => [key, await send(method, params)] as const),
+    [...pending].map(async ([key, { method, params }]) => {
+      try {
+        return [key, await send(method, params)] as const;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`the client did not answer ${method}: ${message}`, { cause: error });
+      }
+    }),
   );
   return Object.fromEntries(entries);
 }

@@ -355,6 +355,21 @@ describe('client input (legacy)', () => {
     expect(runs).toEqual(['start']);
   });
 
+  it('turns a client error answer into an isError result, not a protocol error', async () => {
+    const { d } = wizard();
+    const context = makeContext({
+      capabilities: ALL,
+      sendRequest: async () => {
+        throw new WireError(-32601, 'Method not found');
+      },
+    });
+    const result = await d.handle(rpc('tools/call', { name: 'wizard' }), context);
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'the client did not answer elicitation/create: Method not found' }],
+      isError: true,
+    });
+  });
+
   it('does not ask a legacy client for a capability it lacks', async () => {
     const { d } = wizard();
     let sent = 0;

@@ -63,7 +63,14 @@ export class InputSession {
     const send = this.#context.sendRequest;
     if (!send)
       throw new LocalError('client_input_unavailable', 'this connection cannot send requests to the client');
-    const answer = await send(method, params);
+    let answer: JsonObject;
+    try {
+      answer = await send(method, params);
+    } catch (error) {
+      // The client's JSON-RPC error is about its answer, not this request: the handler sees a plain Error.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`the client did not answer ${method}: ${message}`, { cause: error });
+    }
     try {
       return checkInputResponse(method, key, answer);
     } catch (error) {
