@@ -331,6 +331,58 @@ describe('prompts', () => {
     expect(template).toEqual({ completion: { values: ['zz-1'] } });
   });
 
+  it('hides prompts and templates per peer exactly like missing ones', async () => {
+    const d = new Dispatcher({
+      logger: quiet,
+      filtersFor: (p) =>
+        p.origin === 'stdio'
+          ? { prompts: { deny: ['secret_*'] }, resources: { deny: ['x://private/*'] } }
+          : undefined,
+    });
+    d.registerPrompt({
+      name: 'secret_plan',
+      description: 's',
+      arguments: [{ name: 'a', complete: () => ['x'] }],
+      get: () => 'plan',
+    });
+    d.registerPrompt({ name: 'open', description: 'o', get: () => 'open' });
+    d.registerResourceTemplate({ uriTemplate: 'x://private/{id}', name: 'p', read: () => 'private' });
+    const stdio = () => makeContext({ peer: { origin: 'stdio' } });
+    const list = await d.handle(rpc('prompts/list'), stdio());
+    expect((list.prompts as JsonObject[]).map((p) => p.name)).toEqual(['open']);
+    const hidden = await d
+      .handle(rpc('prompts/get', { name: 'secret_plan' }), stdio())
+      .then(resolvedUnexpectedly, asWireError);
+    const missing = await d
+      .handle(rpc('prompts/get', { name: 'secret_plaN' }), stdio())
+      .then(resolvedUnexpectedly, asWireError);
+    expect(hidden.toJSON()).toEqual({ code: -32602, message: 'Unknown prompt: secret_plan' });
+    expect(missing.toJSON()).toEqual({ code: -32602, message: 'Unknown prompt: secret_plaN' });
+    const completion = await d
+      .handle(
+        rpc('completion/complete', {
+          ref: { type: 'ref/prompt', name: 'secret_plan' },
+          argument: { name: 'a', value: '' },
+        }),
+        stdio(),
+      )
+      .then(resolvedUnexpectedly, asWireError);
+    expect(completion.message).toBe('Unknown prompt: secret_plan');
+    const templates = await d.handle(rpc('resources/templates/list'), stdio());
+    expect(templates.resourceTemplates).toEqual([]);
+    const read = await d
+      .handle(rpc('resources/read', { uri: 'x://private/1' }), stdio())
+      .then(resolvedUnexpectedly, asWireError);
+    expect(read.toJSON()).toEqual({
+      code: -32002,
+      message: 'Resource not found',
+      data: { uri: 'x://private/1' },
+    });
+    expect(await d.handle(rpc('prompts/get', { name: 'secret_plan' }), makeContext())).toMatchObject({
+      messages: [{ role: 'user' }],
+    });
+  });
+
   it('caps completions at 100 values with hasMore and total', async () => {
     const d = prompts();
     d.registerCompletion({ type: 'ref/prompt', name: 'simple' }, 'x', () =>
