@@ -1,3 +1,4 @@
+/** ClientFilters: glob forms, deny-wins visibility, deny-only meta tools, argument-value callability. */
 import { describe, expect, it } from 'vitest';
 import { compileFilters } from './client-filters.js';
 import { compilePattern } from './glob.js';

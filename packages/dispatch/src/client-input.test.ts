@@ -1,3 +1,4 @@
+/** Client input in both eras: MRTR rounds with sealed requestState (modern) and server-to-client requests (legacy). */
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';

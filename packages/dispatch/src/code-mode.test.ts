@@ -1,3 +1,4 @@
+/** Code Mode exposure over a real CodeModeRunner: search/execute, per-peer filters re-checked on every sandboxed call. */
 import { CodeModeRunner } from '@agentd/codemode';
 import { type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';

@@ -1,3 +1,4 @@
+/** resources/*, prompts/* and completion/complete: listing, reading, templates, not-found codes, per-peer hiding. */
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';

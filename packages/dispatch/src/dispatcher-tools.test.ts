@@ -1,3 +1,4 @@
+/** tools/list and tools/call rules: order, cursors, cache fields, registration checks, error split, result shaping. */
 import { ErrorCode, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';

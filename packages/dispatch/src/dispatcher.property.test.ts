@@ -1,3 +1,4 @@
+/** Property tests: random requests never crash the dispatcher or McpServer and always give valid JSON-RPC responses. */
 import { classify, errorResponse, type JsonObject, successResponse, WireError } from '@agentd/rpc-frame';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

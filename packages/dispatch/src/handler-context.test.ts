@@ -1,3 +1,4 @@
+/** The handler context: progress only with a token and strictly increasing, logs only at the requested level. */
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { makeContext, rpc } from './test-support/request-context.js';

@@ -1,3 +1,4 @@
+/** McpServer: every rule of the seed-002 stateless tool-server contract. */
 import type { JsonObject } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { InputRequired } from './input-required.js';

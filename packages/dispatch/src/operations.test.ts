@@ -1,3 +1,4 @@
+/** Operations in classic exposure, the operation index, two peers with colliding ids, surface-change events. */
 import type { JsonObject, WireError } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { describe, expect, it } from 'vitest';

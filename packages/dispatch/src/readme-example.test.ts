@@ -1,3 +1,4 @@
+/** The README examples, run for real. */
 import { classify, type JsonRpcMessage } from '@agentd/rpc-frame';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { describe, expect, it } from 'vitest';

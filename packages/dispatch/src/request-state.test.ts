@@ -1,3 +1,4 @@
+/** Units: the requestState codec, list cursors and JSON Schema to TypeScript rendering. */
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { digestOf, RequestStateCodec } from './request-state.js';

@@ -1,3 +1,4 @@
+/** The Dispatcher behind the real server core over unix sockets, in both eras. */
 import type { JsonObject } from '@agentd/rpc-frame';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+/** RFC 6570 template matching (reverse expansion) for resource templates. */
 import { describe, expect, it } from 'vitest';
 import { UriTemplate } from './uri-template.js';
 

@@ -1,3 +1,4 @@
+/** Runs the request → expected response fixtures of test/fixtures/<revision>/ against an everything-style catalogue. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
