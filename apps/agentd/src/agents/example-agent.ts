@@ -6,7 +6,7 @@ type Json = Record<string, unknown>;
 type Reply = { result: Json } | { error: { code: number; message: string; data?: unknown } };
 
 const HELP =
-  'commands: echo TEXT | uppercase TEXT | reverse TEXT | count TEXT | sleep MS | log TEXT | fail [MESSAGE] | ' +
+  'commands: echo TEXT | uppercase TEXT | reverse TEXT | count [words] TEXT | sleep MS | log TEXT | fail [MESSAGE] | ' +
   'crash [CODE] | hang | hang-hard | big BYTES | env NAME | cwd | grandchild | garbage | history | help';
 
 /** Messages of this session, for `history` (warm sessions remember their turns). */
@@ -58,8 +58,10 @@ async function answer(id: unknown, text: string): Promise<Reply | undefined> {
     case 'reverse':
       return { result: { text: [...rest].reverse().join('') } };
     case 'count': {
-      const words = countWords(rest);
-      return { result: { text: `${words} words`, data: { words, characters: rest.length } } };
+      // `count words TEXT` and `count TEXT` both count the words of TEXT.
+      const subject = /^words\b/i.test(rest) ? rest.replace(/^words\s*/i, '') : rest;
+      const words = countWords(subject);
+      return { result: { text: `${words} words`, data: { words, characters: subject.length } } };
     }
     case 'sleep': {
       const ms = Number.parseInt(rest, 10);

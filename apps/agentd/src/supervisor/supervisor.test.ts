@@ -33,7 +33,7 @@ describe('sync runs', () => {
   });
 
   it('returns structured data the agent computed', async () => {
-    const status = await makeSupervisor().spawn({ instruction: 'count the quick brown fox' });
+    const status = await makeSupervisor().spawn({ instruction: 'count words the quick brown fox' });
     expect(status.result).toEqual({ text: '4 words', data: { words: 4, characters: 19 } });
   });
 
