@@ -124,7 +124,11 @@ static int parse_address(napi_env env, napi_value obj, struct sockaddr_storage *
       throw_type(env, "address.path must be a string");
       return 0;
     }
-    if (n == 0 || n >= sizeof un->sun_path) {
+    if (n == 0) {
+      throw_type(env, "address.path must not be empty");
+      return 0;
+    }
+    if (n >= sizeof un->sun_path) {
       throw_errno(env, "address", ENAMETOOLONG);
       return 0;
     }

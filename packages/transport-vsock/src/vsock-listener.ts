@@ -66,6 +66,20 @@ export class VsockListener extends EventEmitter {
     this.#watch();
   }
 
+  override on(event: 'connection', listener: (socket: VsockSocket) => void): this;
+  override on(event: 'acceptError' | 'error', listener: (error: NodeJS.ErrnoException) => void): this;
+  override on(event: 'close', listener: () => void): this;
+  override on(event: string | symbol, listener: (...args: never[]) => void): this {
+    return super.on(event, listener as (...args: unknown[]) => void);
+  }
+
+  override once(event: 'connection', listener: (socket: VsockSocket) => void): this;
+  override once(event: 'acceptError' | 'error', listener: (error: NodeJS.ErrnoException) => void): this;
+  override once(event: 'close', listener: () => void): this;
+  override once(event: string | symbol, listener: (...args: never[]) => void): this {
+    return super.once(event, listener as (...args: unknown[]) => void);
+  }
+
   get listening(): boolean {
     return this.#handle !== undefined;
   }

@@ -84,6 +84,15 @@ export class VsockSocket extends Duplex {
     this.#flush();
   }
 
+  /** Writes queued behind a slow peer go out in one send(). */
+  override _writev(
+    chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>,
+    callback: (error?: Error | null) => void,
+  ): void {
+    this.#pending = { chunk: Buffer.concat(chunks.map((entry) => entry.chunk)), callback };
+    this.#flush();
+  }
+
   override _final(callback: (error?: Error | null) => void): void {
     if (this.connecting) {
       this.#pendingFinal = callback;
