@@ -50,7 +50,6 @@ describe('agentd config', () => {
     const env = await runCli(['--serve', `unix:${socket}`], cleanEnv({ AGENTD_MAX_WARM_SESSIONS: 'many' }));
     expect(env.code).toBe(2);
     expect(env.stderr).toContain("AGENTD_MAX_WARM_SESSIONS: expected an integer, got 'many'");
-    expect((await runCli(['--serve', 'ftp://x'])).code).toBe(2);
     expect((await runCli(['--no-such-flag'])).code).toBe(2);
   });
 
@@ -99,9 +98,7 @@ describe('agentd with no arguments', () => {
 
 describe('operator client commands', () => {
   it('status, tools, spawn and call speak the modern era over the unix socket', async () => {
-    const agentd = await startAgentd({
-      config: { agents: { shout: { mode: 'plain', command: 'tr', args: ['a-z', 'A-Z'] } } },
-    });
+    const agentd = await startAgentd();
     running.push(agentd);
     const socket = ['--socket', agentd.socket];
     const tools = await runCli(['tools', ...socket]);
@@ -113,11 +110,6 @@ describe('operator client commands', () => {
       output: 'HELLO',
       agent: 'example',
     });
-    const plain = await runCli(['spawn', ...socket, '--agent', 'shout', 'quiet please']);
-    expect(JSON.parse(plain.stdout)).toMatchObject({ state: 'succeeded', agent: 'shout' });
-    expect(JSON.parse(plain.stdout).output.trim()).toBe('QUIET PLEASE');
-    const failed = await runCli(['spawn', ...socket, 'crash 7']);
-    expect(failed.code).toBe(1);
     const call = await runCli(['call', ...socket, 'server/discover']);
     expect(JSON.parse(call.stdout).supportedVersions).toContain('2026-07-28');
     const bad = await runCli(['call', ...socket, 'no/such/method']);

@@ -7,8 +7,12 @@ function tool(client: NdjsonClient, name: string, args: Json = {}): Promise<Json
   return client.modern('tools/call', { name, arguments: args });
 }
 
-const errorCode = (result: Json) =>
-  (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+/** The refusal code at the end of an isError result's text, e.g. `… (limit_reached)`. */
+const errorCode = (result: Json) => {
+  expect(result.isError).toBe(true);
+  const text = (result.content as { text: string }[])[0]?.text ?? '';
+  return /\(([a-z_]+)\)$/.exec(text)?.[1];
+};
 
 describe('operator operations and limits', () => {
   it('lame-duck, pause/resume, cancel-all, limits with clear refusals, eviction, then drain by operation', async () => {

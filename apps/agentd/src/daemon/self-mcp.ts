@@ -1,5 +1,5 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
-import { Dispatcher, type SurfaceKind, ToolResult } from '@agentd/dispatch';
+import { Dispatcher, type SurfaceKind } from '@agentd/dispatch';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
 import type { Exposure } from '../config/config-schema.js';
@@ -32,13 +32,12 @@ export interface SelfMcpOptions {
   logger: Logger;
 }
 
-/** Supervisor refusals become isError results whose text says what happened and what to do. */
-function refusal(error: LocalError): ToolResult {
-  return new ToolResult({
-    content: [{ type: 'text', text: `${error.message} (${error.code})` }],
-    structuredContent: { error: { code: error.code, message: error.message } },
-    isError: true,
-  });
+/**
+ * Supervisor refusals are rethrown with their code in the text: dispatch turns a thrown error into
+ * an isError result (classic tools) or an exception the sandboxed code can catch (Code Mode).
+ */
+function refusal(error: LocalError): LocalError {
+  return new LocalError(error.code, `${error.message} (${error.code})`, { cause: error });
 }
 
 function json(uri: string, body: JsonObject) {
@@ -66,7 +65,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         try {
           return await spec.handler(args as JsonObject, { peer: context.peer, signal: context.signal });
         } catch (error) {
-          if (error instanceof LocalError) return refusal(error);
+          if (error instanceof LocalError) throw refusal(error);
           throw error;
         }
       },

@@ -1,0 +1,112 @@
+/** End to end over loopback HTTP: the official MCP SDK client, bearer auth, Code Mode chaining, both eras. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Agentd, startAgentd } from './support/agentd-process.js';
+import { type Json, modernMeta } from './support/ndjson-client.js';
+
+const TOKEN = 'e2e-bearer-token-0123456789abcdef';
+let agentd: Agentd;
+let client: Client;
+
+beforeAll(async () => {
+  agentd = await startAgentd({
+    http: true,
+    config: { auth: { bearerTokens: [{ name: 'e2e', token: TOKEN }] } },
+  });
+  client = new Client({ name: 'agentd-e2e-sdk', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(agentd.httpUrl as string), {
+    requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+  });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client.close();
+  await agentd.stop();
+});
+
+/** The value the `execute` tool returned. */
+function executed(result: Json): Json {
+  expect(result.isError).not.toBe(true);
+  return (result.structuredContent as Json).result as Json;
+}
+
+describe('the official SDK client over HTTP', () => {
+  it('sees Code Mode (search + execute) and the resources', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'agentd' });
+    const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(tools).toEqual(['execute', 'search']);
+    const resources = (await client.listResources()).resources.map((r) => r.uri);
+    expect(resources).toEqual(
+      expect.arrayContaining(['agent://status', 'agent://inventory', 'agent://events']),
+    );
+    const status = await client.readResource({ uri: 'agent://status' });
+    expect(JSON.parse(String((status.contents[0] as { text: string }).text))).toMatchObject({
+      name: 'agentd',
+      ready: true,
+    });
+  });
+
+  it('chains subagent.spawn and subagent.status in one execute call', async () => {
+    const code = `
+      const started = await agentd.subagent.spawn({ instruction: 'count one two three', async: true });
+      let status = await agentd.subagent.status({ handle: started.handle });
+      while (!status.terminal) status = await agentd.subagent.status({ handle: started.handle });
+      return { handle: started.handle, first: started.state, final: status.state, output: status.output };`;
+    const value = executed((await client.callTool({ name: 'execute', arguments: { code } })) as Json);
+    expect(value).toMatchObject({ first: 'running', final: 'succeeded', output: '3 words' });
+  });
+
+  it('receives the one-shot subagent update on its legacy session', async () => {
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    const code = "return await agentd.subagent.spawn({ instruction: 'sleep 800', async: true });";
+    const started = executed((await client.callTool({ name: 'execute', arguments: { code } })) as Json);
+    const uri = `agent://subagent/${String(started.handle)}`;
+    await client.subscribeResource({ uri });
+    for (let i = 0; i < 100 && !updates.includes(uri); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(updates).toEqual([uri]);
+    const read = await client.readResource({ uri });
+    expect(JSON.parse(String((read.contents[0] as { text: string }).text))).toMatchObject({
+      state: 'succeeded',
+    });
+  });
+
+  it('surfaces refusals inside execute as errors the code can catch', async () => {
+    const uncaught = "return await agentd.subagent.status({ handle: 'sa_missing' });";
+    const result = (await client.callTool({ name: 'execute', arguments: { code: uncaught } })) as Json;
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('(unknown_handle)');
+    const caught = `try { await agentd.subagent.status({ handle: 'sa_missing' }); return 'no error'; }
+      catch (error) { return { caught: String(error.message) }; }`;
+    const value = executed((await client.callTool({ name: 'execute', arguments: { code: caught } })) as Json);
+    expect(String(value.caught)).toContain('(unknown_handle)');
+  });
+});
+
+describe('raw HTTP', () => {
+  it('requires the bearer token and answers modern-era requests statelessly', async () => {
+    const url = agentd.httpUrl as string;
+    const body = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernMeta() } };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-method': 'server/discover',
+      'mcp-protocol-version': '2026-07-28',
+    };
+    const anonymous = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect(anonymous.status).toBe(401);
+    const ok = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify(body),
+    });
+    expect(ok.status).toBe(200);
+    const json = (await ok.json()) as Json;
+    expect((json.result as Json).supportedVersions).toContain('2026-07-28');
+  });
+});
