@@ -100,10 +100,6 @@ export class ChildHost {
     return this.child.pid !== undefined && !this.leaderExited;
   }
 
-  stderrTail(): string {
-    return this.tail.text();
-  }
-
   /** SIGTERM to the group, SIGKILL after the grace period; resolves when the leader is gone. */
   kill(): Promise<ChildExit> {
     const pid = this.child.pid;
