@@ -151,7 +151,10 @@ describe('registration', () => {
     d.registerPrompt({ name: 'p', description: 'p', get: () => 'hi' });
     expect(d.capabilities()).toMatchObject({ prompts: { listChanged: true }, completions: {} });
     d.registerOperation({ kind: 'query', id: 'q', description: 'q', handler: () => 1 });
-    expect(d.capabilities()).toMatchObject({ resources: { listChanged: true } });
+    expect(d.capabilities()).toMatchObject({ resources: { subscribe: true, listChanged: true } });
+    const noSubscriptions = new Dispatcher({ logger: quiet, resourceSubscriptions: false });
+    noSubscriptions.registerResource({ uri: 'x://a', name: 'a', read: () => 'a' });
+    expect(noSubscriptions.capabilities()).toEqual({ resources: { listChanged: true }, logging: {} });
   });
 
   it('removes what it registered', async () => {

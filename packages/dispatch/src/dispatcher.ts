@@ -47,6 +47,11 @@ export interface DispatcherOptions {
   surfaceDebounceMs?: number;
   logger?: DispatchLogger;
   codeMode?: CodeModeOptions;
+  /**
+   * Declare `resources.subscribe` (default true): the core gates subscriptions with `canSubscribe`
+   * and the embedder pushes changes with `core.notifyResourceUpdated(uri)`.
+   */
+  resourceSubscriptions?: boolean;
   /** Text of the isError result for arguments that fail the tool's schema. */
   formatInvalidArguments?: (issues: readonly ArgumentIssue[], toolName: string) => string;
 }
@@ -80,6 +85,7 @@ export class Dispatcher implements Handler {
   readonly #env: DispatchEnv;
   readonly #filtersFor: ((peer: Peer) => ClientFilters | undefined) | undefined;
   readonly #codeMode: CodeModeWiring | undefined;
+  readonly #subscribe: boolean;
   #started = false;
 
   constructor(options: DispatcherOptions = {}) {
@@ -96,6 +102,7 @@ export class Dispatcher implements Handler {
     }
     const logger = options.logger ?? consoleLogger;
     this.#filtersFor = options.filtersFor;
+    this.#subscribe = options.resourceSubscriptions ?? true;
     this.#events = new SurfaceEvents(options.surfaceDebounceMs ?? 25, (error) =>
       logger.error('surface listener failed', { error: String(error) }),
     );
@@ -225,8 +232,11 @@ export class Dispatcher implements Handler {
     const capabilities: ServerCapabilities = {};
     if (c.hasAnyTools()) capabilities.tools = { listChanged: true };
     const schemaResources = c.schemaScheme !== false && c.operations.size > 0;
-    if (c.resources.size > 0 || c.templates.size > 0 || schemaResources)
-      capabilities.resources = { listChanged: true };
+    if (c.resources.size > 0 || c.templates.size > 0 || schemaResources) {
+      capabilities.resources = this.#subscribe
+        ? { subscribe: true, listChanged: true }
+        : { listChanged: true };
+    }
     if (c.prompts.size > 0) capabilities.prompts = { listChanged: true };
     if (c.prompts.size > 0 || c.templates.size > 0) capabilities.completions = {};
     if (capabilities.tools || capabilities.resources || capabilities.prompts) capabilities.logging = {};

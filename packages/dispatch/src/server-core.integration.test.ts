@@ -43,6 +43,7 @@ function catalogue(): Dispatcher {
     },
   });
   d.registerOperation({ kind: 'command', id: 'drain', description: 'drain', handler: () => 'drained' });
+  d.registerResource({ uri: 'agent://status', name: 'status', read: () => 'ok' });
   return d;
 }
 
@@ -185,5 +186,22 @@ describe('through createServerCore over a unix socket', () => {
     expect(changed).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     const list = await peer.request('tools/list', {}, 3);
     expect(((list.result?.tools ?? []) as JsonObject[]).map((t) => t.name)).toContain('late');
+  });
+
+  it('legacy resources/subscribe is gated by visibility and delivers updates', async () => {
+    const { core, harness } = await start(catalogue());
+    const peer = await harness.connect('stdio');
+    await peer.request(
+      'initialize',
+      { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      1,
+    );
+    peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect((await peer.request('resources/subscribe', { uri: 'agent://status' }, 2)).result).toEqual({});
+    const hidden = await peer.request('resources/subscribe', { uri: 'agentd://schema/command/drain' }, 3);
+    expect(hidden.error).toBeDefined();
+    core.notifyResourceUpdated('agent://status');
+    const updated = await peer.waitFor((m) => m.method === 'notifications/resources/updated');
+    expect(updated.params).toEqual({ uri: 'agent://status' });
   });
 });
