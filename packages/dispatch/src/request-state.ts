@@ -58,8 +58,9 @@ export class RequestStateCodec {
       throw invalid('requestState must be a string');
     const dot = token.indexOf('.');
     const body = token.slice(0, dot);
-    const signature = Buffer.from(token.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(this.#sign(body), 'base64url');
+    // Compare the text, not decoded bytes: lenient base64 decoding would accept altered padding bits.
+    const signature = Buffer.from(token.slice(dot + 1), 'utf8');
+    const expected = Buffer.from(this.#sign(body), 'utf8');
     if (dot <= 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
       throw invalid('requestState failed verification');
     }
