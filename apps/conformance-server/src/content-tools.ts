@@ -23,6 +23,7 @@ const JSON_SCHEMA_2020_12_INPUT_SCHEMA = {
   },
   allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
   if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema 2020-12 keyword here.
   then: { required: ['phone'] },
   else: { required: ['email'] },
   additionalProperties: false,
