@@ -33,7 +33,10 @@ beforeAll(async () => {
     method: 'subscriptions/listen',
     params: {
       _meta: modernMeta(),
-      notifications: { toolsListChanged: true, resourceSubscriptions: ['agent://config/effective'] },
+      notifications: {
+        toolsListChanged: true,
+        resourceSubscriptions: ['agent://config/effective', 'agent://capabilities'],
+      },
     },
   });
   await modern.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
@@ -66,6 +69,14 @@ describe('hot reload', () => {
         m.method === 'notifications/resources/updated' &&
         (m.params as Json).uri === 'agent://config/effective',
     );
+    await modern.waitFor(
+      (m) =>
+        m.method === 'notifications/resources/updated' && (m.params as Json).uri === 'agent://capabilities',
+    );
+    const capabilities = resourceValue(
+      await modern.modern('resources/read', { uri: 'agent://capabilities' }),
+    );
+    expect((capabilities.agents as Json[]).map((a) => a.name)).toEqual(['example', 'shout']);
     const after = await effective();
     expect(after.generation).toBe(2);
     expect(after.config).toMatchObject({

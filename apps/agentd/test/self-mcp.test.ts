@@ -192,6 +192,41 @@ describe('modern era (2026-07-28)', () => {
   });
 });
 
+describe('management resources', () => {
+  it('serves the inventory with handles, and the event ring with after/level filters and repeated updates', async () => {
+    const c = await connect();
+    const warm = toolValue(
+      await call(c, 'command_subagent.spawn', { instruction: 'echo inventory', warm: true }),
+    );
+    const inventory = resourceValue(await c.modern('resources/read', { uri: 'agent://inventory' }));
+    expect((inventory.subagents as Json[]).some((s) => s.handle === warm.handle && s.state === 'ready')).toBe(
+      true,
+    );
+    expect(inventory.listeners).toEqual([{ target: `unix:${agentd.socket}`, address: agentd.socket }]);
+    const all = resourceValue(await c.modern('resources/read', { uri: 'agent://events' }));
+    expect(all.eventsSchema).toBe('1.0');
+    expect((all.events as Json[]).some((e) => e.msg === 'agentd started')).toBe(true);
+    const newest = Number(all.newestSeq);
+    const warnings = resourceValue(
+      await c.modern('resources/read', { uri: 'agent://events?after=0&level=warn' }),
+    );
+    expect((warnings.events as Json[]).every((e) => e.level === 'warn' || e.level === 'error')).toBe(true);
+    const legacy = await connect();
+    await legacy.initialize();
+    await legacy.legacy('resources/subscribe', { uri: 'agent://events?level=info' });
+    await call(c, 'command_subagent.cancel', { handle: warm.handle });
+    const note = await legacy.waitFor((m) => m.method === 'notifications/resources/updated');
+    expect((note.params as Json).uri).toBe('agent://events?level=info');
+    const after = resourceValue(await c.modern('resources/read', { uri: `agent://events?after=${newest}` }));
+    expect((after.events as Json[]).every((e) => Number(e.seq) > newest)).toBe(true);
+    expect((after.events as Json[]).some((e) => e.msg === 'subagent ended' && e.handle === warm.handle)).toBe(
+      true,
+    );
+    const bad = await c.send('resources/read', { _meta: modernMeta(), uri: 'agent://events?level=loud' });
+    expect(bad.error).toBeDefined();
+  });
+});
+
 describe('legacy era (2025-11-25)', () => {
   it('subscribes with resources/subscribe: one update at the terminal state, clear refusals otherwise', async () => {
     const c = await connect();

@@ -26,6 +26,8 @@ export interface ResourceSpec {
   /** Management-only: hidden from, and unreadable by, stdio peers (enforced by ClientFilters). */
   management: boolean;
   subscribable: boolean;
+  /** A template for reads with a query string, when the resource takes one. */
+  queryTemplate?: string;
 }
 
 export const RESOURCE_SPECS: readonly ResourceSpec[] = [
@@ -94,6 +96,7 @@ export const RESOURCE_SPECS: readonly ResourceSpec[] = [
     management: true,
     subscribable: true,
     description: 'Bounded ring of structured log events; query ?after=SEQ&level=debug|info|warn|error.',
+    queryTemplate: 'agent://events{?after,level}',
   },
 ];
 

@@ -101,6 +101,17 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         read: (uri, context) => read(uri, context.peer),
       });
     }
+    if (spec.queryTemplate !== undefined) {
+      // The same resource read with a query (agent://events?after=N&level=L).
+      dispatcher.registerResourceTemplate({
+        uriTemplate: spec.queryTemplate,
+        name: `${spec.name}-query`,
+        description: spec.description,
+        mimeType: 'application/json',
+        cache: { ttlMs: 0, cacheScope: 'private' },
+        read: (uri, _variables, context) => read(uri, context.peer),
+      });
+    }
   }
 
   /**
