@@ -159,6 +159,15 @@ describe('FrameDecoder size limit', () => {
     expect(decoder.push(`${'z'.repeat(1000)}\n`)).toEqual([{ kind: 'oversized', limit: 16 }]);
   });
 
+  it('an empty chunk does not disturb a held line of exactly the limit plus its \\r', () => {
+    const decoder = new FrameDecoder({ maxFrameBytes: 7 });
+    expect(decoder.push('{"a":1}\r')).toEqual([]);
+    expect(decoder.push(new Uint8Array(0))).toEqual([]);
+    expect(decoder.push('')).toEqual([]);
+    expect(decoder.closed).toBe(false);
+    expect(decoder.push('\n')).toMatchObject([{ kind: 'invalid', code: -32600 }]);
+  });
+
   it('an unterminated line over the limit at end() is oversized', () => {
     const decoder = new FrameDecoder({ maxFrameBytes: 4 });
     decoder.push('12345');
@@ -243,7 +252,7 @@ describe('FrameDecoder properties', () => {
           }
         },
       ),
-      { numRuns: 500 },
+      { numRuns: Number(process.env.RPC_FRAME_PROPERTY_RUNS ?? 500) },
     );
   });
 

@@ -57,6 +57,7 @@ export class FrameDecoder {
     const out: DecodedFrame[] = [];
     if (this.failed) return out;
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : toBuffer(chunk);
+    if (bytes.length === 0) return out;
     let start = 0;
     if (this.pendingBytes > 0) {
       const newline = bytes.indexOf(NEWLINE);
@@ -146,7 +147,8 @@ export class FrameDecoder {
   private hold(bytes: Buffer, start: number, out: DecodedFrame[]): void {
     const total = this.pendingBytes + (bytes.length - start);
     // One byte of slack: a line of exactly the limit may still be waiting for the `\n` after its `\r`.
-    const awaitingNewline = total === this.maxFrameBytes + 1 && bytes[bytes.length - 1] === CARRIAGE_RETURN;
+    const lastByte = bytes.length > start ? bytes[bytes.length - 1] : this.pending.at(-1)?.at(-1);
+    const awaitingNewline = total === this.maxFrameBytes + 1 && lastByte === CARRIAGE_RETURN;
     if (total > this.maxFrameBytes && !awaitingNewline) {
       this.fail(out);
       return;
