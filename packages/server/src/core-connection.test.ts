@@ -3,7 +3,6 @@ import { PassThrough } from 'node:stream';
 import type { JsonRpcMessage, JsonRpcRequest } from '@agentd/rpc-frame';
 import { ndjsonWriter } from '@agentd/subscriptions';
 import { describe, expect, it } from 'vitest';
-import type { CoreConnection } from './core-types.js';
 import type { Peer } from './handler.js';
 import { createServerCore } from './server-core.js';
 import { memoryLogger } from './test-support/memory-logger.js';

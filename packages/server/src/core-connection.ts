@@ -21,7 +21,6 @@ import {
   isJsonObject,
   isRequestId,
   type JsonObject,
-  type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -34,9 +33,10 @@ import {
 import { ListenStream, type PushWriter } from '@agentd/subscriptions';
 import { ClientRequests } from './client-requests.js';
 import type { CoreConnection, HandleOptions, LegacySession } from './core-types.js';
-import type { Peer, RequestContext } from './handler.js';
+import type { Peer } from './handler.js';
 import { deliversListenNotifications, honourListenFilter, parseListenFilter } from './listen-filter.js';
 import { errorFields } from './logger.js';
+import { RequestScope, type ScopeIo } from './request-scope.js';
 import type { CoreHost } from './server-core.js';
 import { SlotPool } from './slot-pool.js';
 
@@ -47,10 +47,19 @@ const DISCONNECTED = 'disconnected';
 
 export const SHUTTING_DOWN_CODE = -32000;
 
+/** Legacy methods the core answers itself instead of the handler. */
+const LEGACY_OWNED: ReadonlySet<string> = new Set([
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
 interface InFlight {
   readonly id: RequestId;
-  readonly controller: AbortController;
-  readonly settleEarly: (response: JsonRpcResponse | undefined) => void;
+  readonly scope: RequestScope;
+  readonly settle: (response: JsonRpcResponse | undefined) => void;
+  /** Runs the handler; also the request's place in the slot queue. */
+  readonly start: () => void;
 }
 
 interface OpenListen {
@@ -101,28 +110,31 @@ export class Connection implements CoreConnection {
     return this.slots.idle();
   }
 
-  async handle(frame: Classified, options: HandleOptions = {}): Promise<JsonRpcResponse | undefined> {
-    try {
-      switch (frame.kind) {
-        case 'invalid':
-          return invalidMessageResponse(frame);
-        case 'notification':
-          this.onNotification(frame.message);
-          return undefined;
-        case 'response':
-          if (!this.clientRequests.settle(frame.message)) {
-            this.host.logger.debug('stray response ignored', {
-              connectionId: this.peer.connectionId,
-              id: frame.message.id,
-            });
-          }
-          return undefined;
-        case 'request':
-          return await this.onRequest(frame.message, options);
+  handle(frame: Classified, options: HandleOptions = {}): Promise<JsonRpcResponse | undefined> {
+    switch (frame.kind) {
+      case 'invalid':
+        return Promise.resolve(invalidMessageResponse(frame));
+      case 'notification':
+        this.onNotification(frame.message);
+        return Promise.resolve(undefined);
+      case 'response':
+        if (!this.clientRequests.settle(frame.message)) {
+          this.host.logger.debug('stray response ignored', {
+            connectionId: this.peer.connectionId,
+            id: frame.message.id,
+          });
+        }
+        return Promise.resolve(undefined);
+      case 'request': {
+        const request = frame.message;
+        const fail = (thrown: unknown): JsonRpcResponse =>
+          errorResponse(request.id, this.wireError(thrown, request).toJSON());
+        try {
+          return this.onRequest(request, options).catch(fail);
+        } catch (thrown) {
+          return Promise.resolve(fail(thrown));
+        }
       }
-    } catch (thrown) {
-      const id = frame.kind === 'request' ? frame.message.id : null;
-      return errorResponse(id, this.wireError(thrown, frame).toJSON());
     }
   }
 
@@ -130,10 +142,7 @@ export class Connection implements CoreConnection {
     if (this.isClosed) return;
     this.isClosed = true;
     for (const key of [...this.listens.keys()]) this.endListen(key, options.graceful === true);
-    for (const entry of [...this.inFlight.values()]) {
-      entry.controller.abort(DISCONNECTED);
-      entry.settleEarly(undefined);
-    }
+    for (const entry of [...this.inFlight.values()]) this.abortEntry(entry, DISCONNECTED, undefined);
     this.clientRequests.rejectAll();
     this.host.registry.removeConnection(this.peer.connectionId);
     this.host.forget(this);
@@ -152,10 +161,7 @@ export class Connection implements CoreConnection {
     for (const key of [...this.listens.keys()]) this.endListen(key, true);
     const answer = (id: RequestId) =>
       errorResponse(id, { code: SHUTTING_DOWN_CODE, message: 'Server is shutting down' });
-    for (const entry of [...this.inFlight.values()]) {
-      entry.controller.abort(SHUTDOWN);
-      entry.settleEarly(answer(entry.id));
-    }
+    for (const entry of [...this.inFlight.values()]) this.abortEntry(entry, SHUTDOWN, answer(entry.id));
   }
 
   private onNotification(message: JsonRpcNotification): void {
@@ -178,18 +184,14 @@ export class Connection implements CoreConnection {
       return;
     }
     const entry = this.inFlight.get(key);
-    if (entry === undefined) return;
-    entry.controller.abort(CANCELLED);
-    entry.settleEarly(undefined);
+    if (entry !== undefined) this.abortEntry(entry, CANCELLED, undefined);
   }
 
-  private async onRequest(
-    request: JsonRpcRequest,
-    options: HandleOptions,
-  ): Promise<JsonRpcResponse | undefined> {
+  /** Synchronous up to the domain call: most requests cost no extra microtask hops here. */
+  private onRequest(request: JsonRpcRequest, options: HandleOptions): Promise<JsonRpcResponse | undefined> {
     if (this.isClosed || this.host.closing) {
       const message = this.host.closing ? 'Server is shutting down' : 'Connection is closing';
-      return errorResponse(request.id, { code: SHUTTING_DOWN_CODE, message });
+      return Promise.resolve(errorResponse(request.id, { code: SHUTTING_DOWN_CODE, message }));
     }
     const key = idKey(request.id);
     if (this.inFlight.has(key) || this.listens.has(key)) {
@@ -203,13 +205,13 @@ export class Connection implements CoreConnection {
     const answered = lifecycleResponse(request, this.host.serverInfo, capabilities, lifecycleOptions);
     const era = servedEra(request, lifecycleOptions);
     if (answered !== undefined) {
-      if (era === 'legacy' && request.method === 'initialize' && 'result' in answered)
+      if (era === 'legacy' && request.method === 'initialize' && 'result' in answered) {
         this.startSession(request, answered.result);
-      return answered;
+      }
+      return Promise.resolve(answered);
     }
     if (era === 'legacy') {
-      const owned = await this.legacyOwned(request, capabilities);
-      if (owned !== undefined) return owned;
+      if (LEGACY_OWNED.has(request.method)) return this.legacyOwned(request, capabilities);
       return this.runDomain(request, 'legacy', undefined, options);
     }
     const meta = checkModernMeta(request, lifecycleOptions);
@@ -245,7 +247,7 @@ export class Connection implements CoreConnection {
         return successResponse(request.id, {});
       }
       default:
-        return undefined;
+        throw new LocalError('not_core_owned', `${request.method} is not answered by the core`);
     }
   }
 
@@ -270,6 +272,11 @@ export class Connection implements CoreConnection {
   private async subscribe(request: JsonRpcRequest, caps: ServerCapabilities): Promise<JsonRpcResponse> {
     this.requireSubscriptions(request.method, caps);
     const uri = requireUri(request);
+    const registry = this.host.registry;
+    const id = this.peer.connectionId;
+    if (registry.subscriptionCount(id) >= this.host.maxSubscriptions && !registry.has(id, uri)) {
+      throw subscriptionLimit(this.host.maxSubscriptions);
+    }
     if (!(await this.canSubscribe(uri))) {
       throw new WireError(ErrorCode.InvalidParams, `Resource cannot be subscribed to: ${uri}`, { uri });
     }
@@ -305,6 +312,9 @@ export class Connection implements CoreConnection {
       );
     }
     const requested = parseListenFilter(request.params);
+    if ((requested.resourceSubscriptions?.length ?? 0) > this.host.maxSubscriptions) {
+      throw subscriptionLimit(this.host.maxSubscriptions);
+    }
     const filter = await honourListenFilter(requested, caps, async (uri) => {
       try {
         return await this.canSubscribe(uri);
@@ -345,97 +355,118 @@ export class Connection implements CoreConnection {
     open.finish(successResponse(final.id, modernResult(final.result, this.host.serverInfo)));
   }
 
-  private async runDomain(
+  private runDomain(
     request: JsonRpcRequest,
     era: Era,
     meta: ModernMeta | undefined,
     options: HandleOptions,
   ): Promise<JsonRpcResponse | undefined> {
     const key = idKey(request.id);
-    const controller = new AbortController();
-    let settleEarly: (response: JsonRpcResponse | undefined) => void = () => {};
-    const early = new Promise<JsonRpcResponse | undefined>((resolve) => {
-      settleEarly = resolve;
-    });
-    this.inFlight.set(key, { id: request.id, controller, settleEarly });
+    const scope = this.scope(request, era, meta, options);
     const external = options.signal;
-    const onExternalAbort = (): void => {
-      controller.abort(CANCELLED);
-      settleEarly(undefined);
+    let resolve: (response: JsonRpcResponse | undefined) => void = () => {};
+    // One deferred answer: the handler's outcome or an early settle (cancel, shutdown), whichever is first.
+    const answer = new Promise<JsonRpcResponse | undefined>((done) => {
+      resolve = done;
+    });
+    let settled = false;
+    const settle = (response: JsonRpcResponse | undefined): void => {
+      if (settled) return;
+      settled = true;
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+      if (external !== undefined) external.removeEventListener('abort', onExternalAbort);
+      resolve(response);
     };
-    if (external?.aborted === true) onExternalAbort();
-    else external?.addEventListener('abort', onExternalAbort, { once: true });
-    try {
-      if (!(await this.slots.acquire(controller.signal))) return await early;
-      const context = this.context(request, era, meta, controller.signal, options);
-      const outcome = this.invoke(request, era, context);
+    const start = (): void => {
       // The slot is held until the handler really settles, even when the answer went out early.
-      void outcome.finally(() => this.slots.release());
-      return await Promise.race([outcome, early]);
-    } finally {
-      this.inFlight.delete(key);
-      external?.removeEventListener('abort', onExternalAbort);
+      const finish = (response: JsonRpcResponse | undefined): void => {
+        this.slots.release();
+        settle(response);
+      };
+      this.invoke(request, era, scope).then(finish, (thrown: unknown) =>
+        finish(scope.aborted ? undefined : errorResponse(request.id, toWireError(thrown).toJSON())),
+      );
+    };
+    const entry: InFlight = { id: request.id, scope, settle, start };
+    const onExternalAbort = (): void => this.abortEntry(entry, CANCELLED, undefined);
+    this.inFlight.set(key, entry);
+    if (external?.aborted === true) onExternalAbort();
+    else {
+      external?.addEventListener('abort', onExternalAbort, { once: true });
+      if (this.slots.tryAcquire()) start();
+      else this.slots.enqueue(start);
     }
+    return answer;
+  }
+
+  /** Aborts a request's signal, gives up its queue place, and answers it now with `response`. */
+  private abortEntry(entry: InFlight, reason: string, response: JsonRpcResponse | undefined): void {
+    entry.scope.abort(reason);
+    this.slots.withdraw(entry.start);
+    entry.settle(response);
   }
 
   private async invoke(
     request: JsonRpcRequest,
     era: Era,
-    context: RequestContext,
+    scope: RequestScope,
   ): Promise<JsonRpcResponse | undefined> {
     try {
-      const result = await this.host.handler.handle(request, context);
-      if (!isJsonObject(result))
+      const result = await this.host.handler.handle(request, scope);
+      if (!isJsonObject(result)) {
         throw new LocalError('invalid_result', `handler returned a non-object result for ${request.method}`);
-      if (context.signal.aborted) return undefined;
+      }
+      if (scope.aborted) return undefined;
       return successResponse(
         request.id,
         era === 'modern' ? modernResult(result, this.host.serverInfo) : result,
       );
     } catch (thrown) {
-      if (context.signal.aborted) return undefined;
+      if (scope.aborted) return undefined;
       return errorResponse(request.id, this.wireError(thrown, request).toJSON());
     }
   }
 
-  private context(
+  private scope(
     request: JsonRpcRequest,
     era: Era,
     meta: ModernMeta | undefined,
-    signal: AbortSignal,
     options: HandleOptions,
-  ): RequestContext {
-    // `force` lets the cancel of an outstanding client request out after the signal aborted.
-    const sink = (message: JsonRpcMessage, force = false): boolean => {
-      if (signal.aborted && !force) return false;
-      if (options.notify !== undefined) {
-        options.notify(message as JsonRpcNotification | JsonRpcRequest);
-        return true;
-      }
-      return this.writer.write(message);
-    };
+  ): RequestScope {
     const session = this.legacy;
-    const rawToken = request.params?._meta;
+    const rawMeta = request.params?._meta;
     const legacyToken =
-      isJsonObject(rawToken) && isRequestId(rawToken.progressToken) ? rawToken.progressToken : undefined;
-    return {
-      peer: this.peer,
-      era,
-      protocolVersion: meta?.protocolVersion ?? session?.protocolVersion ?? this.defaultLegacyVersion(),
-      clientCapabilities: meta?.clientCapabilities ?? session?.clientCapabilities ?? {},
-      clientInfo: meta?.clientInfo ?? session?.clientInfo,
-      requestId: request.id,
-      signal,
-      progressToken: meta !== undefined ? meta.progressToken : legacyToken,
-      logLevel: meta !== undefined ? meta.logLevel : this.logLevel,
-      notify: (message) => {
-        sink(message);
+      isJsonObject(rawMeta) && isRequestId(rawMeta.progressToken) ? rawMeta.progressToken : undefined;
+    const notify = options.notify;
+    const io: ScopeIo = {
+      send: (message) => {
+        if (notify === undefined) return this.writer.write(message);
+        notify.call(options, message as JsonRpcNotification | JsonRpcRequest);
+        return true;
       },
-      sendRequest:
-        era === 'legacy'
-          ? (method, params) => this.clientRequests.send(method, params, sink, signal)
-          : undefined,
     };
+    if (era === 'legacy') {
+      io.ask = (method, params, scope) =>
+        this.clientRequests.send(
+          method,
+          params,
+          (message, force) => scope.send(message, force),
+          scope.signal,
+        );
+    }
+    return new RequestScope(
+      {
+        peer: this.peer,
+        era,
+        protocolVersion: meta?.protocolVersion ?? session?.protocolVersion ?? this.defaultLegacyVersion(),
+        clientCapabilities: meta?.clientCapabilities ?? session?.clientCapabilities ?? {},
+        clientInfo: meta !== undefined ? meta.clientInfo : session?.clientInfo,
+        requestId: request.id,
+        progressToken: meta !== undefined ? meta.progressToken : legacyToken,
+        logLevel: meta !== undefined ? meta.logLevel : this.logLevel,
+      },
+      io,
+    );
   }
 
   private defaultLegacyVersion(): string {
@@ -453,6 +484,16 @@ export class Connection implements CoreConnection {
       });
     });
   }
+}
+
+function subscriptionLimit(limit: number): WireError {
+  return new WireError(
+    ErrorCode.InvalidParams,
+    `Invalid params: at most ${limit} resource subscriptions per connection`,
+    {
+      limit,
+    },
+  );
 }
 
 function requireUri(request: JsonRpcRequest): string {

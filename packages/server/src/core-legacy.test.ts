@@ -194,3 +194,32 @@ describe('server-to-client requests (legacy)', () => {
     expect(client.messages.some((m) => m.id === 'ask-3')).toBe(false);
   });
 });
+
+describe('limits', () => {
+  it('caps subscriptions per connection (re-subscribing a held uri is still fine)', async () => {
+    const handler = testHandler();
+    const core = createServerCore({
+      handler,
+      serverInfo: { name: 't', version: '1' },
+      logger: memoryLogger(),
+      maxSubscriptionsPerConnection: 2,
+    });
+    server = await startSocketServer(core);
+    const client = await server.connect();
+    await client.request('resources/subscribe', { uri: 'test://1' });
+    await client.request('resources/subscribe', { uri: 'test://2' });
+    expect((await client.request('resources/subscribe', { uri: 'test://2/' })).result).toEqual({});
+    const refused = await client.request('resources/subscribe', { uri: 'test://3' });
+    expect(refused.error).toMatchObject({ code: -32602, data: { limit: 2 } });
+    const other = await server.connect();
+    expect((await other.request('resources/subscribe', { uri: 'test://3' })).result).toEqual({});
+    const listen = await client.request('subscriptions/listen', {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+      notifications: { resourceSubscriptions: ['test://a', 'test://b', 'test://c'] },
+    });
+    expect(listen.error).toMatchObject({ code: -32602, data: { limit: 2 } });
+  });
+});

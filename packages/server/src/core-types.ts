@@ -19,6 +19,11 @@ export interface ServerCoreOptions {
   lifecycle?: LifecycleOptions;
   /** Domain requests one connection runs at once; more wait their turn. Default 32. */
   maxInFlightPerConnection?: number;
+  /**
+   * Resource subscriptions one connection may hold (legacy subscribe), and uris one listen stream
+   * may name. Past it: -32602 with `data.limit`. Default 4 096.
+   */
+  maxSubscriptionsPerConnection?: number;
   /** How long a legacy server-to-client request waits for the client. Default 300 000 ms. */
   clientRequestTimeoutMs?: number;
   /** Diagnostics (internal errors, dropped peers). Default: JSON lines on stderr, level info. */

@@ -37,4 +37,9 @@ export {
   serveStreams,
 } from './serve-connection.js';
 export { type ServeStdioOptions, serveStdio } from './serve-stdio.js';
-export { createServerCore, DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, DEFAULT_MAX_IN_FLIGHT } from './server-core.js';
+export {
+  createServerCore,
+  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_SUBSCRIPTIONS,
+} from './server-core.js';

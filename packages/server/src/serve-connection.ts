@@ -88,7 +88,9 @@ class StreamLoop {
   private state: State = 'open';
   private readonly connection: CoreConnection;
   private readonly decoder: FrameDecoder;
-  private readonly writes = new Set<Promise<void>>();
+  /** Frames handed to the connection whose answer has not reached the writer yet. */
+  private outstanding = 0;
+  private readonly quiet: Array<() => void> = [];
   private readonly maxPending: number;
   private readonly drainTimeoutMs: number;
   private resolveClosed: () => void = () => {};
@@ -182,23 +184,34 @@ class StreamLoop {
       void this.shutdown(0);
       return;
     }
-    const written = this.connection
-      .handle(frame)
-      .then((response) => {
+    this.outstanding += 1;
+    this.connection.handle(frame).then(
+      (response) => {
         if (response !== undefined) this.connection.writer.write(response);
-      })
-      .catch((thrown: unknown) => {
+        this.answered();
+      },
+      (thrown: unknown) => {
         this.core.logger.error('connection loop failed to answer', {
           connectionId: this.connectionId,
           ...errorFields(thrown),
         });
-      });
-    this.writes.add(written);
-    void written.finally(() => {
-      this.writes.delete(written);
-      this.maybeResume();
-    });
+        this.answered();
+      },
+    );
     if (this.connection.pending >= this.maxPending) this.input.pause();
+  }
+
+  /** One frame fully handled (its answer, if any, is with the writer). */
+  private answered(): void {
+    this.outstanding -= 1;
+    this.maybeResume();
+    if (this.outstanding === 0) for (const resolve of this.quiet.splice(0)) resolve();
+  }
+
+  /** Resolves once every handled frame's answer reached the writer. */
+  private allAnswered(): Promise<void> {
+    if (this.outstanding === 0) return Promise.resolve();
+    return new Promise((resolve) => this.quiet.push(resolve));
   }
 
   private maybeResume(): void {
@@ -227,7 +240,7 @@ class StreamLoop {
     if (this.state === 'closed') return;
     this.connection.close({ graceful: true });
     // Let the final results (and answers of the drained requests) reach the writer.
-    await Promise.allSettled([...this.writes]);
+    await this.allAnswered();
     // drop() may have run meanwhile (the peer hung up).
     if ((this.state as State) === 'closed') return;
     this.state = 'closed';

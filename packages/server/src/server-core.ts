@@ -10,6 +10,7 @@ import { errorFields, type Logger, stderrLogger } from './logger.js';
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
+export const DEFAULT_MAX_SUBSCRIPTIONS = 4_096;
 
 /** What a Connection needs from its core (internal). */
 export interface CoreHost {
@@ -20,6 +21,7 @@ export interface CoreHost {
   readonly logger: Logger;
   readonly maxInFlight: number;
   readonly clientRequestTimeoutMs: number;
+  readonly maxSubscriptions: number;
   readonly closing: boolean;
   capabilities(): ServerCapabilities;
   forget(connection: Connection): void;
@@ -37,6 +39,7 @@ class Core implements ServerCore, CoreHost {
   readonly logger: Logger;
   readonly maxInFlight: number;
   readonly clientRequestTimeoutMs: number;
+  readonly maxSubscriptions: number;
   private readonly connections = new Map<string, Connection>();
   private isClosing = false;
 
@@ -51,6 +54,10 @@ class Core implements ServerCore, CoreHost {
     this.maxInFlight = positiveInteger(
       options.maxInFlightPerConnection ?? DEFAULT_MAX_IN_FLIGHT,
       'maxInFlightPerConnection',
+    );
+    this.maxSubscriptions = positiveInteger(
+      options.maxSubscriptionsPerConnection ?? DEFAULT_MAX_SUBSCRIPTIONS,
+      'maxSubscriptionsPerConnection',
     );
     this.clientRequestTimeoutMs = positiveInteger(
       options.clientRequestTimeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,

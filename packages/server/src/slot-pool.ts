@@ -1,4 +1,4 @@
-/** A counting semaphore with abortable waits: bounds the requests one connection runs at once. */
+/** A counting semaphore: bounds the requests one connection runs at once; waiters are plain callbacks. */
 
 export class SlotPool {
   private used = 0;
@@ -12,35 +12,36 @@ export class SlotPool {
     return this.used + this.waiters.length;
   }
 
-  /** Resolves true with a slot held, or false when the signal aborted first (no slot held). */
-  acquire(signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return Promise.resolve(false);
-    if (this.used < this.size) {
-      this.used += 1;
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const grant = (): void => {
-        signal.removeEventListener('abort', onAbort);
-        this.used += 1;
-        resolve(true);
-      };
-      const onAbort = (): void => {
-        const at = this.waiters.indexOf(grant);
-        if (at !== -1) this.waiters.splice(at, 1);
-        this.checkIdle();
-        resolve(false);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(grant);
-    });
+  /** Takes a slot now if one is free. */
+  tryAcquire(): boolean {
+    if (this.used >= this.size) return false;
+    this.used += 1;
+    return true;
   }
 
+  /** Queues `grant`, called (with the slot held) when a slot frees up. */
+  enqueue(grant: () => void): void {
+    this.waiters.push(grant);
+  }
+
+  /** Removes a queued `grant` that no longer wants its slot; false if it was not queued. */
+  withdraw(grant: () => void): boolean {
+    const at = this.waiters.indexOf(grant);
+    if (at === -1) return false;
+    this.waiters.splice(at, 1);
+    this.checkIdle();
+    return true;
+  }
+
+  /** Frees a slot, handing it straight to the next waiter if any. */
   release(): void {
-    this.used -= 1;
     const next = this.waiters.shift();
-    if (next !== undefined) next();
-    else this.checkIdle();
+    if (next !== undefined) {
+      next();
+      return;
+    }
+    this.used -= 1;
+    this.checkIdle();
   }
 
   /** Resolves once no slot is held and nothing waits. */

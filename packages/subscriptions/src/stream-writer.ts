@@ -32,6 +32,7 @@ export class StreamPushWriter implements PushWriter {
   private unflushed = 0;
   private lastProgress = 0;
   private timer: NodeJS.Timeout | undefined;
+  private corked = false;
 
   constructor(
     private readonly stream: Writable,
@@ -72,6 +73,7 @@ export class StreamPushWriter implements PushWriter {
       return false;
     }
     this.unflushed += 1;
+    this.cork();
     this.stream.write(data, () => this.flushed());
     this.armTimer();
     return true;
@@ -79,6 +81,17 @@ export class StreamPushWriter implements PushWriter {
 
   close(reason?: string): void {
     this.finish(reason, false, true);
+  }
+
+  /** Coalesces the writes of one tick (many answers to one pipelined burst) into a single syscall. */
+  private cork(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.stream.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      this.stream.uncork();
+    });
   }
 
   private flushed(): void {

@@ -150,6 +150,16 @@ export class SubscriptionRegistry {
     return this.byUri.get(this.canonicalize(uri))?.size ?? 0;
   }
 
+  /** Whether a connection holds a subscription to a uri (any spelling). */
+  has(connectionId: string, uri: string): boolean {
+    return this.byKey.get(connectionId)?.has(this.canonicalize(uri)) ?? false;
+  }
+
+  /** How many uris a connection is subscribed to (its listen streams excluded). */
+  subscriptionCount(connectionId: string): number {
+    return this.byKey.get(connectionId)?.size ?? 0;
+  }
+
   /** Canonical uris a connection is subscribed to (its listen streams excluded). */
   subscriptionsOf(connectionId: string): string[] {
     return [...(this.byKey.get(connectionId) ?? [])];
