@@ -278,7 +278,10 @@ export class CodeModeRunner {
       if (pending !== undefined) {
         this.#end(
           pending,
-          failure(ExecuteErrorCode.SandboxError, 'The sandbox worker stopped; the execution was lost'),
+          failure(
+            ExecuteErrorCode.SandboxError,
+            `The sandbox worker stopped${slot.failure === undefined ? '' : ` (${slot.failure})`}; the execution was lost`,
+          ),
         );
       }
     }

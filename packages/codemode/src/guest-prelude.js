@@ -21,6 +21,9 @@ export const GUEST_PRELUDE = `(function (bridge, namespace, methodsJson, maxLogC
   const arrayMap = Array.prototype.map;
   const arrayJoin = Array.prototype.join;
   const stringSlice = String.prototype.slice;
+  // Guest-only, but nothing here needs shared memory or blocking waits.
+  delete G.SharedArrayBuffer;
+  delete G.Atomics;
   const opErrors = new WeakSet();
   const weakAdd = WeakSet.prototype.add;
   const weakHas = WeakSet.prototype.has;

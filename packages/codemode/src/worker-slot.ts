@@ -16,6 +16,8 @@ export interface WorkerSlotOptions {
 export class WorkerSlot {
   readonly #worker: Worker;
   readonly #options: WorkerSlotOptions;
+  /** Why the thread died, when it died of an uncaught error. */
+  failure: string | undefined;
   /** Executions the worker is running (until it reports them done). */
   readonly active = new Set<number>();
   #alive = true;
@@ -26,16 +28,20 @@ export class WorkerSlot {
     this.#options = options;
     this.#worker = new Worker(WORKER_URL, {
       workerData: { wasmModule: options.wasmModule, defaultMemoryBytes: options.defaultMemoryBytes },
-      // A deep native stack keeps QuickJS's own (smaller) stack limit the one that trips.
-      resourceLimits: { stackSizeMb: 16, maxOldGenerationSizeMb: 512 },
+      // The parent's flags (e.g. --input-type from `node -e`) can stop a worker from loading.
+      execArgv: [],
+      // QuickJS's own 256 KiB stack limit trips well inside 4 MiB; builtins that recurse without
+      // checking it overflow the native stack quickly instead, which only loses that instance.
+      resourceLimits: { stackSizeMb: 4, maxOldGenerationSizeMb: 512 },
     });
     this.#worker.unref();
     this.#worker.on('message', (message: FromWorker) => {
       if (message.type === 'done') this.#settled(message.execId);
       options.onMessage(this, message);
     });
-    this.#worker.on('error', () => {
-      // The exit event follows and reports the loss.
+    this.#worker.on('error', (error) => {
+      // The exit event follows and reports the loss; keep why for the message.
+      this.failure = error instanceof Error ? error.message : String(error);
     });
     this.#worker.on('exit', () => this.#exited());
   }
