@@ -1,0 +1,119 @@
+import { createServerCore, silentLogger } from '@agentd/server';
+import { expect, it } from 'vitest';
+import { serveHttp } from './index.js';
+import { modernPost } from './test-support/harness.js';
+import { testHandler } from './test-support/test-handler.js';
+
+const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+};
+
+async function start(options: Parameters<typeof serveHttp>[1]) {
+  const core = createServerCore({
+    handler: testHandler(),
+    serverInfo: { name: 't', version: '1' },
+    logger: silentLogger,
+  });
+  const t = await serveHttp(core, options);
+  const url = `http://localhost:${t.address.port}/mcp`;
+  const close = async () => {
+    await t.close();
+    await core.close();
+  };
+  return { core, t, url, close };
+}
+
+it("binds a session to the principal that created it: another token's requests get 404", async () => {
+  const tokens = [
+    { token: 'alice-token-0123456789', name: 'alice' },
+    { token: 'bobby-token-0123456789', name: 'bob' },
+  ];
+  const s = await start({ auth: { tokens } });
+  const init = await fetch(s.url, {
+    method: 'POST',
+    headers: { ...H, authorization: 'Bearer alice-token-0123456789' },
+    body: JSON.stringify(INIT),
+  });
+  const session = init.headers.get('mcp-session-id') as string;
+  await init.text();
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  const asBob = await fetch(s.url, {
+    method: 'POST',
+    headers: { ...H, authorization: 'Bearer bobby-token-0123456789', 'mcp-session-id': session },
+    body: list,
+  });
+  expect(asBob.status).toBe(404);
+  const asAlice = await fetch(s.url, {
+    method: 'POST',
+    headers: { ...H, authorization: 'Bearer alice-token-0123456789', 'mcp-session-id': session },
+    body: list,
+  });
+  expect(asAlice.status).toBe(200);
+  await asAlice.text();
+  await s.close();
+});
+
+it('refuses initialize past maxSessions with 503, and accepts again after a DELETE', async () => {
+  const s = await start({ maxSessions: 2 });
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await fetch(s.url, { method: 'POST', headers: H, body: JSON.stringify(INIT) });
+    ids.push(res.headers.get('mcp-session-id') as string);
+    await res.text();
+  }
+  const third = await fetch(s.url, { method: 'POST', headers: H, body: JSON.stringify(INIT) });
+  expect(third.status).toBe(503);
+  expect(third.headers.get('retry-after')).toBe('5');
+  await fetch(s.url, { method: 'DELETE', headers: { 'mcp-session-id': ids[0] as string } });
+  const again = await fetch(s.url, { method: 'POST', headers: H, body: JSON.stringify(INIT) });
+  expect(again.status).toBe(200);
+  await again.text();
+  expect(s.t.sessionCount).toBe(2);
+  await s.close();
+});
+
+it('decodes a base64 Mcp-Name and cancels a request whose client closed its stream', async () => {
+  const s = await start({});
+  const name = 'echo';
+  const encoded = `=?base64?${Buffer.from(name).toString('base64')}?=`;
+  const res = await modernPost(
+    s.url,
+    'tools/call',
+    { name, arguments: { text: 'b64' } },
+    { headers: { 'mcp-name': encoded } },
+  );
+  expect(await res.json()).toMatchObject({ result: { content: [{ text: 'b64' }] } });
+
+  const controller = new AbortController();
+  const waiting = modernPost(s.url, 'tools/call', { name: 'wait' }, { headers: {} });
+  void waiting.catch(() => undefined);
+  const pending = fetch(s.url, {
+    method: 'POST',
+    signal: controller.signal,
+    headers: { ...H, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wait' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: {
+        name: 'wait',
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  }).catch(() => undefined);
+  while (s.t.activeRequests < 2) await new Promise((r) => setTimeout(r, 10));
+  controller.abort();
+  await pending;
+  // The aborted request is cancelled (its tool sees the abort); the other keeps running.
+  while (s.t.activeRequests > 1) await new Promise((r) => setTimeout(r, 10));
+  expect(s.t.activeRequests).toBe(1);
+  await s.t.close(50);
+  await s.core.close();
+});
