@@ -59,9 +59,20 @@ typedef struct {
 
 /* ---------- small helpers ---------- */
 
-#define CHECK(call)                                   \
-  do {                                                \
-    if ((call) != napi_ok) return NULL;               \
+/* A failed Node-API call becomes a JS exception (unless one is already pending), never a silent
+ * undefined. */
+static napi_value napi_failed(napi_env env) {
+  const napi_extended_error_info *info = NULL;
+  napi_get_last_error_info(env, &info); /* first: later calls overwrite it */
+  const char *message = info != NULL && info->error_message != NULL ? info->error_message : "Node-API call failed";
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && !pending) napi_throw_error(env, "ERR_VSOCK_NAPI", message);
+  return NULL;
+}
+
+#define CHECK(call)                                  \
+  do {                                               \
+    if ((call) != napi_ok) return napi_failed(env);  \
   } while (0)
 
 /* Throws an Error shaped like Node's errno errors: message "<syscall> <CODE>: <text>",
@@ -100,7 +111,12 @@ static int parse_address(napi_env env, napi_value obj, struct sockaddr_storage *
   napi_value v;
   char family[8] = {0};
   size_t n = 0;
+  napi_valuetype type;
   memset(sa, 0, sizeof *sa);
+  if (napi_typeof(env, obj, &type) != napi_ok || type != napi_object) {
+    throw_type(env, "address must be an object");
+    return 0;
+  }
   if (napi_get_named_property(env, obj, "family", &v) != napi_ok ||
       napi_get_value_string_utf8(env, v, family, sizeof family, &n) != napi_ok) {
     throw_type(env, "address.family must be 'vsock' or 'unix'");
@@ -251,7 +267,7 @@ static sock_t *this_sock(napi_env env, napi_callback_info info, size_t *argc, na
     return NULL;
   }
   if (!allow_closed && s->fd < 0) {
-    throw_errno(env, "use", EBADF);
+    throw_errno(env, "closed socket", EBADF);
     return NULL;
   }
   return s;
@@ -277,7 +293,8 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
   socklen_t len;
   int32_t backlog = 511;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 1 || !parse_address(env, argv[0], &sa, &len)) return NULL;
+  if (argc < 1) return throw_type(env, "an address is required");
+  if (!parse_address(env, argv[0], &sa, &len)) return NULL;
   if (argc > 1) napi_get_value_int32(env, argv[1], &backlog);
   int fd = open_socket(sa.ss_family);
   if (fd < 0) return throw_errno(env, "socket", errno);
@@ -303,7 +320,8 @@ static napi_value js_connect(napi_env env, napi_callback_info info) {
   struct sockaddr_storage sa;
   socklen_t len;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 1 || !parse_address(env, argv[0], &sa, &len)) return NULL;
+  if (argc < 1) return throw_type(env, "an address is required");
+  if (!parse_address(env, argv[0], &sa, &len)) return NULL;
   int fd = open_socket(sa.ss_family);
   if (fd < 0) return throw_errno(env, "socket", errno);
   int rc;
@@ -395,8 +413,9 @@ static napi_value h_write(napi_env env, napi_callback_info info) {
   void *data;
   size_t length;
   bool is_buffer;
+  if (argc < 1) return throw_type(env, "write() takes a Buffer");
   CHECK(napi_is_buffer(env, argv[0], &is_buffer));
-  if (argc < 1 || !is_buffer) return throw_type(env, "write() takes a Buffer");
+  if (!is_buffer) return throw_type(env, "write() takes a Buffer");
   CHECK(napi_get_buffer_info(env, argv[0], &data, &length));
   ssize_t n;
   do n = send(s->fd, data, length, MSG_NOSIGNAL);
