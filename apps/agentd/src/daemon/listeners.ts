@@ -1,9 +1,8 @@
 /** Starts the serve targets on one ServerCore: unix, vsock, http(s) and stdio. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Duplex } from 'node:stream';
 import { LocalError } from '@agentd/rpc-frame';
-import { type ConnectionHandle, type ServerCore, serveConnection, serveStdio } from '@agentd/server';
+import { type ServerCore, serveStdio } from '@agentd/server';
 import { serveHttp } from '@agentd/transport-http';
 import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
@@ -47,23 +46,12 @@ async function listenVsock(
   const listener = vsock.bindVsock(
     target.cid === undefined ? { port: target.port } : { cid: target.cid, port: target.port },
   );
-  // Same NDJSON loop as unix: every accepted vsock peer is a management peer.
-  const handles = new Set<ConnectionHandle>();
-  listener.on('connection', (socket: Duplex) => {
-    const handle = serveConnection(socket, 'management', ctx.core, { transport: 'vsock' });
-    handles.add(handle);
-    void handle.closed.then(() => handles.delete(handle));
-  });
-  listener.on('error', (error: Error) =>
-    ctx.logger.error('vsock listener failed', { target: target.raw, error: error.message }),
-  );
+  // Every accepted vsock peer is a management peer: the VM boundary is the access control.
+  const served = vsock.serveVsock(listener, ctx.core);
   return {
     target,
     address: `vsock:${target.cid ?? 'any'}:${target.port}`,
-    close: async (deadlineMs) => {
-      listener.close();
-      await Promise.all([...handles].map((h) => h.shutdown(deadlineMs)));
-    },
+    close: (deadlineMs) => served.close(deadlineMs),
   };
 }
 
