@@ -6,7 +6,7 @@ import { LocalError } from '@agentd/rpc-frame';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { describe, expect, it } from 'vitest';
 import { connectVsock } from './connect-vsock.js';
-import { VMADDR_CID_ANY, VMADDR_CID_LOCAL, VMADDR_PORT_ANY } from './constants.js';
+import { VMADDR_CID_ANY, VMADDR_CID_HOST, VMADDR_CID_LOCAL, VMADDR_PORT_ANY } from './constants.js';
 import { localCid } from './local-cid.js';
 import { serveVsock } from './serve-vsock.js';
 import { NdjsonClient } from './test-support/ndjson-client.js';
@@ -28,7 +28,9 @@ if (hasVsock && !hasLoopback) {
 function localCidFromPython(): number {
   const script =
     'import fcntl,struct,os\nfd=os.open("/dev/vsock",os.O_RDONLY)\nb=bytearray(4)\nfcntl.ioctl(fd,0x7b9,b)\nprint(struct.unpack("I",b)[0])';
-  return Number(execFileSync('python3', ['-c', script], { encoding: 'utf8' }).trim());
+  // The system python when present: version-manager shims (pyenv) take seconds to start.
+  const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  return Number(execFileSync(python, ['-c', script], { encoding: 'utf8' }).trim());
 }
 
 describe.skipIf(!hasVsock)('AF_VSOCK on this machine', () => {
@@ -101,6 +103,22 @@ describe.skipIf(!hasVsock)('AF_VSOCK on this machine', () => {
       listener.close();
     },
   );
+
+  it('reports an asynchronous connect failure (the host refusing a port) as an error event', async () => {
+    // Nothing listens on a random high port on the host: the non-blocking connect ends in a
+    // reset (or the kernel's 2 s connect timeout), delivered through the poll callback.
+    const port = 1_000_000_000 + Math.floor(Math.random() * 1_000_000_000);
+    const before = openFdCount();
+    const socket = connectVsock(VMADDR_CID_HOST, port);
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    expect(socket.connecting).toBe(true);
+    const [error] = (await once(socket, 'error')) as [NodeJS.ErrnoException];
+    expect(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ENODEV']).toContain(error.code);
+    expect(error.syscall).toBe('connect');
+    await closed;
+    expect(socket.destroyed).toBe(true);
+    expect(openFdCount()).toBe(before);
+  });
 
   it.skipIf(!hasLoopback)('serves a loopback connection end to end (CID 1)', async () => {
     const listener = bindVsock({ port: VMADDR_PORT_ANY });
