@@ -287,6 +287,10 @@ describe('legacy era (2025-11-25)', () => {
     (c as unknown as { output: NodeJS.WritableStream }).output.write('{not json\n');
     const error = await c.waitFor((m) => m.error !== undefined && m.id === null);
     expect((error.error as Json).code).toBe(-32700);
-    expect(await c.initialize()).toMatchObject({ serverInfo: { name: 'agentd' } });
+    // An unsupported version is answered with the newest legacy one (the MCP rule), not an error.
+    expect(await c.initialize('1999-01-01')).toMatchObject({
+      protocolVersion: '2025-11-25',
+      serverInfo: { name: 'agentd' },
+    });
   });
 });
