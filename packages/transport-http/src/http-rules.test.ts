@@ -307,8 +307,8 @@ describe('configurations', () => {
     });
     expect(listen.status).toBe(200);
     const slow = modernPost(url, 'tools/call', { name: 'progress' }, { meta: { progressToken: 1 } });
-    await new Promise((r) => setTimeout(r, 5));
-    const closed = t.close(2_000);
+    while (t.activeRequests < 2) await new Promise((r) => setTimeout(r, 5));
+    const closed = t.close(5_000);
     const text = await listen.text();
     expect(text).toContain('"id":9');
     expect(text).toContain('"resultType":"complete"');

@@ -8,6 +8,7 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalError } from '@agentd/rpc-frame';
 import { type Authenticator, createAuthenticator } from './bearer-auth.js';
 import type { CorePort } from './core-port.js';
@@ -115,16 +116,10 @@ async function shutdown(context: TransportContext, server: Server, deadlineMs: n
   server.closeIdleConnections();
   // Long-lived streams never finish on their own: end them now (listen streams with a result).
   context.sessions.endStreams();
-  const pending = [...context.exchanges];
-  const drained = Promise.all(pending.map((e) => e.done));
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, deadlineMs);
-  });
-  for (const exchange of pending) if (exchange.longLived()) exchange.shutdown(false);
-  await Promise.race([drained, deadline]);
-  clearTimeout(timer);
-  for (const exchange of context.exchanges) exchange.shutdown(true);
+  for (const exchange of context.exchanges) if (exchange.longLived()) exchange.shutdown(false);
+  const deadline = Date.now() + deadlineMs;
+  while (context.exchanges.size > 0 && Date.now() < deadline) await sleep(10);
+  for (const exchange of [...context.exchanges]) exchange.shutdown(true);
   context.sessions.endAll();
   server.closeAllConnections();
   await stopped;

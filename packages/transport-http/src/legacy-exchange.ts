@@ -13,7 +13,7 @@ import { sendEmpty, sendJson, sendRpcError } from './replies.js';
 import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
 import { SseStream } from './sse-stream.js';
-import { type Caller, makePeer, type TransportContext, track } from './transport-context.js';
+import { type Caller, makePeer, type TransportContext } from './transport-context.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 /** Implementation-defined code the official SDKs use for an unknown session. */
@@ -105,17 +105,13 @@ async function answer(
     context.sse,
     caller.corsHeaders,
   );
-  let settle!: () => void;
-  const done = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  track(context, {
-    done,
+  const exchange = {
     longLived: () => false,
-    shutdown(force) {
+    shutdown(force: boolean) {
       if (force) stream.close('overflow');
     },
-  });
+  };
+  context.exchanges.add(exchange);
   session.active++;
   let response: JsonRpcResponse | undefined;
   try {
@@ -129,7 +125,7 @@ async function answer(
   } finally {
     session.active--;
     session.lastSeen = Date.now();
-    settle();
+    context.exchanges.delete(exchange);
   }
   finishAnswer(caller, stream, response, false);
 }

@@ -11,7 +11,7 @@ import { finishAnswer } from './finish-answer.js';
 import { checkModernEnvelope } from './modern-envelope.js';
 import { sendEmpty, sendRpcError } from './replies.js';
 import { SseStream } from './sse-stream.js';
-import { type Caller, makePeer, type TransportContext, track } from './transport-context.js';
+import { type Caller, makePeer, type TransportContext } from './transport-context.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -43,19 +43,14 @@ export async function serveModernRequest(
   }
   const id = context.nextId();
   const stream = new SseStream(res, id, context.sse, caller.corsHeaders);
-  const controller = new AbortController();
-  // The client closing its stream before the answer is a cancellation (spec: HTTP cancellation).
-  stream.onClose(() => controller.abort());
   const connection = context.core.openConnection(makePeer(id, caller), stream);
+  // The client closing its stream before the answer is a cancellation (spec: HTTP cancellation):
+  // closing this request's own connection aborts it. After the answer this is a no-op.
+  stream.onClose(() => connection.close());
   const isListen = request.method === 'subscriptions/listen';
-  let settle!: () => void;
-  const done = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  track(context, {
-    done,
+  const exchange = {
     longLived: () => isListen && stream.started,
-    shutdown(force) {
+    shutdown(force: boolean) {
       if (!force) {
         if (isListen) connection.close({ graceful: true });
         return;
@@ -65,21 +60,21 @@ export async function serveModernRequest(
           successResponse(request.id, { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: request.id } }),
         );
       }
-      controller.abort();
       connection.close();
     },
-  });
+  };
+  context.exchanges.add(exchange);
   let response: JsonRpcResponse | undefined;
   try {
     response = await connection.handle(
       { kind: 'request', message: request },
-      { notify: (message) => stream.write(message), signal: controller.signal },
+      { notify: (message) => stream.write(message) },
     );
   } catch (thrown) {
     response = errorResponse(request.id, toWireError(thrown).toJSON());
   } finally {
     connection.close();
-    settle();
+    context.exchanges.delete(exchange);
   }
   finishAnswer(caller, stream, response, true);
 }

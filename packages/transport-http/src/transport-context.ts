@@ -1,13 +1,12 @@
 /** State shared by the request handlers of one transport instance. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonRpcMessage } from '@agentd/rpc-frame';
 import type { Principal } from './bearer-auth.js';
 import type { CorePort, HttpPeer } from './core-port.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionStore } from './session-store.js';
 import type { SseOptions } from './sse-stream.js';
 
-/** A request being answered; tracked so `close()` can end or abort it. */
+/** A request being answered; in `exchanges` until answered, so `close()` can end or abort it. */
 export interface Exchange {
   /**
    * Shutdown, in two steps: first (`force` false) listen streams are ended with their final
@@ -16,7 +15,6 @@ export interface Exchange {
   shutdown(force: boolean): void;
   /** True for an open `subscriptions/listen` stream, which never ends on its own. */
   longLived(): boolean;
-  readonly done: Promise<void>;
 }
 
 export interface TransportContext {
@@ -50,11 +48,3 @@ export function makePeer(connectionId: string, caller: Caller): HttpPeer {
     },
   };
 }
-
-/** Tracks an exchange until `done` settles. */
-export function track(context: TransportContext, exchange: Exchange): void {
-  context.exchanges.add(exchange);
-  void exchange.done.finally(() => context.exchanges.delete(exchange));
-}
-
-export type MessageSink = (message: JsonRpcMessage) => void;
