@@ -104,6 +104,29 @@ describe('modern era (2026-07-28)', () => {
     expect(String(plain.output).trim()).toBe('WRAP ME');
   });
 
+  it("forwards the agent's progress and log events to the waiting request", async () => {
+    const c = await connect();
+    const meta = modernMeta({ progressToken: 'p1', 'io.modelcontextprotocol/logLevel': 'info' });
+    const response = await c.send('tools/call', {
+      _meta: meta,
+      name: 'command_subagent.spawn',
+      arguments: { instruction: 'sleep 400' },
+    });
+    expect(toolValue(response.result as Json)).toMatchObject({ state: 'succeeded' });
+    const progress = c.notifications('notifications/progress').map((n) => n.params as Json);
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
+    expect(progress.every((p) => p.progressToken === 'p1' && p.total === 4)).toBe(true);
+    const warm = toolValue(await call(c, 'command_subagent.spawn', { instruction: 'echo hi', warm: true }));
+    await c.send('tools/call', {
+      _meta: meta,
+      name: 'command_subagent.send',
+      arguments: { handle: warm.handle, message: 'log hello there' },
+    });
+    const logged = c.notifications('notifications/message').map((n) => n.params as Json);
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'info', data: 'hello there' }));
+    await call(c, 'command_subagent.cancel', { handle: warm.handle });
+  });
+
   it('spawns async, and a listen stream gets the one-shot subagent update and the repeated run updates', async () => {
     const c = await connect();
     const started = toolValue(

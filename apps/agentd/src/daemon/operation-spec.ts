@@ -4,6 +4,16 @@ import type { Peer } from '@agentd/server';
 
 export type OperationKind = 'query' | 'command';
 
+/** What a handler may use of the request: who asks, cancellation, and request-scoped notifications. */
+export interface OperationContext {
+  peer: Peer;
+  signal: AbortSignal;
+  /** `notifications/progress` when the caller sent a progressToken (no-op otherwise). */
+  progress(progress: number, total?: number, message?: string): void;
+  /** `notifications/message` when the caller asked for logs at this level (no-op otherwise). */
+  log(level: 'debug' | 'info' | 'warning' | 'error', data: unknown): void;
+}
+
 export interface OperationSpec {
   kind: OperationKind;
   id: string;
@@ -14,7 +24,7 @@ export interface OperationSpec {
   outputType: string;
   /** Operator operations: only management peers may see or call them (enforced by ClientFilters). */
   operator: boolean;
-  handler: (args: JsonObject, context: { peer: Peer; signal: AbortSignal }) => Promise<unknown>;
+  handler: (args: JsonObject, context: OperationContext) => Promise<unknown>;
 }
 
 /** The `{kind}_{id}` name ClientFilters globs match against. */

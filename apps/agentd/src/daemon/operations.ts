@@ -1,7 +1,7 @@
 /** The self-MCP operations: work operations for every peer, operator operations for management peers. */
 import type { JsonObject } from '@agentd/rpc-frame';
-import type { SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
-import type { OperationSpec } from './operation-spec.js';
+import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
+import type { OperationContext, OperationSpec } from './operation-spec.js';
 
 export interface OperationHost {
   supervisor(): Supervisor;
@@ -46,6 +46,28 @@ function spawnArgs(host: OperationHost): JsonObject {
   };
 }
 
+const LOG_LEVELS: Record<string, 'debug' | 'info' | 'warning' | 'error'> = {
+  debug: 'debug',
+  info: 'info',
+  warn: 'warning',
+  warning: 'warning',
+  error: 'error',
+};
+
+/** Forwards an agent's progress and log events to the MCP request that is waiting on it. */
+export function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => void {
+  return (event) => {
+    if (event.type === 'progress' && typeof event.progress === 'number') {
+      const total = typeof event.total === 'number' ? event.total : undefined;
+      const message = typeof event.message === 'string' ? event.message : undefined;
+      context.progress(event.progress, total, message);
+    } else if (event.type === 'log') {
+      const level = LOG_LEVELS[String(event.level)] ?? 'info';
+      context.log(level, event.message ?? event);
+    }
+  };
+}
+
 /** Strips undefined so the record stays JSON-clean for structuredContent. */
 export function statusJson(status: SubagentStatus): JsonObject {
   return JSON.parse(JSON.stringify(status)) as JsonObject;
@@ -71,15 +93,16 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       args: spawnArgs(host),
       outputType: 'SubagentStatus',
       operator: false,
-      handler: async (args, { signal }) => {
+      handler: async (args, context) => {
         const request: SpawnRequest = { instruction: args.instruction as string };
         if (typeof args.agent === 'string') request.agent = args.agent;
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
-        // A sync spawn is tied to the request: a cancelled request cancels the run.
-        const wait = request.async !== true && request.warm !== true;
-        return statusJson(await sup().spawn(request, wait ? signal : undefined));
+        // Tied to the request until it answers: a caller that gives up before it has the handle
+        // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.
+        const status = await sup().spawn(request, context.signal, { onEvent: forwardAgentEvents(context) });
+        return statusJson(status);
       },
     },
     {
@@ -90,12 +113,31 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         type: 'object',
         additionalProperties: false,
         required: ['handle', 'message'],
-        properties: { handle: handleArg, message: { type: 'string', minLength: 1 } },
+        properties: {
+          handle: handleArg,
+          message: { type: 'string', minLength: 1 },
+          timeoutMs: {
+            type: 'integer',
+            minimum: 1,
+            description: "Bounds this turn (default: the session's timeout).",
+          },
+        },
       },
       outputType: 'SendResult',
       operator: false,
-      handler: async (args, { signal }) =>
-        JSON.parse(JSON.stringify(await sup().send(args.handle as string, args.message as string, signal))),
+      handler: async (args, context) => {
+        const options = {
+          onEvent: forwardAgentEvents(context),
+          ...(typeof args.timeoutMs === 'number' ? { timeoutMs: args.timeoutMs } : {}),
+        };
+        const reply = await sup().send(
+          args.handle as string,
+          args.message as string,
+          context.signal,
+          options,
+        );
+        return JSON.parse(JSON.stringify(reply));
+      },
     },
     {
       kind: 'query',

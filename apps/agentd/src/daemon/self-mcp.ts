@@ -63,7 +63,12 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
       outputType: spec.outputType,
       handler: async (args, context) => {
         try {
-          return await spec.handler(args as JsonObject, { peer: context.peer, signal: context.signal });
+          return await spec.handler(args as JsonObject, {
+            peer: context.peer,
+            signal: context.signal,
+            progress: (progress, total, message) => void context.progress(progress, total, message),
+            log: (level, data) => void context.log(level, data, 'agentd'),
+          });
         } catch (error) {
           if (error instanceof LocalError) throw refusal(error);
           throw error;
