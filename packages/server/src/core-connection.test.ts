@@ -92,6 +92,18 @@ describe('CoreConnection.handle (HTTP-style use)', () => {
     expect(second.core.connectionCount).toBe(0);
   });
 
+  it('keeps the context usable when copied or destructured', async () => {
+    const { connection } = open('spread');
+    const sent: JsonRpcMessage[] = [];
+    const response = await connection.handle(request('test/spread', {}, 's'), {
+      notify: (m) => sent.push(m),
+    });
+    expect(response).toEqual({ jsonrpc: '2.0', id: 's', result: { signal: true, canAsk: true } });
+    expect(sent).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'destructured' } },
+    ]);
+  });
+
   it('answers invalid frames and refuses requests on a closed connection', async () => {
     const { connection } = open('x');
     expect(await connection.handle({ kind: 'invalid', code: -32700, reason: 'nope', id: null })).toEqual({

@@ -36,7 +36,7 @@ import type { CoreConnection, HandleOptions, LegacySession } from './core-types.
 import type { Peer } from './handler.js';
 import { deliversListenNotifications, honourListenFilter, parseListenFilter } from './listen-filter.js';
 import { errorFields } from './logger.js';
-import { RequestScope, type ScopeIo } from './request-scope.js';
+import { createRequestScope, type RequestScope, type ScopeIo } from './request-scope.js';
 import type { CoreHost } from './server-core.js';
 import { SlotPool } from './slot-pool.js';
 
@@ -146,6 +146,7 @@ export class Connection implements CoreConnection {
     this.clientRequests.rejectAll();
     this.host.registry.removeConnection(this.peer.connectionId);
     this.host.forget(this);
+    this.host.logger.debug('connection closed', { connectionId: this.peer.connectionId });
     try {
       this.host.handler.onDisconnect?.(this.peer);
     } catch (thrown) {
@@ -318,8 +319,16 @@ export class Connection implements CoreConnection {
     const filter = await honourListenFilter(requested, caps, async (uri) => {
       try {
         return await this.canSubscribe(uri);
-      } catch {
-        return false; // a refused uri is left out of the honoured subset
+      } catch (thrown) {
+        // A refused uri is left out of the honoured subset; a gate that crashed is worth a log line.
+        if (!(thrown instanceof WireError)) {
+          this.host.logger.error('handler.canSubscribe threw', {
+            connectionId: this.peer.connectionId,
+            uri,
+            ...errorFields(thrown),
+          });
+        }
+        return false;
       }
     });
     const signal = options.signal;
@@ -412,7 +421,7 @@ export class Connection implements CoreConnection {
     scope: RequestScope,
   ): Promise<JsonRpcResponse | undefined> {
     try {
-      const result = await this.host.handler.handle(request, scope);
+      const result = await this.host.handler.handle(request, scope.context);
       if (!isJsonObject(result)) {
         throw new LocalError('invalid_result', `handler returned a non-object result for ${request.method}`);
       }
@@ -451,10 +460,10 @@ export class Connection implements CoreConnection {
           method,
           params,
           (message, force) => scope.send(message, force),
-          scope.signal,
+          scope.context.signal,
         );
     }
-    return new RequestScope(
+    return createRequestScope(
       {
         peer: this.peer,
         era,

@@ -99,6 +99,11 @@ class Core implements ServerCore, CoreHost {
     }
     const connection = new Connection(peer, writer, this);
     this.connections.set(peer.connectionId, connection);
+    this.logger.debug('connection opened', {
+      connectionId: peer.connectionId,
+      origin: peer.origin,
+      transport: peer.transport,
+    });
     try {
       this.handler.onConnect?.(peer);
     } catch (thrown) {

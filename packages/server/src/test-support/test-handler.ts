@@ -96,6 +96,17 @@ async function handle(
       // A handler that does not honour its signal must still not block the connection forever.
       await new Promise((resolve) => setTimeout(resolve, Number(params.ms ?? 100)));
       return { late: true };
+    case 'test/spread': {
+      // Embedders copy and destructure contexts; getters and methods must survive both.
+      const copy = { ...ctx };
+      const { notify } = ctx;
+      notify({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: 'destructured' },
+      });
+      return { signal: copy.signal instanceof AbortSignal, canAsk: typeof copy.sendRequest === 'function' };
+    }
     case 'test/boom':
       throw new Error('secret internals: /etc/passwd');
     case 'test/wire-error':
