@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+/** CLI: `node dist/run.js [--quick] [--reps N] [--only substr] [--json file] [--profile dir]`; runs every case interleaved and prints the report. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type BenchCase, CASES } from './cases.js';
+import { type Bounds, type CaseRep, coldStart, measureCase } from './measure-case.js';
+import { renderReport } from './report.js';
+import { type CaseSummary, summarise } from './summary.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    reps: { type: 'string' },
+    only: { type: 'string' },
+    json: { type: 'string' },
+    profile: { type: 'string' },
+  },
+});
+
+const QUICK: Bounds = { warmupCalls: 20, warmupMs: 300, loadCalls: 100, loadMs: 1_000, listSamples: 1 };
+const FULL: Bounds = {
+  warmupCalls: 3_000,
+  warmupMs: 1_500,
+  loadCalls: 20_000,
+  loadMs: 3_000,
+  listSamples: 10,
+};
+const bounds = values.quick ? QUICK : FULL;
+const reps = Number(values.reps ?? (values.quick ? 1 : 5));
+const extraColdPerRep = values.quick ? 0 : 2;
+const selected = CASES.filter((c) => values.only === undefined || c.id.includes(values.only));
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const dir = await mkdtemp(join(tmpdir(), 'agentd-bench-'));
+let socketCounter = 0;
+const spawnOptions = (benchCase: BenchCase) => ({
+  socketPath: join(dir, `s${++socketCounter}.sock`),
+  // Only our servers are profiled: the profile is for finding our hot paths.
+  profileDir: benchCase.impl === 'agentd' ? values.profile : undefined,
+});
+
+/** Only the v2 SDK may be skipped (the issue allows it where it does not run); anything else failing fails the run. */
+function skippable(benchCase: BenchCase): boolean {
+  return benchCase.impl === 'sdk-v2';
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const runnable: BenchCase[] = [];
+  const skipped: { id: string; reason: string }[] = [];
+  const cold = new Map<string, number[]>();
+  log(
+    `agentd bench: ${selected.length} cases × ${reps} reps${values.quick ? ' (quick)' : ''}, Node ${process.version}`,
+  );
+  for (const benchCase of selected) {
+    try {
+      cold.set(benchCase.id, [await coldStart(benchCase, spawnOptions(benchCase))]);
+      runnable.push(benchCase);
+    } catch (error) {
+      if (!skippable(benchCase)) throw error;
+      skipped.push({ id: benchCase.id, reason: (error as Error).message.split('\n')[0] ?? 'failed' });
+      log(`skipping ${benchCase.id}: ${(error as Error).message}`);
+    }
+  }
+  const results = new Map<string, CaseRep[]>(runnable.map((c) => [c.id, []]));
+  // Interleaved: every case once per repetition (A B C … A B C …), so drift hits all alike.
+  for (let rep = 0; rep < reps; rep++) {
+    for (const benchCase of runnable) {
+      const result = await measureCase(benchCase, spawnOptions(benchCase), bounds);
+      results.get(benchCase.id)?.push(result);
+      const c = result.concurrent;
+      log(
+        `rep ${rep + 1}/${reps} ${benchCase.id}: cold ${result.coldMs.toFixed(0)} ms` +
+          (c === undefined ? '' : `, 32 in flight ${c.callsPerSecond.toFixed(0)} calls/s`),
+      );
+    }
+    for (let k = 0; k < extraColdPerRep; k++) {
+      for (const benchCase of runnable)
+        cold.get(benchCase.id)?.push(await coldStart(benchCase, spawnOptions(benchCase)));
+    }
+  }
+  const summaries: CaseSummary[] = runnable.map((c) =>
+    summarise(c.id, results.get(c.id) ?? [], cold.get(c.id) ?? []),
+  );
+  const { text, checks } = renderReport(summaries, skipped);
+  const verified = summaries.reduce((sum, s) => sum + s.verifiedAnswers, 0);
+  process.stdout.write(
+    `${text}\n\nNode ${process.version}, ${reps} interleaved repetitions, ${verified.toLocaleString('en-US')} answers verified, ` +
+      `${((performance.now() - started) / 1000).toFixed(0)} s.\n`,
+  );
+  if (values.json !== undefined) {
+    const out = {
+      node: process.version,
+      quick: values.quick,
+      reps,
+      bounds,
+      cases: summaries,
+      skipped,
+      checks,
+    };
+    await writeFile(values.json, `${JSON.stringify(out, null, 2)}\n`);
+  }
+  return 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  log(`bench failed: ${(error as Error).stack ?? String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

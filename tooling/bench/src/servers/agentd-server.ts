@@ -1,0 +1,76 @@
+/** agentd's stack on the workload: createServerCore + Dispatcher (classic tools, or Code Mode operations) on one transport. */
+import { Dispatcher } from '@agentd/dispatch';
+import { createServerCore, type ServerCore, serveStdio, silentLogger } from '@agentd/server';
+import { serveHttp } from '@agentd/transport-http';
+import { bindUnix, serveUnix } from '@agentd/transport-unix';
+import { CATALOGUE, inputSchemaOf, type Operation } from '../catalogue.js';
+import { CatalogueStore } from '../catalogue-store.js';
+import type { ServerLaunch } from './launch.js';
+
+/** Code Mode operation kinds: reads are queries, writes commands, watch a view. */
+const KIND_OF: Readonly<Record<Operation, 'query' | 'command' | 'view'>> = {
+  get: 'query',
+  list: 'query',
+  count: 'query',
+  search: 'query',
+  create: 'command',
+  update: 'command',
+  delete: 'command',
+  watch: 'view',
+};
+
+function buildDispatcher(exposure: 'classic' | 'codemode'): Dispatcher {
+  const store = new CatalogueStore();
+  const dispatcher = new Dispatcher({ exposure, logger: { error: () => undefined } });
+  for (const tool of CATALOGUE) {
+    const handler = (args: Record<string, unknown>) => store.call(tool.name, args);
+    if (exposure === 'classic') {
+      dispatcher.registerTool({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: inputSchemaOf(tool),
+        handler,
+      });
+    } else {
+      dispatcher.registerOperation({
+        kind: KIND_OF[tool.op],
+        id: `${tool.entity}.${tool.op}`,
+        description: tool.description,
+        args: inputSchemaOf(tool),
+        outputType: 'string',
+        handler,
+      });
+    }
+  }
+  return dispatcher;
+}
+
+function buildCore(exposure: 'classic' | 'codemode'): ServerCore {
+  const dispatcher = buildDispatcher(exposure);
+  return createServerCore({
+    handler: dispatcher,
+    serverInfo: { name: 'agentd-bench', version: '0.0.0' },
+    logger: silentLogger,
+  });
+}
+
+export async function launchAgentd(launch: ServerLaunch): Promise<void> {
+  const core = buildCore(launch.impl === 'agentd-codemode' ? 'codemode' : 'classic');
+  if (launch.transport === 'stdio') {
+    await serveStdio(core);
+    await core.close();
+    return;
+  }
+  if (launch.transport === 'unix') {
+    const listener = await bindUnix(launch.socketPath);
+    const server = serveUnix(listener, core);
+    launch.ready({});
+    await launch.stopped;
+    await server.close(100);
+    return;
+  }
+  const transport = await serveHttp(core, { host: '127.0.0.1', port: 0 });
+  launch.ready({ port: transport.address.port });
+  await launch.stopped;
+  await transport.close(100);
+}
