@@ -141,8 +141,16 @@ export class Connection implements CoreConnection {
   close(options: { graceful?: boolean } = {}): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    for (const key of [...this.listens.keys()]) this.endListen(key, options.graceful === true);
-    for (const entry of [...this.inFlight.values()]) this.abortEntry(entry, DISCONNECTED, undefined);
+    const graceful = options.graceful === true;
+    for (const key of [...this.listens.keys()]) this.endListen(key, graceful);
+    // Graceful: the peer can still read, so requests cut short are told why instead of left hanging.
+    for (const entry of [...this.inFlight.values()]) {
+      this.abortEntry(
+        entry,
+        DISCONNECTED,
+        graceful ? closingError(entry.id, 'Connection is closing') : undefined,
+      );
+    }
     this.clientRequests.rejectAll();
     this.host.registry.removeConnection(this.peer.connectionId);
     this.host.forget(this);
@@ -160,9 +168,9 @@ export class Connection implements CoreConnection {
   /** Server shutdown: listen streams end with their final result, in-flight requests get -32000. */
   shutdown(): void {
     for (const key of [...this.listens.keys()]) this.endListen(key, true);
-    const answer = (id: RequestId) =>
-      errorResponse(id, { code: SHUTTING_DOWN_CODE, message: 'Server is shutting down' });
-    for (const entry of [...this.inFlight.values()]) this.abortEntry(entry, SHUTDOWN, answer(entry.id));
+    for (const entry of [...this.inFlight.values()]) {
+      this.abortEntry(entry, SHUTDOWN, closingError(entry.id, 'Server is shutting down'));
+    }
   }
 
   private onNotification(message: JsonRpcNotification): void {
@@ -192,7 +200,7 @@ export class Connection implements CoreConnection {
   private onRequest(request: JsonRpcRequest, options: HandleOptions): Promise<JsonRpcResponse | undefined> {
     if (this.isClosed || this.host.closing) {
       const message = this.host.closing ? 'Server is shutting down' : 'Connection is closing';
-      return Promise.resolve(errorResponse(request.id, { code: SHUTTING_DOWN_CODE, message }));
+      return Promise.resolve(closingError(request.id, message));
     }
     const key = idKey(request.id);
     if (this.inFlight.has(key) || this.listens.has(key)) {
@@ -493,6 +501,10 @@ export class Connection implements CoreConnection {
       });
     });
   }
+}
+
+function closingError(id: RequestId, message: string): JsonRpcResponse {
+  return errorResponse(id, { code: SHUTTING_DOWN_CODE, message });
 }
 
 function subscriptionLimit(limit: number): WireError {

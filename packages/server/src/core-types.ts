@@ -70,7 +70,9 @@ export interface CoreConnection {
   idle(): Promise<void>;
   /**
    * Aborts in-flight requests, removes the connection's subscriptions, then calls
-   * `handler.onDisconnect`. `graceful` first resolves each listen stream with its final result.
+   * `handler.onDisconnect`. `graceful` (the peer can still read) resolves each listen stream with
+   * its final result and answers each aborted request -32000 "Connection is closing"; otherwise
+   * they resolve undefined.
    */
   close(options?: { graceful?: boolean }): void;
 }

@@ -166,10 +166,20 @@ describe('serveUnix', () => {
     const path = join(dir, 'deadline.sock');
     const server = serveUnix(await bindUnix(path), core());
     const socket = await dialUnix(path);
-    socket.write('{"jsonrpc":"2.0","id":"s","method":"slow","params":{"ms":20000}}\n');
+    const answered = exchange(
+      socket,
+      ['{"jsonrpc":"2.0","id":"s","method":"slow","params":{"ms":20000}}'],
+      1,
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
     await server.close(50);
+    // Cut short, the request is told why rather than left without an answer.
+    expect((await answered)[0]).toEqual({
+      jsonrpc: '2.0',
+      id: 's',
+      error: { code: -32000, message: 'Connection is closing' },
+    });
     await ended;
     expect(server.connections).toBe(0);
   });
