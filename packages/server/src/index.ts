@@ -36,7 +36,7 @@ export {
   serveConnection,
   serveStreams,
 } from './serve-connection.js';
-export { type ServeStdioOptions, serveStdio } from './serve-stdio.js';
+export { openStdio, type ServeStdioOptions, serveStdio } from './serve-stdio.js';
 export {
   createServerCore,
   DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { serveStdio } from './serve-stdio.js';
+import { openStdio, serveStdio } from './serve-stdio.js';
 import { createServerCore } from './server-core.js';
 import { memoryLogger } from './test-support/memory-logger.js';
 import { testHandler } from './test-support/test-handler.js';
@@ -51,6 +51,45 @@ describe('serveStdio', () => {
     expect(lines.map((m) => m.id).sort()).toEqual([1, 2, 3]);
     const echo = lines.find((m) => m.id === 3);
     expect(echo.result).toMatchObject({ era: 'modern', origin: 'stdio', transport: 'stdio' });
+  });
+
+  it('openStdio: shutdown() ends listen streams with their final result and resolves closed', async () => {
+    const core = createServerCore({
+      handler: testHandler(),
+      serverInfo: { name: 't', version: '1' },
+      logger: memoryLogger(),
+    });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let output = '';
+    stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    const handle = openStdio(core, { stdin, stdout });
+    expect(handle.peer).toMatchObject({ origin: 'stdio', transport: 'stdio' });
+    stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'L',
+        method: 'subscriptions/listen',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+          notifications: { toolsListChanged: true },
+        },
+      })}\n`,
+    );
+    while (handle.connection.listenCount === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await handle.shutdown(1_000);
+    await handle.closed;
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((m) => m.method ?? m.id)).toEqual(['notifications/subscriptions/acknowledged', 'L']);
+    expect(lines[1].result.resultType).toBe('complete');
   });
 
   it('as a child process: stdout carries only protocol, logs go to stderr, exit 0 on EOF', async () => {

@@ -1,7 +1,7 @@
 /** Serves the process's own stdio (origin `stdio`): stdout carries protocol messages only. */
 import type { Readable, Writable } from 'node:stream';
 import type { ServerCore } from './core-types.js';
-import { type ServeConnectionOptions, serveStreams } from './serve-connection.js';
+import { type ConnectionHandle, type ServeConnectionOptions, serveStreams } from './serve-connection.js';
 
 export interface ServeStdioOptions extends Omit<ServeConnectionOptions, 'transport'> {
   /** Default process.stdin. */
@@ -15,8 +15,11 @@ export interface ServeStdioOptions extends Omit<ServeConnectionOptions, 'transpo
   redirectConsole?: boolean;
 }
 
-/** Resolves once stdin reached EOF (or failed) and the connection is torn down; the caller then exits. */
-export async function serveStdio(core: ServerCore, options: ServeStdioOptions = {}): Promise<void> {
+/**
+ * Starts serving stdio and returns the connection's handle (`shutdown(deadlineMs)` for a daemon's
+ * drain, `closed` once torn down). The console redirect is undone when it closes.
+ */
+export function openStdio(core: ServerCore, options: ServeStdioOptions = {}): ConnectionHandle {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const restore = (options.redirectConsole ?? stdout === process.stdout) ? redirectConsole() : () => {};
@@ -38,10 +41,17 @@ export async function serveStdio(core: ServerCore, options: ServeStdioOptions = 
         },
       },
     );
-    await handle.closed;
-  } finally {
+    void handle.closed.then(restore);
+    return handle;
+  } catch (thrown) {
     restore();
+    throw thrown;
   }
+}
+
+/** Resolves once stdin reached EOF (or failed) and the connection is torn down; the caller then exits. */
+export async function serveStdio(core: ServerCore, options: ServeStdioOptions = {}): Promise<void> {
+  await openStdio(core, options).closed;
 }
 
 function redirectConsole(): () => void {
