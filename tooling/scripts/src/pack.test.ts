@@ -3,12 +3,13 @@
  * outside the workspace, imports under plain Node and type-checks under tsc (NodeNext, strict).
  * Needs `turbo run build` first (the test command runs it); packages are discovered, not listed.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importedPackages } from './bare-imports.js';
 import { declaredValueExports } from './declared-exports.js';
 import { type ExportEntry, exportEntries, SOURCE_CONDITION } from './export-entries.js';
 import { type PackageManifest, type PublicPackage, publicPackages } from './public-packages.js';
@@ -36,6 +37,7 @@ interface ImportOutcome {
 }
 
 let scratch = '';
+let project = '';
 const packed = new Map<string, Packed>();
 const imported = new Map<string, ImportOutcome>();
 let declared = new Map<string, string[]>();
@@ -43,6 +45,13 @@ let typecheckErrors: string[] = ['not run'];
 
 function specifier(name: string, subpath: string): string {
   return subpath === '.' ? name : `${name}${subpath.slice(1)}`;
+}
+
+/** Every JavaScript file of an installed package, outside its own node_modules. */
+function javascriptFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(?:c|m)?js$/.test(file) && !file.split(/[\\/]/).includes('node_modules'))
+    .map((file) => join(dir, file));
 }
 
 async function pnpmBinary(): Promise<string> {
@@ -76,7 +85,7 @@ process.stdout.write(JSON.stringify(out));
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'agentd-pack-'));
   const tarballs = join(scratch, 'tarballs');
-  const project = join(scratch, 'project');
+  project = join(scratch, 'project');
   await mkdir(tarballs);
   await mkdir(project);
 
@@ -164,6 +173,24 @@ describe('pack check', () => {
       expect(missing, `${name}: files the manifest points at but the tarball lacks (was it built?)`).toEqual(
         [],
       );
+    });
+
+    it('imports at runtime only what its dependencies (not devDependencies) provide', () => {
+      const p = packed.get(name);
+      if (p === undefined) throw new Error(`${name} was not packed`);
+      const allowed = new Set([
+        name,
+        ...Object.keys(p.manifest.dependencies ?? {}),
+        ...Object.keys(p.manifest.peerDependencies ?? {}),
+        ...Object.keys(p.manifest.optionalDependencies ?? {}),
+      ]);
+      const installed = join(project, 'node_modules', name);
+      const undeclared = javascriptFiles(installed).flatMap((file) =>
+        importedPackages(readFileSync(file, 'utf8'))
+          .filter((dep) => !allowed.has(dep))
+          .map((dep) => `${file.slice(installed.length + 1)} imports ${dep}`),
+      );
+      expect(undeclared, `${name}: imports of packages it does not depend on`).toEqual([]);
     });
 
     it('imports under plain Node with every runtime export its entry file declares', () => {
