@@ -25,6 +25,15 @@ export interface DaemonOptions {
   version: string;
 }
 
+/** What an MCP client's model is told about agentd at connection time. */
+function instructionsFor(exposure: AgentdConfig['exposure']): string {
+  const how =
+    exposure === 'codemode'
+      ? "Call `search` to see the operations, then `execute` code such as `return await agentd.subagent.spawn({ instruction: 'echo hi' })`; chain several calls in one `execute`."
+      : 'Call `command_subagent.spawn` with an instruction; `query_subagent.status` and `command_subagent.cancel` take the handle it returns.';
+  return `agentd supervises subagents: agent processes started from named profiles. ${how} A sync spawn waits for the result; async returns a handle at once (poll it, or subscribe to agent://subagent/<handle> for one update when it ends); warm keeps a live session for subagent.send.`;
+}
+
 /** Events are coalesced so a chatty log does not flood agent://events subscribers. */
 const EVENTS_NOTIFY_MS = 100;
 
@@ -89,6 +98,7 @@ export class Daemon implements OperationHost, ResourceHost {
       serverInfo: { name: 'agentd', version: this.version, title: 'agentd: supervisor of agent runs' },
       registry,
       logger: this.#logger,
+      lifecycle: { instructions: instructionsFor(this.#config.exposure) },
     });
     this.#selfMcp.onSurfaceChanged((kinds) => {
       for (const kind of kinds) this.#core.notifyListChanged(kind);

@@ -46,8 +46,9 @@ export async function startDaemon(
     logger.info('agentd started', { version: context.version, configPath: resolved.configPath ?? null });
     // stdout belongs to the MCP stream when stdio is served; otherwise say where we listen.
     if (!listeners.some((l) => l.target.kind === 'stdio')) {
-      context.io.out(`agentd ${context.version} listening on:\n`);
-      for (const l of listeners) context.io.out(`  ${l.address}\n`);
+      // One write, so a reader never sees half the list.
+      const lines = listeners.map((l) => `  ${l.address}\n`).join('');
+      context.io.out(`agentd ${context.version} listening on:\n${lines}`);
     }
   } catch (error) {
     process.off('SIGTERM', onStop);

@@ -114,7 +114,8 @@ export async function startAgentd(options: StartOptions = {}): Promise<Agentd> {
     proc.stdout?.on('data', (chunk: string) => {
       text += chunk;
       stdout.push(chunk);
-      const expected = options.http === true ? 2 : 1;
+      const extraTargets = (options.args ?? []).filter((a) => a === '--serve').length;
+      const expected = 1 + (options.http === true ? 1 : 0) + extraTargets;
       const addresses = text.split('\n').filter((l) => l.startsWith('  '));
       if (text.includes('listening on:') && addresses.length >= expected) resolve();
     });
