@@ -15,7 +15,7 @@ export interface CodeModeRunnerOptions {
   workers?: number;
   /** Defaults for every execution; each request may override them. */
   limits?: Partial<SandboxLimits>;
-  /** Executions running at once on one worker; more wait in the queue (default 16). */
+  /** Executions running at once on one worker; more wait in the queue (default 8). Worst-case sandbox memory is workers × this × memoryBytes. */
   maxConcurrentPerWorker?: number;
   /** Executions waiting for a worker; beyond it `execute` answers `busy` (default 1000). */
   maxQueued?: number;
@@ -69,7 +69,7 @@ export class CodeModeRunner {
       1,
       Math.floor(options.workers ?? Math.min(4, Math.max(2, availableParallelism()))),
     );
-    this.#perWorker = Math.max(1, Math.floor(options.maxConcurrentPerWorker ?? 16));
+    this.#perWorker = Math.max(1, Math.floor(options.maxConcurrentPerWorker ?? 8));
     this.#maxQueued = Math.max(0, Math.floor(options.maxQueued ?? 1000));
     this.#graceMs = Math.max(0, options.stopGraceMs ?? 1000);
   }

@@ -17,7 +17,13 @@ export const GUEST_PRELUDE = `(function (bridge, namespace, methodsJson, maxLogC
   const defineProperty = Object.defineProperty;
   const freeze = Object.freeze;
   const create = Object.create;
+  const PromiseCtor = Promise;
   const promiseThen = Promise.prototype.then;
+  const promiseResolve = Promise.resolve;
+  const waiting = new Map();
+  const mapGet = Map.prototype.get;
+  const mapSet = Map.prototype.set;
+  const mapDelete = Map.prototype.delete;
   const arrayMap = Array.prototype.map;
   const arrayJoin = Array.prototype.join;
   const stringSlice = String.prototype.slice;
@@ -43,7 +49,13 @@ export const GUEST_PRELUDE = `(function (bridge, namespace, methodsJson, maxLogC
       throw new TypeErrorCtor('Arguments for ' + describeKey(kind, id) + ' are not JSON-serializable: ' + (cause && cause.message));
     }
     if (typeof json !== 'string') json = '{}';
-    return apply(promiseThen, bridge(kind, id, json), [
+    // The host answers at once with a reply envelope, or with a call id it will deliver() later.
+    const ticket = bridge(kind, id, json);
+    const pending =
+      typeof ticket === 'string'
+        ? apply(promiseResolve, PromiseCtor, [ticket])
+        : new PromiseCtor((resolve) => apply(mapSet, waiting, [ticket, resolve]));
+    return apply(promiseThen, pending, [
       (reply) => {
         const parsed = jsonParse(reply);
         if (parsed.error !== undefined) {
@@ -121,6 +133,12 @@ export const GUEST_PRELUDE = `(function (bridge, namespace, methodsJson, maxLogC
     },
     isOpError(error) {
       return apply(weakHas, opErrors, [error]);
+    },
+    deliver(ticket, reply) {
+      const resolve = apply(mapGet, waiting, [ticket]);
+      if (resolve === undefined) return;
+      apply(mapDelete, waiting, [ticket]);
+      resolve(reply);
     },
   });
 })`;

@@ -10,7 +10,6 @@ import { truncateJson, utf8Length } from './truncate-json.js';
  * @typedef {import('quickjs-emscripten-core').QuickJSContext} QuickJSContext
  * @typedef {import('quickjs-emscripten-core').QuickJSRuntime} QuickJSRuntime
  * @typedef {import('quickjs-emscripten-core').QuickJSHandle} QuickJSHandle
- * @typedef {import('quickjs-emscripten-core').QuickJSDeferredPromise} QuickJSDeferredPromise
  * @typedef {import('./worker-protocol.js').RunMessage} RunMessage
  * @typedef {import('./worker-protocol.js').FromWorker} FromWorker
  * @typedef {import('./worker-protocol.js').WorkerOutcome} WorkerOutcome
@@ -108,8 +107,8 @@ export class Execution {
     this.ended = false;
     this.calls = 0;
     this.nextCallId = 1;
-    /** @type {Map<number, QuickJSDeferredPromise>} */
-    this.pending = new Map();
+    /** @type {Set<number>} calls sent to the host and not yet answered */
+    this.pending = new Set();
     /** @type {string[]} */
     this.logs = [];
     this.droppedLogs = 0;
@@ -119,6 +118,8 @@ export class Execution {
     this.context = undefined;
     /** @type {QuickJSHandle | undefined} */
     this.isOpError = undefined;
+    /** @type {QuickJSHandle | undefined} */
+    this.deliver = undefined;
     /** @type {QuickJSHandle | undefined} */
     this.promise = undefined;
   }
@@ -140,12 +141,20 @@ export class Execution {
    * @param {string} envelope
    */
   reply(callId, envelope) {
-    const deferred = this.pending.get(callId);
-    if (deferred === undefined || this.ended) return;
+    if (!this.pending.has(callId) || this.ended) return;
     this.pending.delete(callId);
     try {
       const context = /** @type {QuickJSContext} */ (this.context);
-      this.guest(() => deferred.resolve(context.newString(envelope)));
+      const deliver = /** @type {QuickJSHandle} */ (this.deliver);
+      const result = this.guest(() =>
+        context.callFunction(
+          deliver,
+          context.undefined,
+          context.newNumber(callId),
+          context.newString(envelope),
+        ),
+      );
+      if (result.error !== undefined) result.error.dispose();
       this.pump();
     } catch (thrown) {
       this.finish({ ok: false, error: this.hostFailure(thrown), logs: [] });
@@ -183,6 +192,7 @@ export class Execution {
     );
     const run = context.getProp(shim, 'run');
     this.isOpError = context.getProp(shim, 'isOpError');
+    this.deliver = context.getProp(shim, 'deliver');
     const fn = this.compile(this.message.code);
     if (fn === undefined) return undefined;
     this.promise = this.guest(() => context.unwrapResult(context.callFunction(run, context.undefined, fn)));
@@ -297,20 +307,19 @@ export class Execution {
       return undefined;
     }
     if (!KINDS.has(kind)) return undefined;
-    const deferred = context.newPromise();
+    const callId = this.nextCallId++;
     this.calls += 1;
     if (this.calls > this.limits.maxCalls) {
+      // Never answered: the interrupt handler ends the script at its next check.
       this.stopReason = this.failure(ExecuteErrorCode.TooManyCalls);
-      return deferred.handle;
+      return context.newNumber(callId);
     }
     const bytes = utf8Length(b);
     if (bytes > this.limits.maxArgBytes) {
       const error = `Arguments for ${kind}_${a} are too large (${bytes} bytes, limit ${this.limits.maxArgBytes})`;
-      deferred.resolve(context.newString(JSON.stringify({ error })));
-      return deferred.handle;
+      return context.newString(JSON.stringify({ error }));
     }
-    const callId = this.nextCallId++;
-    this.pending.set(callId, deferred);
+    this.pending.add(callId);
     this.post({
       type: 'call',
       execId: this.message.execId,
@@ -319,7 +328,7 @@ export class Execution {
       id: a,
       args: b,
     });
-    return deferred.handle;
+    return context.newNumber(callId);
   }
 
   /**
