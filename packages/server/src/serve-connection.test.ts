@@ -112,11 +112,12 @@ describe('concurrency and cancellation', () => {
   it('answers a fast request while a slow one runs (out of order)', async () => {
     const { start } = setup();
     const client = await (await start()).connect();
-    const slow = client.request('test/slow', { ms: 300 }, 'slow');
-    const fast = client.request('tools/list', undefined, 'fast');
-    await Promise.all([slow, fast]);
-    const order = client.messages.map((m) => m.id);
-    expect(order).toEqual(['fast', 'slow']);
+    const slow = client.request('test/wait-for', { key: 'k1' }, 'slow');
+    await client.request('tools/list', undefined, 'fast');
+    expect(client.messages.map((m) => m.id)).toEqual(['fast']);
+    await client.request('test/release', { key: 'k1' }, 'release');
+    expect((await slow).result).toEqual({ released: 'k1' });
+    expect(client.messages.map((m) => m.id).indexOf('slow')).toBeGreaterThan(0);
   });
 
   it('bounds in-flight requests per connection; lifecycle answers do not wait for a slot', async () => {

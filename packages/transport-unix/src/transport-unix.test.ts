@@ -21,7 +21,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A tiny handler: `slow` waits (honouring its signal), `origin` reports the peer's trust domain. */
+/** Resolvers of tests waiting for a `slow` request to reach the handler. */
+const slowStarted: Array<() => void> = [];
+const nextSlowStart = (): Promise<void> => new Promise((resolve) => slowStarted.push(resolve));
+
+/** A tiny handler: `slow` waits (and reports that it started), `origin` reports the peer's trust domain. */
 function handler(): Handler {
   return {
     capabilities: () => ({ tools: { listChanged: true }, resources: { subscribe: true } }),
@@ -29,7 +33,14 @@ function handler(): Handler {
     handle: async (request, ctx): Promise<JsonObject> => {
       if (request.method === 'origin') return { origin: ctx.peer.origin, transport: ctx.peer.transport };
       if (request.method === 'slow') {
-        await new Promise((resolve) => setTimeout(resolve, Number(request.params?.ms ?? 100)));
+        for (const resolve of slowStarted.splice(0)) resolve();
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Number(request.params?.ms ?? 100));
+          ctx.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
         return { done: true };
       }
       throw new WireError(ErrorCode.MethodNotFound, 'Method not found');
@@ -152,8 +163,9 @@ describe('serveUnix', () => {
     const path = join(dir, 'drain.sock');
     const server = serveUnix(await bindUnix(path), core());
     const socket = await dialUnix(path);
+    const started = nextSlowStart();
     const answered = exchange(socket, ['{"jsonrpc":"2.0","id":"s","method":"slow","params":{"ms":150}}'], 1);
-    await new Promise((resolve) => setTimeout(resolve, 20)); // let the request reach the server
+    await started;
     const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
     await server.close(5_000);
     expect((await answered)[0]).toEqual({ jsonrpc: '2.0', id: 's', result: { done: true } });
@@ -166,12 +178,13 @@ describe('serveUnix', () => {
     const path = join(dir, 'deadline.sock');
     const server = serveUnix(await bindUnix(path), core());
     const socket = await dialUnix(path);
+    const started = nextSlowStart();
     const answered = exchange(
       socket,
       ['{"jsonrpc":"2.0","id":"s","method":"slow","params":{"ms":20000}}'],
       1,
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await started;
     const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
     await server.close(50);
     // Cut short, the request is told why rather than left without an answer.

@@ -23,6 +23,8 @@ export const FULL_CAPABILITIES: ServerCapabilities = {
   logging: {},
 };
 
+const gates = new Map<string, () => void>();
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -84,6 +86,19 @@ async function handle(
     case 'test/slow':
       await sleep(Number(params.ms ?? 50), ctx.signal);
       return { slept: params.ms ?? 50, tag: params.tag ?? null };
+    case 'test/wait-for': {
+      // Parks until a `test/release` with the same key: ordering without timing.
+      const key = String(params.key);
+      await new Promise<void>((resolve) => {
+        gates.set(key, resolve);
+        ctx.signal.addEventListener('abort', () => resolve());
+      });
+      return { released: key };
+    }
+    case 'test/release':
+      gates.get(String(params.key))?.();
+      gates.delete(String(params.key));
+      return {};
     case 'test/block':
       try {
         await sleep(60_000, ctx.signal);
