@@ -195,6 +195,28 @@ describe('server-to-client requests (legacy)', () => {
   });
 });
 
+describe('client request timeout', () => {
+  it('gives up on a silent client, tells it so, and the handler sees a local error', async () => {
+    const logger = memoryLogger();
+    const core = createServerCore({
+      handler: testHandler(),
+      serverInfo: { name: 't', version: '1' },
+      logger,
+      clientRequestTimeoutMs: 50,
+    });
+    server = await startSocketServer(core);
+    const client = await server.connect();
+    const response = await client.request('test/ask', {}, 'silent');
+    const asked = client.messages.find((m) => m.method === 'roots/list');
+    expect(response.error).toEqual({ code: -32603, message: 'Internal error' });
+    const cancelled = await client.waitFor((m) => m.method === 'notifications/cancelled');
+    expect(cancelled.params).toEqual({ requestId: asked?.id, reason: 'timed out' });
+    expect(
+      logger.records.some((r) => (r.fields.error as Error | undefined)?.message?.includes('no answer')),
+    ).toBe(true);
+  });
+});
+
 describe('limits', () => {
   it('caps subscriptions per connection (re-subscribing a held uri is still fine)', async () => {
     const handler = testHandler();

@@ -159,6 +159,64 @@ describe('serveUnix', () => {
     expect(byId.get(3)?.result).toEqual({ origin: 'management', transport: 'unix' });
   });
 
+  it('pushes to legacy subscribers and modern listen streams; a disconnect removes them', async () => {
+    const path = join(dir, 'push.sock');
+    const c = core();
+    await serve(path, c);
+    const legacy = await dialUnix(path);
+    const modern = await dialUnix(path);
+    cleanups.push(async () => {
+      legacy.destroy();
+      modern.destroy();
+    });
+    const legacyAnswers = exchange(
+      legacy,
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}',
+        '{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"agent://status"}}',
+      ],
+      4,
+    );
+    const modernAnswers = exchange(
+      modern,
+      [
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'listen',
+          method: 'subscriptions/listen',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+            notifications: { toolsListChanged: true, resourceSubscriptions: ['agent://status'] },
+          },
+        }),
+      ],
+      3,
+    );
+    while (c.registry.subscriberCount('agent://status') < 2)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(c.notifyListChanged('tools')).toBe(2);
+    expect(c.notifyResourceUpdated('agent://status')).toBe(2);
+    const [, , first, second] = await legacyAnswers;
+    expect([first?.method, second?.method].sort()).toEqual([
+      'notifications/resources/updated',
+      'notifications/tools/list_changed',
+    ]);
+    const [ack, ...pushed] = await modernAnswers;
+    expect(ack?.method).toBe('notifications/subscriptions/acknowledged');
+    for (const message of pushed) {
+      expect(message.params).toMatchObject({ _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen' } });
+    }
+    expect(c.notifyResourceUpdated('agent://status')).toBe(0); // one-shot: consumed
+    legacy.destroy();
+    modern.destroy();
+    while (c.connectionCount > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(c.registry.stats()).toEqual({ uris: 0, subscriptions: 0, channels: 0, listenStreams: 0 });
+    expect(c.notifyListChanged('tools')).toBe(0);
+  });
+
   it('close() drains in-flight requests, closes connections and removes the socket file', async () => {
     const path = join(dir, 'drain.sock');
     const server = serveUnix(await bindUnix(path), core());
