@@ -19,7 +19,7 @@ const { values } = parseArgs({
   },
 });
 
-const QUICK: Bounds = { warmupCalls: 20, warmupMs: 300, loadCalls: 100, loadMs: 1_000, listSamples: 1 };
+const QUICK: Bounds = { warmupCalls: 20, warmupMs: 200, loadCalls: 100, loadMs: 500, listSamples: 1 };
 const FULL: Bounds = {
   warmupCalls: 3_000,
   warmupMs: 1_500,
@@ -48,27 +48,25 @@ function skippable(benchCase: BenchCase): boolean {
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const runnable: BenchCase[] = [];
   const skipped: { id: string; reason: string }[] = [];
-  const cold = new Map<string, number[]>();
+  const results = new Map<string, CaseRep[]>(selected.map((c) => [c.id, []]));
+  const cold = new Map<string, number[]>(selected.map((c) => [c.id, []]));
+  let runnable: BenchCase[] = [...selected];
   log(
     `agentd bench: ${selected.length} cases × ${reps} reps${values.quick ? ' (quick)' : ''}, Node ${process.version}`,
   );
-  for (const benchCase of selected) {
-    try {
-      cold.set(benchCase.id, [await coldStart(benchCase, spawnOptions(benchCase))]);
-      runnable.push(benchCase);
-    } catch (error) {
-      if (!skippable(benchCase)) throw error;
-      skipped.push({ id: benchCase.id, reason: (error as Error).message.split('\n')[0] ?? 'failed' });
-      log(`skipping ${benchCase.id}: ${(error as Error).message}`);
-    }
-  }
-  const results = new Map<string, CaseRep[]>(runnable.map((c) => [c.id, []]));
   // Interleaved: every case once per repetition (A B C … A B C …), so drift hits all alike.
   for (let rep = 0; rep < reps; rep++) {
     for (const benchCase of runnable) {
-      const result = await measureCase(benchCase, spawnOptions(benchCase), bounds);
+      let result: CaseRep;
+      try {
+        result = await measureCase(benchCase, spawnOptions(benchCase), bounds);
+      } catch (error) {
+        if (rep > 0 || !skippable(benchCase)) throw error;
+        skipped.push({ id: benchCase.id, reason: (error as Error).message.split('\n')[0] ?? 'failed' });
+        log(`skipping ${benchCase.id}: ${(error as Error).message}`);
+        continue;
+      }
       results.get(benchCase.id)?.push(result);
       const c = result.concurrent;
       log(
@@ -76,6 +74,7 @@ async function main(): Promise<number> {
           (c === undefined ? '' : `, 32 in flight ${c.callsPerSecond.toFixed(0)} calls/s`),
       );
     }
+    runnable = runnable.filter((c) => !skipped.some((s) => s.id === c.id));
     for (let k = 0; k < extraColdPerRep; k++) {
       for (const benchCase of runnable)
         cold.get(benchCase.id)?.push(await coldStart(benchCase, spawnOptions(benchCase)));

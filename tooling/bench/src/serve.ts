@@ -1,22 +1,21 @@
 /** Child entry: `node dist/serve.js <impl> <transport> [socketPath]` starts one server until SIGTERM or stdin EOF. */
-import { launchAgentd } from './servers/agentd-server.js';
-import { launchFloor } from './servers/floor-server.js';
 import type { ChildTransport, Impl, ServerLaunch } from './servers/launch.js';
-import { launchSdkV1 } from './servers/sdk-v1-server.js';
-import { launchSdkV2 } from './servers/sdk-v2-server.js';
 
-const LAUNCHERS: Readonly<Record<Impl, (launch: ServerLaunch) => Promise<void>>> = {
-  agentd: launchAgentd,
-  'agentd-codemode': launchAgentd,
-  'sdk-v1': launchSdkV1,
-  'sdk-v2': launchSdkV2,
-  floor: launchFloor,
+type Launcher = (launch: ServerLaunch) => Promise<void>;
+
+// Imported on demand: a server process loads its own stack only, so cold start and RSS are its own.
+const LAUNCHERS: Readonly<Record<Impl, () => Promise<Launcher>>> = {
+  agentd: async () => (await import('./servers/agentd-server.js')).launchAgentd,
+  'agentd-codemode': async () => (await import('./servers/agentd-server.js')).launchAgentd,
+  'sdk-v1': async () => (await import('./servers/sdk-v1-server.js')).launchSdkV1,
+  'sdk-v2': async () => (await import('./servers/sdk-v2-server.js')).launchSdkV2,
+  floor: async () => (await import('./servers/floor-server.js')).launchFloor,
 };
 const TRANSPORTS: readonly ChildTransport[] = ['stdio', 'unix', 'http', 'http-stateless'];
 
 const [impl, transport, socketPath = ''] = process.argv.slice(2);
-const launcher = LAUNCHERS[impl as Impl];
-if (launcher === undefined || !TRANSPORTS.includes(transport as ChildTransport)) {
+const loadLauncher = LAUNCHERS[impl as Impl];
+if (loadLauncher === undefined || !TRANSPORTS.includes(transport as ChildTransport)) {
   process.stderr.write(
     'usage: serve.js <agentd|agentd-codemode|sdk-v1|sdk-v2|floor> <stdio|unix|http|http-stateless>\n',
   );
@@ -30,6 +29,7 @@ const stopped = new Promise<void>((resolve) => {
   if (transport === 'stdio') process.stdin.once('end', resolve);
 });
 
+const launcher = await loadLauncher();
 const serving = launcher({
   impl: impl as Impl,
   transport: transport as ChildTransport,
