@@ -62,6 +62,7 @@ export class CodeModeRunner {
   #nextId = 1;
   #closed = false;
   #restarts = 0;
+  #rotation = 0;
 
   constructor(options: CodeModeRunnerOptions = {}) {
     this.#limits = resolveLimits(options.limits);
@@ -205,10 +206,14 @@ export class CodeModeRunner {
 
   #pickSlot(wasmModule: WebAssembly.Module): WorkerSlot | undefined {
     let best: WorkerSlot | undefined;
-    for (const slot of this.#slots) {
+    // Rotate among equally loaded workers: the one used last is still preparing its next instance.
+    const count = this.#slots.length;
+    for (let i = 0; i < count; i++) {
+      const slot = this.#slots[(this.#rotation + i) % count] as WorkerSlot;
       if (!slot.accepting || slot.active.size >= this.#perWorker) continue;
       if (best === undefined || slot.active.size < best.active.size) best = slot;
     }
+    if (best !== undefined) this.#rotation = (this.#slots.indexOf(best) + 1) % Math.max(1, count);
     if (best !== undefined && best.active.size === 0) return best;
     if (this.#slots.filter((slot) => slot.alive).length < this.#workers) {
       const slot = new WorkerSlot({
