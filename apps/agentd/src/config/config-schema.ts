@@ -35,6 +35,7 @@ export interface AgentdConfig {
   serve: string[];
   auth: { bearerTokens: BearerTokenConfig[] };
   tls?: { cert: string; key: string };
+  http: { allowedHosts: string[]; allowedOrigins: string[] };
   exposure: Exposure;
   logLevel: LogLevel;
   eventsRing: number;
@@ -120,6 +121,25 @@ export const CONFIG_SCHEMA: JsonObject = {
       properties: {
         cert: { type: 'string', minLength: 1 },
         key: { type: 'string', minLength: 1 },
+      },
+    },
+    http: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'DNS-rebinding guard of HTTP targets (restart required): loopback names are always allowed; a non-loopback target also allows its own host.',
+      properties: {
+        allowedHosts: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          description:
+            "Extra Host header names clients use, e.g. 'agentd.internal' or 'agentd.internal:4387'.",
+        },
+        allowedOrigins: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          description: "Browser origins allowed to call agentd, e.g. 'https://console.example.com'.",
+        },
       },
     },
     exposure: {

@@ -16,6 +16,7 @@ export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.Pr
       ? [`unix:${defaultSocketPath(options.env)}`, `http://127.0.0.1:${DEFAULT_HTTP_PORT}`]
       : [],
     auth: { bearerTokens: [] },
+    http: { allowedHosts: [], allowedOrigins: [] },
     exposure: 'codemode',
     logLevel: 'info',
     eventsRing: 1024,

@@ -1,11 +1,12 @@
 /** Starts the serve targets on one ServerCore: unix, vsock, http(s) and stdio. */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
 import { type ServerCore, serveStdio } from '@agentd/server';
 import { serveHttp } from '@agentd/transport-http';
 import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
+import { defaultRuntimeDir } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
 import type { Logger } from '../log/logger.js';
 
@@ -25,12 +26,29 @@ export interface ListenContext {
   onStdioEnd: () => void;
 }
 
+/**
+ * Creates the socket's directory (0700). The default runtime dir may live in a shared temp dir,
+ * so it must be a real directory owned by this user and private, or the socket could be swapped.
+ */
+function ensureSocketDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (dir !== defaultRuntimeDir()) return;
+  const stats = lstatSync(dir);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : stats.uid;
+  if (!stats.isDirectory() || stats.uid !== uid) {
+    throw new LocalError(
+      'unsafe_runtime_dir',
+      `${dir} is not a directory owned by this user; refusing to put the socket there`,
+    );
+  }
+  if ((stats.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
 async function listenUnix(
   target: Extract<ServeTarget, { kind: 'unix' }>,
   ctx: ListenContext,
 ): Promise<Listener> {
-  // The runtime dir is private to the user; an existing parent keeps its own mode.
-  mkdirSync(dirname(target.path), { recursive: true, mode: 0o700 });
+  ensureSocketDir(dirname(target.path));
   // bindUnix replaces a stale socket and refuses a live one (address_in_use).
   const listener = await bindUnix(target.path, { mode: 0o600 });
   const served = serveUnix(listener, ctx.core);
@@ -66,7 +84,8 @@ async function listenHttp(
       port: target.port,
       path: target.path,
       ...(tokens.length > 0 ? { auth: { tokens } } : {}),
-      ...(target.loopback ? {} : { allowedHosts: [target.host] }),
+      allowedHosts: [...(target.loopback ? [] : [target.host]), ...ctx.config.http.allowedHosts],
+      allowedOrigins: ctx.config.http.allowedOrigins,
       ...(target.kind === 'https' && ctx.tls !== undefined
         ? { tls: { cert: ctx.tls.cert, key: ctx.tls.key } }
         : {}),
