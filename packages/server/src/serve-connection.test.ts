@@ -185,8 +185,11 @@ describe('teardown', () => {
     expect(core.connectionCount).toBe(0);
   });
 
-  it('drops a peer that never reads; pushes to others keep flowing', async () => {
-    const { start, core, handler, logger } = setup({ maxBufferedBytes: 256 * 1024, writeTimeoutMs: 300 });
+  it.each([
+    ['its buffer bound', { maxBufferedBytes: 256 * 1024, writeTimeoutMs: 60_000 }, 'peer too slow'],
+    ['the write timeout', { maxBufferedBytes: 64 * 1024 * 1024, writeTimeoutMs: 200 }, 'write timed out'],
+  ])('drops a peer that never reads (by %s); pushes to others keep flowing', async (_by, options, reason) => {
+    const { start, core, handler, logger } = setup(options);
     const srv = await start();
     const healthy = await srv.connect();
     const stalled: net.Socket = await srv.raw();
@@ -207,7 +210,8 @@ describe('teardown', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(handler.state.disconnects[0]?.peer.connectionId).toBe(srv.handles[1]?.peer.connectionId);
-    expect(logger.records.some((r) => r.level === 'warn' && r.message === 'dropping connection')).toBe(true);
+    const dropped = logger.records.find((r) => r.level === 'warn' && r.message === 'dropping connection');
+    expect(String(dropped?.fields.reason)).toContain(reason);
     expect(core.registry.subscriberCount('test://hot')).toBe(1);
     expect((await healthy.request('ping')).result).toEqual({});
     const received = healthy.messages.filter((m) => m.method === 'notifications/resources/updated').length;
