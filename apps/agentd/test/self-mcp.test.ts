@@ -74,6 +74,11 @@ describe('modern era (2026-07-28)', () => {
         'agent://events',
       ]),
     );
+    const listedResources = (await c.modern('resources/list')).resources as Json[];
+    const subscribable = (uri: string) =>
+      (listedResources.find((r) => r.uri === uri)?._meta as Json)['dev.agentd/subscribable'];
+    expect(subscribable('agent://status')).toBe(false);
+    expect(subscribable('agent://capabilities')).toBe(true);
     const templates = ((await c.modern('resources/templates/list')).resourceTemplates as Json[]).map(
       (t) => t.uriTemplate,
     );

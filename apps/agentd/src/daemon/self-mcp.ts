@@ -25,6 +25,9 @@ export interface SelfMcp {
   close(): Promise<void>;
 }
 
+/** Listed on every resource and template, so clients know before trying whether they can subscribe. */
+export const SUBSCRIBABLE_META = 'dev.agentd/subscribable';
+
 export interface SelfMcpOptions {
   exposure: Exposure;
   operations: () => OperationSpec[];
@@ -92,6 +95,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         uriTemplate: spec.uri,
         name: spec.name,
         description: spec.description,
+        meta: { [SUBSCRIBABLE_META]: spec.subscribable },
         mimeType: 'application/json',
         cache: { ttlMs: 0, cacheScope: 'private' },
         read: (uri, _variables, context) => read(uri, context.peer),
@@ -101,6 +105,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         uri: spec.uri,
         name: spec.name,
         description: spec.description,
+        meta: { [SUBSCRIBABLE_META]: spec.subscribable },
         mimeType: 'application/json',
         cache: { ttlMs: 0, cacheScope: 'private' },
         read: (uri, context) => read(uri, context.peer),
@@ -112,6 +117,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         uriTemplate: spec.queryTemplate,
         name: `${spec.name}-query`,
         description: spec.description,
+        meta: { [SUBSCRIBABLE_META]: spec.subscribable },
         mimeType: 'application/json',
         cache: { ttlMs: 0, cacheScope: 'private' },
         read: (uri, _variables, context) => read(uri, context.peer),
