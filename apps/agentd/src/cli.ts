@@ -33,7 +33,9 @@ async function run(command: Command): Promise<number | undefined> {
       // Checks the file as the daemon would load it (with built-in defaults), ignoring env and flags.
       const resolved = resolveConfig({
         configPath: command.file,
-        env: {},
+        // Only what the defaults need (the socket dir): AGENTD_* variables are not the file's business.
+        env:
+          process.env.XDG_RUNTIME_DIR === undefined ? {} : { XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR },
         flags: new Map(),
         serveDefaults: true,
         cwd: process.cwd(),
