@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** CLI: `node dist/run.js [--quick] [--reps N] [--only substr] [--json file] [--profile dir]`; runs every case interleaved and prints the report. */
+/** CLI: `node dist/run.js [--quick] [--reps N] [--only substr] [--json file] [--profile dir [--profile-impl agentd,sdk-v1,…]]`; runs every case interleaved and prints the report. */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     json: { type: 'string' },
     profile: { type: 'string' },
+    'profile-impl': { type: 'string', default: 'agentd' },
   },
 });
 
@@ -37,8 +38,8 @@ const dir = await mkdtemp(join(tmpdir(), 'agentd-bench-'));
 let socketCounter = 0;
 const spawnOptions = (benchCase: BenchCase) => ({
   socketPath: join(dir, `s${++socketCounter}.sock`),
-  // Only our servers are profiled: the profile is for finding our hot paths.
-  profileDir: benchCase.impl === 'agentd' ? values.profile : undefined,
+  // By default only our servers are profiled: the profile is for finding our hot paths.
+  profileDir: values['profile-impl'].split(',').includes(benchCase.impl) ? values.profile : undefined,
 });
 
 /** Only the v2 SDK may be skipped (the issue allows it where it does not run); anything else failing fails the run. */
