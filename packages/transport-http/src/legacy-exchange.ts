@@ -115,10 +115,15 @@ async function answer(
   session.active++;
   let response: JsonRpcResponse | undefined;
   try {
-    // Legacy: a dropped POST stream is not a cancellation (notifications/cancelled is).
+    // Legacy: a dropped POST stream is not a cancellation (notifications/cancelled is). A
+    // server-to-client request that can no longer ride it goes to the session's GET stream.
     response = await connection.handle(
       { kind: 'request', message: request },
-      { notify: (message) => stream.write(message) },
+      {
+        notify: (message) => {
+          if (!stream.write(message) && 'id' in message) session.sink.write(message);
+        },
+      },
     );
   } catch (thrown) {
     response = errorResponse(request.id, toWireError(thrown).toJSON());
