@@ -264,6 +264,25 @@ describe('call limits', () => {
     });
   });
 
+  test('huge ids and huge host error messages are capped', async () => {
+    const calls: string[] = [];
+    const outcome = await run(
+      `const out = [];
+       try { await agentd.query('x'.repeat(100000), {}); } catch (e) { out.push(e.message.length); }
+       try { await agentd.query('loud', {}); } catch (e) { out.push(e.message.length); }
+       return out;`,
+      {
+        call: async (_kind, id) => {
+          calls.push(id);
+          throw new Error('e'.repeat(100_000));
+        },
+      },
+    );
+    expect(outcome).toMatchObject({ ok: true, value: [expect.any(Number), 4097] });
+    if (outcome.ok) expect((outcome.value as number[])[0]).toBeLessThan(100);
+    expect(calls).toEqual(['loud']);
+  });
+
   test('a large result is truncated structurally and stays valid JSON', async () => {
     const outcome = await run(
       `return { items: Array.from({ length: 5000 }, (_, i) => ({ i, name: 'item ' + i })), note: 'z'.repeat(10000) };`,

@@ -40,9 +40,13 @@ function failure(code: ExecuteErrorCodeValue, message: string, logs: string[] = 
   return { ok: false, error: { code, message }, logs };
 }
 
+/** Longest error message passed back into the guest. */
+const MAX_ERROR_CHARS = 4096;
+
 function errorMessage(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message;
-  return typeof thrown === 'string' ? thrown : 'Operation failed';
+  const message =
+    thrown instanceof Error ? thrown.message : typeof thrown === 'string' ? thrown : 'Operation failed';
+  return message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}…` : message;
 }
 
 function errorCode(thrown: unknown): string | undefined {

@@ -38,6 +38,8 @@ const MAX_TRUNCATABLE_BYTES = 16 * 1024 * 1024;
 /** Slack under the memory cap that still counts as "memory exhausted" for a thrown null. */
 const OOM_SLACK_BYTES = 2 * 1024 * 1024;
 const KINDS = new Set(['query', 'view', 'report', 'command']);
+/** Longer ids are refused in the worker, before they cost the host anything. */
+const MAX_ID_LENGTH = 512;
 const FUNCTION_FORM = /^\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/;
 const SCRIPT_FILE = 'script.js';
 
@@ -313,6 +315,9 @@ export class Execution {
       // Never answered: the interrupt handler ends the script at its next check.
       this.stopReason = this.failure(ExecuteErrorCode.TooManyCalls);
       return context.newNumber(callId);
+    }
+    if (a.length > MAX_ID_LENGTH) {
+      return context.newString(JSON.stringify({ error: `Unknown operation: ${kind}_${a.slice(0, 64)}…` }));
     }
     const bytes = utf8Length(b);
     if (bytes > this.limits.maxArgBytes) {
