@@ -110,6 +110,9 @@ describe('operator client commands', () => {
       output: 'HELLO',
       agent: 'example',
     });
+    const failed = await runCli(['spawn', ...socket, 'fail as planned']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ state: 'failed', error: { message: 'as planned' } });
     const call = await runCli(['call', ...socket, 'server/discover']);
     expect(JSON.parse(call.stdout).supportedVersions).toContain('2026-07-28');
     const bad = await runCli(['call', ...socket, 'no/such/method']);
