@@ -29,6 +29,20 @@ const JSON_SCHEMA_2020_12_INPUT_SCHEMA = {
   additionalProperties: false,
 };
 
+/** Parameters mirrored into `Mcp-Param-*` headers; the transport checks them against the body. */
+export const CUSTOM_HEADERS_SCHEMA = {
+  type: 'object',
+  properties: {
+    region: { type: 'string', description: 'Region, mirrored as Mcp-Param-Region', 'x-mcp-header': 'Region' },
+    priority: {
+      type: 'integer',
+      description: 'Priority, mirrored as Mcp-Param-Priority',
+      'x-mcp-header': 'Priority',
+    },
+  },
+  required: ['region'],
+};
+
 const text = (value: string) => ({ type: 'text', text: value });
 
 export function registerContentTools(dispatcher: Dispatcher): void {
@@ -76,6 +90,13 @@ export function registerContentTools(dispatcher: Dispatcher): void {
     description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)',
     inputSchema: JSON_SCHEMA_2020_12_INPUT_SCHEMA,
     handler: (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
+  });
+
+  dispatcher.registerTool({
+    name: 'test_custom_headers',
+    description: 'Echoes parameters that clients mirror as Mcp-Param-* headers (x-mcp-header)',
+    inputSchema: CUSTOM_HEADERS_SCHEMA,
+    handler: (args) => `region=${String(args.region)} priority=${String(args.priority ?? '')}`,
   });
 
   dispatcher.registerTool({

@@ -1,9 +1,9 @@
 /** Builds the conformance "everything" server: a Dispatcher, a ServerCore and the HTTP transport. */
 import { Dispatcher } from '@agentd/dispatch';
 import { createServerCore, type Handler, type ServerCore, silentLogger } from '@agentd/server';
-import { type HttpTransportOptions, serveHttp } from '@agentd/transport-http';
+import { type HttpTransportOptions, paramHeadersOf, serveHttp } from '@agentd/transport-http';
 import { registerClientInputTools } from './client-input-tools.js';
-import { registerContentTools } from './content-tools.js';
+import { CUSTOM_HEADERS_SCHEMA, registerContentTools } from './content-tools.js';
 import { registerPrompts, registerResources, WATCHED_URI } from './prompts-and-resources.js';
 
 export interface EverythingServer {
@@ -70,7 +70,11 @@ export async function startEverythingServer(
   dispatcher.onSurfaceChanged((kinds) => {
     for (const kind of kinds) ready.notifyListChanged(kind);
   });
-  const transport = await serveHttp(ready, options);
+  const paramHeaders = new Map([['test_custom_headers', paramHeadersOf(CUSTOM_HEADERS_SCHEMA)]]);
+  const transport = await serveHttp(ready, {
+    toolParamHeaders: (name) => paramHeaders.get(name),
+    ...options,
+  });
   // The watched resource changes every 3 s, as in the reference fixture.
   const ticker = setInterval(() => ready.notifyResourceUpdated(WATCHED_URI, { keep: true }), 3_000);
   ticker.unref();

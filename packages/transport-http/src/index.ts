@@ -14,3 +14,4 @@ export {
   serveHttp,
 } from './http-transport.js';
 export type { HttpTransportOptions, TlsOptions } from './options.js';
+export { checkParamHeaders, type ParamHeader, paramHeadersOf } from './param-headers.js';

@@ -6,9 +6,11 @@ import {
   type JsonRpcResponse,
   successResponse,
   toWireError,
+  type WireError,
 } from '@agentd/rpc-frame';
 import { finishAnswer } from './finish-answer.js';
 import { checkModernEnvelope } from './modern-envelope.js';
+import { checkParamHeaders } from './param-headers.js';
 import { sendEmpty, sendRpcError } from './replies.js';
 import { SseStream } from './sse-stream.js';
 import { type Caller, makePeer, type TransportContext } from './transport-context.js';
@@ -30,13 +32,27 @@ export function acceptModernMessage(caller: Caller, frame: Classified): void {
   sendEmpty(caller.res, 202, caller.corsHeaders);
 }
 
+function checkToolParams(
+  context: TransportContext,
+  request: JsonRpcRequest,
+  caller: Caller,
+): WireError | undefined {
+  const lookup = context.options.toolParamHeaders;
+  const name = request.params?.name;
+  if (lookup === undefined || request.method !== 'tools/call' || typeof name !== 'string') return undefined;
+  const headers = lookup(name);
+  if (headers === undefined || headers.length === 0) return undefined;
+  return checkParamHeaders(headers, request.params?.arguments, caller.req.headers);
+}
+
 export async function serveModernRequest(
   context: TransportContext,
   caller: Caller,
   request: JsonRpcRequest,
 ): Promise<void> {
   const { res } = caller;
-  const envelopeError = checkModernEnvelope(request, caller.req.headers);
+  const envelopeError =
+    checkModernEnvelope(request, caller.req.headers) ?? checkToolParams(context, request, caller);
   if (envelopeError !== undefined) {
     sendRpcError(res, 400, request.id, envelopeError.toJSON(), caller.corsHeaders);
     return;

@@ -1,6 +1,7 @@
 /** Options of the HTTP transport, their defaults and their validation. */
 import { readFileSync } from 'node:fs';
 import type { BearerToken } from './bearer-auth.js';
+import type { ParamHeader } from './param-headers.js';
 
 export interface TlsOptions {
   /** PEM certificate chain, or `certFile` to read it from disk. */
@@ -40,6 +41,11 @@ export interface HttpTransportOptions {
   maxStreamBufferBytes?: number;
   /** Deadline for in-flight requests on `close()` (default 5 s). */
   closeDeadlineMs?: number;
+  /**
+   * A tool's `x-mcp-header` parameters (see `paramHeadersOf`), so modern `tools/call` POSTs
+   * have their `Mcp-Param-*` headers checked against the body (-32020). Without it they are not.
+   */
+  toolParamHeaders?: (toolName: string) => readonly ParamHeader[] | undefined;
 }
 
 export interface ResolvedOptions {
@@ -58,6 +64,7 @@ export interface ResolvedOptions {
   readonly keepAliveMs: number;
   readonly maxStreamBufferBytes: number;
   readonly closeDeadlineMs: number;
+  readonly toolParamHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -99,5 +106,6 @@ export function resolveOptions(options: HttpTransportOptions = {}): ResolvedOpti
     keepAliveMs: positive('keepAliveMs', options.keepAliveMs, 15_000),
     maxStreamBufferBytes: positive('maxStreamBufferBytes', options.maxStreamBufferBytes, 1024 * 1024),
     closeDeadlineMs: positive('closeDeadlineMs', options.closeDeadlineMs, 5_000),
+    toolParamHeaders: options.toolParamHeaders,
   };
 }
