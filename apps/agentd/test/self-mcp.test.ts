@@ -76,7 +76,7 @@ describe('modern era (2026-07-28)', () => {
     );
     const listedResources = (await c.modern('resources/list')).resources as Json[];
     const subscribable = (uri: string) =>
-      (listedResources.find((r) => r.uri === uri)?._meta as Json)['dev.agentd/subscribable'];
+      ((listedResources.find((r) => r.uri === uri)?._meta ?? {}) as Json)['dev.agentd/subscribable'];
     expect(subscribable('agent://status')).toBe(false);
     expect(subscribable('agent://capabilities')).toBe(true);
     const templates = ((await c.modern('resources/templates/list')).resourceTemplates as Json[]).map(
