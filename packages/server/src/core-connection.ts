@@ -21,6 +21,7 @@ import {
   isJsonObject,
   isRequestId,
   type JsonObject,
+  type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -78,7 +79,8 @@ export class Connection implements CoreConnection {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly listens = new Map<string, OpenListen>();
   private readonly slots: SlotPool;
-  private readonly clientRequests: ClientRequests;
+  /** Created on the first legacy server-to-client request: a stateless HTTP POST never needs one. */
+  private clientRequests: ClientRequests | undefined;
   private isClosed = false;
 
   constructor(
@@ -87,7 +89,6 @@ export class Connection implements CoreConnection {
     private readonly host: CoreHost,
   ) {
     this.slots = new SlotPool(host.maxInFlight);
-    this.clientRequests = new ClientRequests(host.clientRequestTimeoutMs);
   }
 
   get session(): LegacySession | undefined {
@@ -118,7 +119,7 @@ export class Connection implements CoreConnection {
         this.onNotification(frame.message);
         return Promise.resolve(undefined);
       case 'response':
-        if (!this.clientRequests.settle(frame.message)) {
+        if (this.clientRequests?.settle(frame.message) !== true) {
           this.host.logger.debug('stray response ignored', {
             connectionId: this.peer.connectionId,
             id: frame.message.id,
@@ -142,7 +143,7 @@ export class Connection implements CoreConnection {
     if (this.isClosed) return;
     this.isClosed = true;
     const graceful = options.graceful === true;
-    for (const key of [...this.listens.keys()]) this.endListen(key, graceful);
+    if (this.listens.size > 0) for (const key of [...this.listens.keys()]) this.endListen(key, graceful);
     // Graceful: the peer can still read, so requests cut short are told why instead of left hanging.
     for (const entry of [...this.inFlight.values()]) {
       this.abortEntry(
@@ -151,7 +152,7 @@ export class Connection implements CoreConnection {
         graceful ? closingError(entry.id, 'Connection is closing') : undefined,
       );
     }
-    this.clientRequests.rejectAll();
+    this.clientRequests?.rejectAll();
     this.host.registry.removeConnection(this.peer.connectionId);
     this.host.forget(this);
     this.host.logger.debug('connection closed', { connectionId: this.peer.connectionId });
@@ -464,12 +465,7 @@ export class Connection implements CoreConnection {
     };
     if (era === 'legacy') {
       io.ask = (method, params, scope) =>
-        this.clientRequests.send(
-          method,
-          params,
-          (message, force) => scope.send(message, force),
-          scope.context.signal,
-        );
+        this.askClient(method, params, (message, force) => scope.send(message, force), scope.context.signal);
     }
     return createRequestScope(
       {
@@ -484,6 +480,16 @@ export class Connection implements CoreConnection {
       },
       io,
     );
+  }
+
+  private askClient(
+    method: string,
+    params: JsonObject,
+    send: (message: JsonRpcMessage, force?: boolean) => boolean,
+    signal: AbortSignal,
+  ): Promise<JsonObject> {
+    this.clientRequests ??= new ClientRequests(this.host.clientRequestTimeoutMs);
+    return this.clientRequests.send(method, params, send, signal);
   }
 
   private defaultLegacyVersion(): string {

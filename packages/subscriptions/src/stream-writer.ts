@@ -32,6 +32,7 @@ export class StreamPushWriter implements PushWriter {
   private unflushed = 0;
   private lastProgress = 0;
   private timer: NodeJS.Timeout | undefined;
+  private timerArmed = false;
   private corked = false;
 
   constructor(
@@ -97,27 +98,42 @@ export class StreamPushWriter implements PushWriter {
   private flushed(): void {
     this.unflushed -= 1;
     this.lastProgress = Date.now();
-    if (this.unflushed === 0) this.clearTimer();
   }
 
+  /**
+   * One Timeout per writer, re-armed with refresh() (no allocation per write). It fires at most
+   * once per timeout period; a writer with nothing queued lets it lapse until the next write.
+   */
   private armTimer(): void {
-    if (this.writeTimeoutMs <= 0 || this.timer !== undefined || this.unflushed === 0) return;
-    this.lastProgress = Date.now();
-    this.timer = setInterval(() => this.checkStall(), Math.max(10, Math.floor(this.writeTimeoutMs / 4)));
-    this.timer.unref();
+    if (this.writeTimeoutMs <= 0) return;
+    if (this.unflushed === 1) this.lastProgress = Date.now();
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.checkStall(), this.writeTimeoutMs);
+      this.timer.unref();
+    } else if (!this.timerArmed) {
+      this.timer.refresh();
+    }
+    this.timerArmed = true;
   }
 
   private checkStall(): void {
-    if (this.unflushed === 0) this.clearTimer();
-    else if (Date.now() - this.lastProgress >= this.writeTimeoutMs) {
+    this.timerArmed = false;
+    if (this.isClosed || this.unflushed === 0) return;
+    const stalledFor = Date.now() - this.lastProgress;
+    if (stalledFor >= this.writeTimeoutMs) {
       this.finish(`write timed out after ${this.writeTimeoutMs} ms`, true, true);
+      return;
     }
+    // Progress was made: look again one period later (a stall is caught within two periods).
+    this.timer?.refresh();
+    this.timerArmed = true;
   }
 
   private clearTimer(): void {
     if (this.timer === undefined) return;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerArmed = false;
   }
 
   private finish(reason: string | undefined, abrupt: boolean, act: boolean): void {
