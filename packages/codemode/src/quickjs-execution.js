@@ -53,10 +53,7 @@ const SCRIPT_FILE = 'script.js';
  * @returns {Promise<Sandbox>}
  */
 export async function newSandbox(wasmModule, memoryBytes) {
-  const memory = new WebAssembly.Memory({
-    initial: INITIAL_MEMORY_BYTES / PAGE,
-    maximum: Math.max(INITIAL_MEMORY_BYTES / PAGE, Math.floor(memoryBytes / PAGE)),
-  });
+  const memory = takeMemory(Math.max(INITIAL_MEMORY_BYTES / PAGE, Math.floor(memoryBytes / PAGE)));
   const module = await newQuickJSWASMModuleFromVariant(
     newVariant(releaseSync, { wasmModule, wasmMemory: memory }),
   );
@@ -72,6 +69,42 @@ export async function newSandbox(wasmModule, memoryBytes) {
   sandbox.bridge = context.newFunction('bridge', (kind, a, b) => sandbox.owner?.onBridge(kind, a, b));
   sandbox.prelude = context.unwrapResult(context.evalCode(GUEST_PRELUDE, 'prelude.js'));
   return sandbox;
+}
+
+/**
+ * Linear memories of finished executions that never grew, by maximum page count. Allocating a
+ * fresh 16 MiB memory (and collecting the dropped ones) costs more than zeroing one.
+ * @type {Map<number, WebAssembly.Memory[]>}
+ */
+const recycledMemories = new Map();
+const MAX_RECYCLED_PER_SIZE = 2;
+
+/**
+ * A memory for a new instance: a recycled one wiped to zeros (as a fresh one would be), else new.
+ * @param {number} maximumPages
+ * @returns {WebAssembly.Memory}
+ */
+function takeMemory(maximumPages) {
+  const memory = recycledMemories.get(maximumPages)?.pop();
+  if (memory === undefined)
+    return new WebAssembly.Memory({ initial: INITIAL_MEMORY_BYTES / PAGE, maximum: maximumPages });
+  new Uint8Array(memory.buffer).fill(0);
+  return memory;
+}
+
+/**
+ * Offers a dead instance's memory for reuse. Only called once nothing can enter that instance
+ * again (its execution has ended and quickjs-emscripten keeps no finalizers).
+ * @param {WebAssembly.Memory} memory
+ * @param {number} memoryBytes
+ */
+function recycleMemory(memory, memoryBytes) {
+  if (memory.buffer.byteLength !== INITIAL_MEMORY_BYTES) return;
+  const maximumPages = Math.max(INITIAL_MEMORY_BYTES / PAGE, Math.floor(memoryBytes / PAGE));
+  const list = recycledMemories.get(maximumPages) ?? [];
+  if (list.length >= MAX_RECYCLED_PER_SIZE) return;
+  list.push(memory);
+  recycledMemories.set(maximumPages, list);
 }
 
 /**
@@ -541,8 +574,9 @@ export class Execution {
   }
 
   /**
-   * Ends the execution once. The whole WebAssembly instance is dropped (not disposed): its memory
-   * never shrinks and disposal could assert on objects a killed script left behind.
+   * Ends the execution once. The whole WebAssembly instance is dropped (not disposed): disposal
+   * could assert on objects a killed script left behind; its memory, if it never grew, is wiped
+   * and reused for a later instance.
    * @param {WorkerOutcome} outcome
    */
   finish(outcome) {
@@ -558,6 +592,7 @@ export class Execution {
     this.runtime = undefined;
     this.context = undefined;
     this.sandbox.owner = undefined;
+    recycleMemory(this.sandbox.memory, this.sandbox.memoryBytes);
     this.onEnd();
   }
 }
