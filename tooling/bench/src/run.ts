@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** CLI: `node dist/run.js [--quick] [--reps N] [--only substr] [--json file] [--profile dir [--profile-impl agentd,sdk-v1,…]]`; runs every case interleaved and prints the report. */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchCase, CASES } from './cases.js';
@@ -10,6 +10,8 @@ import { renderReport } from './report.js';
 import { type CaseSummary, summarise } from './summary.js';
 
 const { values } = parseArgs({
+  // `pnpm … bench -- --quick` may hand the separator through; it means nothing here.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
     quick: { type: 'boolean', default: false },
     reps: { type: 'string' },
@@ -49,6 +51,7 @@ function skippable(benchCase: BenchCase): boolean {
 
 async function main(): Promise<number> {
   const started = performance.now();
+  const loadBefore = loadavg()[0] ?? Number.NaN;
   const skipped: { id: string; reason: string }[] = [];
   const results = new Map<string, CaseRep[]>(selected.map((c) => [c.id, []]));
   const cold = new Map<string, number[]>(selected.map((c) => [c.id, []]));
@@ -88,7 +91,8 @@ async function main(): Promise<number> {
   const verified = summaries.reduce((sum, s) => sum + s.verifiedAnswers, 0);
   process.stdout.write(
     `${text}\n\nNode ${process.version}, ${reps} interleaved repetitions, ${verified.toLocaleString('en-US')} answers verified, ` +
-      `${((performance.now() - started) / 1000).toFixed(0)} s.\n`,
+      `${((performance.now() - started) / 1000).toFixed(0)} s; ${cpus().length} CPUs, load average ` +
+      `${loadBefore.toFixed(1)} at the start and ${(loadavg()[0] ?? Number.NaN).toFixed(1)} at the end.\n`,
   );
   if (values.json !== undefined) {
     const out = {
