@@ -1,6 +1,6 @@
 import { createServerCore, silentLogger } from '@agentd/server';
 import { expect, it } from 'vitest';
-import { serveHttp } from './index.js';
+import { paramHeadersOf, serveHttp } from './index.js';
 import { modernPost } from './test-support/harness.js';
 import { testHandler } from './test-support/test-handler.js';
 
@@ -116,4 +116,23 @@ it('decodes a base64 Mcp-Name and cancels a request whose client closed its stre
   expect(s.t.activeRequests).toBe(1);
   await s.t.close(50);
   await s.core.close();
+});
+
+it('checks Mcp-Param-* headers for tools the embedder describes', async () => {
+  const headers = paramHeadersOf({
+    type: 'object',
+    properties: { text: { type: 'string', 'x-mcp-header': 'Text' } },
+  });
+  const s = await start({ toolParamHeaders: (name) => (name === 'echo' ? headers : undefined) });
+  const missing = await modernPost(s.url, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
+  expect(missing.status).toBe(400);
+  expect(await missing.json()).toMatchObject({ error: { code: -32020 } });
+  const ok = await modernPost(
+    s.url,
+    'tools/call',
+    { name: 'echo', arguments: { text: 'hi' } },
+    { headers: { 'mcp-param-text': 'hi' } },
+  );
+  expect(await ok.json()).toMatchObject({ result: { content: [{ text: 'hi' }] } });
+  await s.close();
 });
