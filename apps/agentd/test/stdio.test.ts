@@ -7,13 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, cleanEnv } from './support/agentd-process.js';
 import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from './support/ndjson-client.js';
 
-function startStdio(exposure: 'classic' | 'codemode'): {
+function startStdio(
+  exposure: 'classic' | 'codemode',
+  extra: string[] = [],
+): {
   proc: ChildProcess;
   client: NdjsonClient;
   exited: Promise<number | null>;
 } {
   const dir = mkdtempSync(join(tmpdir(), 'agentd-stdio-'));
-  const proc = spawn(process.execPath, [CLI, 'stdio', '--exposure', exposure], {
+  const proc = spawn(process.execPath, [CLI, 'stdio', '--exposure', exposure, ...extra], {
     env: cleanEnv({ XDG_RUNTIME_DIR: dir }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -167,7 +170,7 @@ describe('agentd stdio, classic exposure', () => {
 
 describe('agentd stdio, Code Mode', () => {
   it('search and execute cannot reach operator operations', async () => {
-    const { proc, client: c, exited } = startStdio('codemode');
+    const { proc, client: c, exited } = startStdio('codemode', ['--code-mode-wall-ms', '2500']);
     try {
       await c.initialize();
       const tools = ((await c.legacy('tools/list')).tools as Json[]).map((t) => t.name).sort();
@@ -188,6 +191,19 @@ describe('agentd stdio, Code Mode', () => {
       expect(JSON.stringify(drain).replaceAll('drain', 'X')).toBe(
         JSON.stringify(nope).replaceAll('zzdrain', 'X'),
       );
+      // The configured wall time bounds one execute; the sync spawn it was waiting on is cancelled.
+      const slow = await c.legacy('tools/call', {
+        name: 'execute',
+        arguments: { code: "return await agentd.subagent.spawn({ instruction: 'sleep 8000' });" },
+      });
+      expect(slow.isError).toBe(true);
+      const status = toolValue(
+        await c.legacy('tools/call', {
+          name: 'execute',
+          arguments: { code: 'return await agentd.status();' },
+        }),
+      );
+      expect(status.result).toMatchObject({ running: 0, totals: { cancelled: 1 } });
     } finally {
       c.close();
       expect(await exited).toBe(0);

@@ -37,6 +37,7 @@ export interface AgentdConfig {
   tls?: { cert: string; key: string };
   http: { allowedHosts: string[]; allowedOrigins: string[] };
   exposure: Exposure;
+  codeModeWallMs: number;
   logLevel: LogLevel;
   eventsRing: number;
   drainTimeoutMs: number;
@@ -146,6 +147,12 @@ export const CONFIG_SCHEMA: JsonObject = {
       enum: ['codemode', 'classic'],
       description:
         "'codemode': two tools (search, execute); 'classic': one tool per operation (restart required).",
+    },
+    codeModeWallMs: {
+      type: 'integer',
+      minimum: 1000,
+      description:
+        'Wall-clock limit of one Code Mode execute call, waiting on operations included (restart required). Long enough for sync spawns; sandbox CPU stays capped separately.',
     },
     logLevel: { enum: [...LOG_LEVELS], description: 'Lowest level written to stderr (hot-reloadable).' },
     eventsRing: positiveInt('Capacity of the agent://events ring (restart required).', 100_000),

@@ -18,6 +18,7 @@ export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.Pr
     auth: { bearerTokens: [] },
     http: { allowedHosts: [], allowedOrigins: [] },
     exposure: 'codemode',
+    codeModeWallMs: 600_000,
     logLevel: 'info',
     eventsRing: 1024,
     drainTimeoutMs: 25_000,

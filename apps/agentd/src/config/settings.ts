@@ -21,6 +21,7 @@ export const SETTINGS: readonly Setting[] = [
   s('serve', 'AGENTD_SERVE', '--serve', 'list'),
   s('logLevel', 'AGENTD_LOG_LEVEL', '--log-level', 'string'),
   s('exposure', 'AGENTD_EXPOSURE', '--exposure', 'string'),
+  s('codeModeWallMs', 'AGENTD_CODE_MODE_WALL_MS', '--code-mode-wall-ms', 'int'),
   s('defaultAgent', 'AGENTD_DEFAULT_AGENT', '--default-agent', 'string'),
   s('drainTimeoutMs', 'AGENTD_DRAIN_TIMEOUT_MS', '--drain-timeout-ms', 'int'),
   s('eventsRing', 'AGENTD_EVENTS_RING', '--events-ring', 'int'),

@@ -2,7 +2,15 @@
 import type { AgentdConfig } from '../config/config-schema.js';
 
 /** Keys only read at startup: listeners, their auth, the tool exposure and the ring size. */
-export const RESTART_KEYS = ['serve', 'auth', 'tls', 'http', 'exposure', 'eventsRing'] as const;
+export const RESTART_KEYS = [
+  'serve',
+  'auth',
+  'tls',
+  'http',
+  'exposure',
+  'codeModeWallMs',
+  'eventsRing',
+] as const;
 
 export interface ConfigDiff {
   changed: string[];

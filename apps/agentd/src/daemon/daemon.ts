@@ -89,6 +89,7 @@ export class Daemon implements OperationHost, ResourceHost {
     });
     this.#selfMcp = createSelfMcp({
       exposure: this.#config.exposure,
+      codeModeWallMs: this.#config.codeModeWallMs,
       operations: () => buildOperations(this),
       resources: this,
       logger: this.#logger,

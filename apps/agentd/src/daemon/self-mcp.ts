@@ -1,4 +1,5 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
+import { CodeModeRunner } from '@agentd/codemode';
 import { Dispatcher, type SurfaceKind } from '@agentd/dispatch';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
@@ -30,6 +31,8 @@ export const SUBSCRIBABLE_META = 'dev.agentd/subscribable';
 
 export interface SelfMcpOptions {
   exposure: Exposure;
+  /** Wall-clock limit of one `execute` (sync spawns inside it wait for their run). */
+  codeModeWallMs: number;
   operations: () => OperationSpec[];
   resources: ResourceHost;
   logger: Logger;
@@ -50,8 +53,14 @@ function json(uri: string, body: JsonObject) {
 export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
   let operations = options.operations();
   let filters = filtersByOrigin(operations);
+  // Our own runner: the sandbox default wall time (30 s) would cut every longer sync spawn short.
+  const runner =
+    options.exposure === 'codemode'
+      ? new CodeModeRunner({ limits: { wallMs: options.codeModeWallMs } })
+      : undefined;
   const dispatcher = new Dispatcher({
     exposure: options.exposure,
+    ...(runner === undefined ? {} : { codeMode: { runner } }),
     filtersFor: (peer: Peer) => filters[peer.origin],
     schemaScheme: 'agent',
     logger: options.logger,
@@ -173,6 +182,9 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
       );
       return operations.filter((o) => !denied.has(filterName(o)));
     },
-    close: () => dispatcher.close(),
+    close: async () => {
+      await dispatcher.close();
+      await runner?.close();
+    },
   };
 }
