@@ -77,23 +77,44 @@ export const GUEST_PRELUDE = `(function (bridge, namespace, methodsJson, maxLogC
   for (const kind of ['query', 'view', 'report', 'command']) {
     setFrozen(api, kind, (id, args) => invoke(kind, id, args));
   }
-  const branches = [api];
-  for (const method of jsonParse(methodsJson)) {
-    let node = api;
-    for (let i = 0; i < method.path.length - 1; i++) {
-      const key = method.path[i];
-      if (node[key] === undefined) {
-        const child = create(null);
-        setFrozen(node, key, child);
-        branches.push(child);
-      }
-      node = node[key];
-    }
+  // Typed methods are built per top-level name on first use: a large catalogue costs little
+  // until a script touches it. Paths never conflict (a leaf is never also a branch).
+  function leaf(method) {
     const kind = method.kind;
     const id = method.id;
-    setFrozen(node, method.path[method.path.length - 1], (args) => invoke(kind, id, args));
+    return (args) => invoke(kind, id, args);
   }
-  for (const branch of branches) freeze(branch);
+  function group(methods, depth) {
+    const groups = create(null);
+    for (const method of methods) {
+      const key = method.path[depth];
+      if (groups[key] === undefined) groups[key] = [];
+      const list = groups[key];
+      list[list.length] = method; // no Array.prototype.push: builds may run after user code
+    }
+    return groups;
+  }
+  function build(methods, depth) {
+    if (methods.length === 1 && methods[0].path.length === depth) return leaf(methods[0]);
+    const node = create(null);
+    const groups = group(methods, depth);
+    for (const key in groups) setFrozen(node, key, build(groups[key], depth + 1));
+    return freeze(node);
+  }
+  const roots = group(jsonParse(methodsJson), 0);
+  for (const key in roots) {
+    let built;
+    const methods = roots[key];
+    defineProperty(api, key, {
+      enumerable: true,
+      configurable: false,
+      get() {
+        if (built === undefined) built = build(methods, 1);
+        return built;
+      },
+    });
+  }
+  freeze(api);
   defineProperty(G, namespace, { value: api, enumerable: false, writable: false, configurable: false });
 
   function format(value) {

@@ -107,7 +107,9 @@ describe('tampering stays in the guest', () => {
       Reflect.apply = () => 'hijacked';
       WeakSet.prototype.has = () => true;
       Object.defineProperty = () => { throw new Error('hijacked'); };
-      const r = await agentd.query('servers.get', { id: 's2' });
+      Object.freeze = () => { throw new Error('hijacked'); };
+      Array.prototype.push = () => { throw new Error('hijacked'); };
+      const r = await agentd.servers.get({ id: 's2' });
       let missing;
       try { await agentd.query('servers.get', { id: 'none' }); } catch (e) { missing = e.message; }
       console.log('still', 'logging');
