@@ -1,7 +1,7 @@
-/** Watches the config file's directory (editors replace files atomically) and reports real content changes. */
+/** Watches the config file's directory (editors and ConfigMaps replace files atomically) and reports real content changes. */
 import { createHash } from 'node:crypto';
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 
 function digest(path: string): string | undefined {
   try {
@@ -26,9 +26,9 @@ export class ConfigWatcher {
 
   start(): void {
     if (this.#watcher !== undefined) return;
-    const name = basename(this.path);
-    this.#watcher = watch(dirname(this.path), { persistent: false }, (_event, file) => {
-      if (file !== null && file !== name) return;
+    // Any entry of the directory counts: Kubernetes ConfigMaps swap a `..data` symlink rather
+    // than the file itself. The content digest decides whether anything really changed.
+    this.#watcher = watch(dirname(this.path), { persistent: false }, () => {
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#check(), this.debounceMs);
     });
