@@ -21,53 +21,94 @@ export interface ScopeIo {
   ask?(method: string, params: JsonObject, scope: RequestScope): Promise<JsonObject>;
 }
 
-export interface RequestScope {
-  /** What the handler sees. Its getters are own properties, so `{...context}` keeps them. */
-  readonly context: RequestContext;
-  readonly aborted: boolean;
-  abort(reason: string): void;
+/**
+ * Internal state and the handler-facing context in one object. `signal` and `sendRequest` are
+ * own enumerable accessors (shared getter functions, so every instance keeps one fast shape):
+ * `{...context}` and destructuring see real values, and no AbortController exists until read.
+ */
+export class RequestScope implements RequestContext {
+  readonly peer: Peer;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: JsonObject;
+  readonly clientInfo: JsonObject | undefined;
+  readonly requestId: RequestId;
+  readonly progressToken: string | number | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+  declare readonly signal: AbortSignal;
+  declare readonly sendRequest: RequestContext['sendRequest'];
+  readonly notify: (message: JsonRpcNotification) => void;
+  /** @internal */ controller: AbortController | undefined;
+  /** @internal */ abortReason: string | undefined;
+  /** @internal */ asker: ((method: string, params: JsonObject) => Promise<JsonObject>) | undefined;
+  /** @internal */ readonly io: ScopeIo;
+
+  constructor(facts: RequestFacts, io: ScopeIo) {
+    this.peer = facts.peer;
+    this.era = facts.era;
+    this.protocolVersion = facts.protocolVersion;
+    this.clientCapabilities = facts.clientCapabilities;
+    this.clientInfo = facts.clientInfo;
+    this.requestId = facts.requestId;
+    this.progressToken = facts.progressToken;
+    this.logLevel = facts.logLevel;
+    Object.defineProperty(this, 'signal', SIGNAL);
+    Object.defineProperty(this, 'sendRequest', SEND_REQUEST);
+    this.notify = (message) => {
+      this.send(message);
+    };
+    this.controller = undefined;
+    this.abortReason = undefined;
+    this.asker = undefined;
+    this.io = io;
+  }
+
+  /** What the handler sees (the scope itself). */
+  get context(): RequestContext {
+    return this;
+  }
+
+  get aborted(): boolean {
+    return this.abortReason !== undefined;
+  }
+
+  abort(reason: string): void {
+    if (this.abortReason !== undefined) return;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+  }
+
   /** Writes unless aborted (or forced). */
-  send(message: JsonRpcMessage, force?: boolean): boolean;
+  send(message: JsonRpcMessage, force = false): boolean {
+    if (this.abortReason !== undefined && !force) return false;
+    return this.io.send(message, force);
+  }
 }
 
+const SIGNAL: PropertyDescriptor = {
+  enumerable: true,
+  configurable: false,
+  get(this: RequestScope): AbortSignal {
+    // Created on first use: most requests finish without anyone listening for an abort.
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  },
+};
+
+const SEND_REQUEST: PropertyDescriptor = {
+  enumerable: true,
+  configurable: false,
+  get(this: RequestScope): RequestContext['sendRequest'] {
+    const ask = this.io.ask;
+    if (ask === undefined) return undefined;
+    this.asker ??= (method, params) => ask.call(this.io, method, params, this);
+    return this.asker;
+  },
+};
+
 export function createRequestScope(facts: RequestFacts, io: ScopeIo): RequestScope {
-  let controller: AbortController | undefined;
-  let abortReason: string | undefined;
-  let asker: ((method: string, params: JsonObject) => Promise<JsonObject>) | undefined;
-  const send = (message: JsonRpcMessage, force = false): boolean => {
-    if (abortReason !== undefined && !force) return false;
-    return io.send(message, force);
-  };
-  const scope: RequestScope = {
-    context: {
-      ...facts,
-      // Created on first use: most requests finish without anyone listening for an abort.
-      get signal(): AbortSignal {
-        if (controller === undefined) {
-          controller = new AbortController();
-          if (abortReason !== undefined) controller.abort(abortReason);
-        }
-        return controller.signal;
-      },
-      notify(message: JsonRpcNotification): void {
-        send(message);
-      },
-      get sendRequest(): RequestContext['sendRequest'] {
-        const ask = io.ask;
-        if (ask === undefined) return undefined;
-        asker ??= (method, params) => ask.call(io, method, params, scope);
-        return asker;
-      },
-    },
-    get aborted(): boolean {
-      return abortReason !== undefined;
-    },
-    abort(reason: string): void {
-      if (abortReason !== undefined) return;
-      abortReason = reason;
-      controller?.abort(reason);
-    },
-    send,
-  };
-  return scope;
+  return new RequestScope(facts, io);
 }

@@ -2,14 +2,20 @@
 
 export class SlotPool {
   private used = 0;
-  private readonly waiters: Array<() => void> = [];
+  /** FIFO of waiters from `head` on (a head index, not shift(): shift is O(n) on long queues). */
+  private waiters: Array<(() => void) | undefined> = [];
+  private head = 0;
   private readonly idleWaiters: Array<() => void> = [];
 
   constructor(readonly size: number) {}
 
   /** Slots held plus waits queued. */
   get pending(): number {
-    return this.used + this.waiters.length;
+    return this.used + this.queued;
+  }
+
+  private get queued(): number {
+    return this.waiters.length - this.head;
   }
 
   /** Takes a slot now if one is free. */
@@ -26,7 +32,7 @@ export class SlotPool {
 
   /** Removes a queued `grant` that no longer wants its slot; false if it was not queued. */
   withdraw(grant: () => void): boolean {
-    const at = this.waiters.indexOf(grant);
+    const at = this.waiters.indexOf(grant, this.head);
     if (at === -1) return false;
     this.waiters.splice(at, 1);
     this.checkIdle();
@@ -35,13 +41,28 @@ export class SlotPool {
 
   /** Frees a slot, handing it straight to the next waiter if any. */
   release(): void {
-    const next = this.waiters.shift();
+    const next = this.dequeue();
     if (next !== undefined) {
       next();
       return;
     }
     this.used -= 1;
     this.checkIdle();
+  }
+
+  private dequeue(): (() => void) | undefined {
+    if (this.head >= this.waiters.length) return undefined;
+    const next = this.waiters[this.head];
+    this.waiters[this.head] = undefined;
+    this.head += 1;
+    if (this.head === this.waiters.length) {
+      this.waiters = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.waiters.length) {
+      this.waiters = this.waiters.slice(this.head);
+      this.head = 0;
+    }
+    return next;
   }
 
   /** Resolves once no slot is held and nothing waits. */
