@@ -32,7 +32,7 @@ const FULL: Bounds = {
 };
 const bounds = values.quick ? QUICK : FULL;
 const reps = Number(values.reps ?? (values.quick ? 1 : 5));
-const extraColdPerRep = values.quick ? 0 : 2;
+const extraColdPerRep = values.quick ? 0 : 1;
 const selected = CASES.filter((c) => values.only === undefined || c.id.includes(values.only));
 
 const log = (line: string) => process.stderr.write(`${line}\n`);

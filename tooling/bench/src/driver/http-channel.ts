@@ -35,7 +35,20 @@ export class HttpChannel {
     this.#path = path;
   }
 
-  post(message: Record<string, unknown>, headers: Record<string, string>): Promise<HttpAnswer> {
+  /**
+   * A keep-alive socket the server closed as idle while this request went out fails with ECONNRESET
+   * ("socket hang up"): that request never reached the server, so it is sent once more (Node's documented pattern).
+   */
+  async post(message: Record<string, unknown>, headers: Record<string, string>): Promise<HttpAnswer> {
+    try {
+      return await this.#post(message, headers);
+    } catch (error) {
+      if ((error as { reusedSocketReset?: boolean }).reusedSocketReset !== true) throw error;
+      return this.#post(message, headers);
+    }
+  }
+
+  #post(message: Record<string, unknown>, headers: Record<string, string>): Promise<HttpAnswer> {
     const body = JSON.stringify(message);
     return new Promise((resolve, reject) => {
       const req = request(
@@ -73,7 +86,11 @@ export class HttpChannel {
           });
         },
       );
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (req.reusedSocket && error.code === 'ECONNRESET')
+          Object.assign(error, { reusedSocketReset: true });
+        reject(error);
+      });
       req.end(body);
     });
   }
