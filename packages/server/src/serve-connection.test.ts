@@ -97,6 +97,17 @@ describe('bad input', () => {
     expect((await client.request('no/such/method')).error?.code).toBe(-32601);
   });
 
+  it('answers -32603 when a result cannot be encoded, and keeps serving', async () => {
+    const { start, logger } = setup();
+    const client = await (await start()).connect();
+    expect((await client.request('test/bigint', undefined, 'b')).error).toEqual({
+      code: -32603,
+      message: 'Internal error',
+    });
+    expect(logger.records.some((r) => r.message === 'answer could not be encoded')).toBe(true);
+    expect((await client.request('ping')).result).toEqual({});
+  });
+
   it('refuses a request id that is already in flight on the connection', async () => {
     const { start } = setup();
     const client = await (await start()).connect();

@@ -7,6 +7,8 @@ import {
   ErrorCode,
   errorResponse,
   FrameDecoder,
+  INTERNAL_ERROR_MESSAGE,
+  type JsonRpcResponse,
 } from '@agentd/rpc-frame';
 import { DEFAULT_MAX_BUFFERED_BYTES, ndjsonWriter } from '@agentd/subscriptions';
 import type { CoreConnection, ServerCore } from './core-types.js';
@@ -187,7 +189,7 @@ class StreamLoop {
     this.outstanding += 1;
     this.connection.handle(frame).then(
       (response) => {
-        if (response !== undefined) this.connection.writer.write(response);
+        if (response !== undefined) this.reply(response);
         this.answered();
       },
       (thrown: unknown) => {
@@ -199,6 +201,22 @@ class StreamLoop {
       },
     );
     if (this.connection.pending >= this.maxPending) this.input.pause();
+  }
+
+  /** Writes an answer; one that cannot be encoded (a BigInt, a cycle) becomes a generic -32603. */
+  private reply(response: JsonRpcResponse): void {
+    try {
+      this.connection.writer.write(response);
+    } catch (thrown) {
+      this.core.logger.error('answer could not be encoded', {
+        connectionId: this.connectionId,
+        id: response.id,
+        ...errorFields(thrown),
+      });
+      this.connection.writer.write(
+        errorResponse(response.id, { code: ErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE }),
+      );
+    }
   }
 
   /** One frame fully handled (its answer, if any, is with the writer). */

@@ -190,7 +190,13 @@ export class SubscriptionRegistry {
       return false;
     }
     if (writer.accepts !== undefined && !writer.accepts(message)) return false;
-    if (writer.write(message)) return true;
+    let written: boolean;
+    try {
+      written = writer.write(message);
+    } catch {
+      return false; // a message that cannot be encoded is nobody's fault but the sender's: keep the writer
+    }
+    if (written) return true;
     this.removeKey(key);
     return false;
   }

@@ -141,6 +141,8 @@ async function handle(
       const answer = await ctx.sendRequest('roots/list', {});
       return { answer };
     }
+    case 'test/bigint':
+      return { n: 10n } as unknown as JsonObject;
     case 'test/big':
       return { data: 'x'.repeat(Number(params.bytes ?? 1024)) };
     default:
