@@ -1,5 +1,6 @@
 /** Serve-target grammar: unix:PATH, vsock:PORT, vsock:CID:PORT, http(s)://HOST:PORT[/PATH], stdio. */
 import { isAbsolute, resolve } from 'node:path';
+import { parseVsockAddress, VMADDR_CID_ANY } from '@agentd/transport-vsock';
 
 export type ServeTarget =
   | { kind: 'unix'; raw: string; path: string }
@@ -9,15 +10,6 @@ export type ServeTarget =
 
 export class ServeTargetError extends Error {
   override name = 'ServeTargetError';
-}
-
-const MAX_U32 = 0xffff_ffff;
-
-function parseU32(text: string, what: string, raw: string): number {
-  if (!/^[0-9]{1,10}$/.test(text)) throw new ServeTargetError(`${raw}: ${what} must be a decimal number`);
-  const value = Number(text);
-  if (value > MAX_U32) throw new ServeTargetError(`${raw}: ${what} is out of range`);
-  return value;
 }
 
 /** True for 127.0.0.0/8, ::1 and localhost: the only hosts plain HTTP may bind without auth. */
@@ -48,6 +40,16 @@ function parseHttp(raw: string): ServeTarget {
   return { kind, raw, host, port, path, loopback: isLoopbackHost(host) };
 }
 
+/** Delegates to the transport's own grammar so agentd and the package never disagree. */
+function parseVsockTarget(text: string): ServeTarget {
+  try {
+    const { cid, port } = parseVsockAddress(text);
+    return { kind: 'vsock', raw: text, cid: cid === VMADDR_CID_ANY ? undefined : cid, port };
+  } catch (error) {
+    throw new ServeTargetError((error as Error).message);
+  }
+}
+
 export function parseServeTarget(raw: string, baseDir: string = process.cwd()): ServeTarget {
   const text = raw.trim();
   if (text === 'stdio') return { kind: 'stdio', raw: text };
@@ -56,16 +58,7 @@ export function parseServeTarget(raw: string, baseDir: string = process.cwd()): 
     if (path === '') throw new ServeTargetError(`${raw}: unix target needs a path`);
     return { kind: 'unix', raw: text, path: isAbsolute(path) ? path : resolve(baseDir, path) };
   }
-  if (text.startsWith('vsock:')) {
-    const parts = text.slice('vsock:'.length).split(':');
-    if (parts.length > 2 || parts.some((p) => p === '')) {
-      throw new ServeTargetError(`${raw}: expected vsock:PORT or vsock:CID:PORT`);
-    }
-    const port = parseU32(parts[parts.length - 1] as string, 'port', raw);
-    if (port === 0) throw new ServeTargetError(`${raw}: vsock port 0 is not allowed`);
-    const cid = parts.length === 2 ? parseU32(parts[0] as string, 'CID', raw) : undefined;
-    return { kind: 'vsock', raw: text, cid, port };
-  }
+  if (text.startsWith('vsock:')) return parseVsockTarget(text);
   if (text.startsWith('http://') || text.startsWith('https://')) return parseHttp(text);
   throw new ServeTargetError(
     `${raw}: unknown serve target (use unix:PATH, vsock:PORT, http://HOST:PORT, https://HOST:PORT or stdio)`,
