@@ -6,7 +6,7 @@ import { buildMethodTable } from './method-table.js';
 import { checkNamespace } from './namespace.js';
 import type { SandboxLimits } from './sandbox-limits.js';
 import { resolveLimits } from './sandbox-limits.js';
-import { quickJsModule } from './wasm-module.js';
+import { type CompiledModule, quickJsModule } from './wasm-module.js';
 import type { CallMessage, FromWorker, RunMessage, WorkerOutcome } from './worker-protocol.js';
 import { WorkerSlot } from './worker-slot.js';
 
@@ -186,7 +186,7 @@ export class CodeModeRunner {
   /** Starts queued executions on the least-loaded worker with room, creating workers up to the pool size. */
   async #schedule(): Promise<void> {
     if (this.#queue.length === 0) return;
-    let wasmModule: WebAssembly.Module;
+    let wasmModule: CompiledModule;
     try {
       wasmModule = await quickJsModule();
     } catch (thrown) {
@@ -208,7 +208,7 @@ export class CodeModeRunner {
     }
   }
 
-  #pickSlot(wasmModule: WebAssembly.Module): WorkerSlot | undefined {
+  #pickSlot(wasmModule: CompiledModule): WorkerSlot | undefined {
     let best: WorkerSlot | undefined;
     // Rotate among equally loaded workers: the one used last is still preparing its next instance.
     const count = this.#slots.length;

@@ -1,12 +1,13 @@
 /** One sandbox worker thread as seen from the main thread: its executions and its hard kill. */
 import { Worker } from 'node:worker_threads';
+import type { CompiledModule } from './wasm-module.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
 /** Resolved in the source tree (vitest) and in `dist` alike: the worker is plain JavaScript. */
 const WORKER_URL = new URL('./sandbox-worker.js', import.meta.url);
 
 export interface WorkerSlotOptions {
-  wasmModule: WebAssembly.Module;
+  wasmModule: CompiledModule;
   defaultMemoryBytes: number;
   onMessage: (slot: WorkerSlot, message: FromWorker) => void;
   /** The thread is gone (killed or crashed); every execution still on it is lost. */

@@ -1,0 +1,20 @@
+/** Types of execution-codes.js for TypeScript importers (including packages that read these sources). */
+export declare const INITIAL_MEMORY_BYTES: number;
+export declare const STOP_NONE: 0;
+export declare const STOP_ABORTED: 1;
+export declare const STOP_WALL_CLOCK: 2;
+export declare const ExecuteErrorCode: {
+  readonly SyntaxError: 'syntax_error';
+  readonly ScriptError: 'script_error';
+  readonly OperationError: 'operation_error';
+  readonly CpuDeadline: 'cpu_deadline';
+  readonly OutOfMemory: 'out_of_memory';
+  readonly WallClock: 'wall_clock';
+  readonly TooManyCalls: 'too_many_calls';
+  readonly Aborted: 'aborted';
+  readonly ResultTooLarge: 'result_too_large';
+  readonly CodeTooLarge: 'code_too_large';
+  readonly Busy: 'busy';
+  readonly Closed: 'closed';
+  readonly SandboxError: 'sandbox_error';
+};
