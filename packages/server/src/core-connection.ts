@@ -2,15 +2,12 @@
 import {
   checkModernMeta,
   type Era,
-  isLoggingLevel,
   LEGACY_VERSIONS,
-  LOGGING_LEVELS,
   type LoggingLevel,
   lifecycleResponse,
   type ModernMeta,
   modernResult,
   resolveLifecycle,
-  type ServerCapabilities,
   servedEra,
 } from '@agentd/lifecycle';
 import {
@@ -31,12 +28,14 @@ import {
   toWireError,
   WireError,
 } from '@agentd/rpc-frame';
-import { ListenStream, type PushWriter } from '@agentd/subscriptions';
+import type { PushWriter } from '@agentd/subscriptions';
 import { ClientRequests } from './client-requests.js';
 import type { CoreConnection, HandleOptions, LegacySession } from './core-types.js';
 import type { Peer } from './handler.js';
-import { deliversListenNotifications, honourListenFilter, parseListenFilter } from './listen-filter.js';
+import { answerLegacyOwned, LEGACY_OWNED, type LegacyMethodHost } from './legacy-methods.js';
+import { ListenStreams } from './listen-streams.js';
 import { errorFields } from './logger.js';
+import { idKey } from './request-key.js';
 import { createRequestScope, type RequestScope, type ScopeIo } from './request-scope.js';
 import type { CoreHost } from './server-core.js';
 import { SlotPool } from './slot-pool.js';
@@ -48,13 +47,6 @@ const DISCONNECTED = 'disconnected';
 
 export const SHUTTING_DOWN_CODE = -32000;
 
-/** Legacy methods the core answers itself instead of the handler. */
-const LEGACY_OWNED: ReadonlySet<string> = new Set([
-  'logging/setLevel',
-  'resources/subscribe',
-  'resources/unsubscribe',
-]);
-
 interface InFlight {
   readonly id: RequestId;
   readonly scope: RequestScope;
@@ -63,25 +55,16 @@ interface InFlight {
   readonly start: () => void;
 }
 
-interface OpenListen {
-  readonly stream: ListenStream;
-  readonly finish: (response: JsonRpcResponse | undefined) => void;
-}
-
-/** Map key for a request id: 1 and "1" are different requests. */
-function idKey(id: RequestId): string {
-  return `${typeof id}:${id}`;
-}
-
 export class Connection implements CoreConnection {
   private legacy: LegacySession | undefined;
   private logLevel: LoggingLevel | undefined;
   private readonly inFlight = new Map<string, InFlight>();
-  private readonly listens = new Map<string, OpenListen>();
+  private readonly listens: ListenStreams;
   private readonly slots: SlotPool;
   /** Created on the first legacy server-to-client request: a stateless HTTP POST never needs one. */
   private clientRequests: ClientRequests | undefined;
   private isClosed = false;
+  private legacyMethods: LegacyMethodHost | undefined;
 
   constructor(
     readonly peer: Peer,
@@ -89,6 +72,16 @@ export class Connection implements CoreConnection {
     private readonly host: CoreHost,
   ) {
     this.slots = new SlotPool(host.maxInFlight);
+    this.listens = new ListenStreams({
+      connectionId: peer.connectionId,
+      writer,
+      registry: host.registry,
+      serverInfo: host.serverInfo,
+      logger: host.logger,
+      maxSubscriptions: host.maxSubscriptions,
+      isClosed: () => this.isClosed,
+      canSubscribe: (uri) => this.canSubscribe(uri),
+    });
   }
 
   get session(): LegacySession | undefined {
@@ -143,7 +136,7 @@ export class Connection implements CoreConnection {
     if (this.isClosed) return;
     this.isClosed = true;
     const graceful = options.graceful === true;
-    if (this.listens.size > 0) for (const key of [...this.listens.keys()]) this.endListen(key, graceful);
+    this.listens.endAll(graceful);
     // Graceful: the peer can still read, so requests cut short are told why instead of left hanging.
     for (const entry of [...this.inFlight.values()]) {
       this.abortEntry(
@@ -168,7 +161,7 @@ export class Connection implements CoreConnection {
 
   /** Server shutdown: listen streams end with their final result, in-flight requests get -32000. */
   shutdown(): void {
-    for (const key of [...this.listens.keys()]) this.endListen(key, true);
+    this.listens.endAll(true);
     for (const entry of [...this.inFlight.values()]) {
       this.abortEntry(entry, SHUTDOWN, closingError(entry.id, 'Server is shutting down'));
     }
@@ -190,7 +183,7 @@ export class Connection implements CoreConnection {
   private cancel(id: RequestId): void {
     const key = idKey(id);
     if (this.listens.has(key)) {
-      this.endListen(key, true);
+      this.listens.end(key, true);
       return;
     }
     const entry = this.inFlight.get(key);
@@ -221,11 +214,13 @@ export class Connection implements CoreConnection {
       return Promise.resolve(answered);
     }
     if (era === 'legacy') {
-      if (LEGACY_OWNED.has(request.method)) return this.legacyOwned(request, capabilities);
+      if (LEGACY_OWNED.has(request.method))
+        return answerLegacyOwned(request, capabilities, this.legacyHost());
       return this.runDomain(request, 'legacy', undefined, options);
     }
     const meta = checkModernMeta(request, lifecycleOptions);
-    if (request.method === 'subscriptions/listen') return this.listen(request, capabilities, options);
+    if (request.method === 'subscriptions/listen')
+      return this.listens.open(request, capabilities, options.signal);
     return this.runDomain(request, 'modern', meta, options);
   }
 
@@ -241,66 +236,18 @@ export class Connection implements CoreConnection {
     this.host.registry.attach(this.peer.connectionId, this.writer);
   }
 
-  /** Legacy methods the core answers itself; undefined for domain methods. */
-  private async legacyOwned(
-    request: JsonRpcRequest,
-    caps: ServerCapabilities,
-  ): Promise<JsonRpcResponse | undefined> {
-    switch (request.method) {
-      case 'logging/setLevel':
-        return this.setLevel(request, caps);
-      case 'resources/subscribe':
-        return this.subscribe(request, caps);
-      case 'resources/unsubscribe': {
-        this.requireSubscriptions(request.method, caps);
-        this.host.registry.drop(this.peer.connectionId, requireUri(request));
-        return successResponse(request.id, {});
-      }
-      default:
-        throw new LocalError('not_core_owned', `${request.method} is not answered by the core`);
-    }
-  }
-
-  private setLevel(request: JsonRpcRequest, caps: ServerCapabilities): JsonRpcResponse {
-    if (caps.logging === undefined) {
-      throw new WireError(
-        ErrorCode.MethodNotFound,
-        'Method not found: logging/setLevel (this server does not log to clients)',
-      );
-    }
-    const level = request.params?.level;
-    if (!isLoggingLevel(level)) {
-      throw new WireError(
-        ErrorCode.InvalidParams,
-        `Invalid params: level must be one of ${LOGGING_LEVELS.join(', ')}`,
-      );
-    }
-    this.logLevel = level;
-    return successResponse(request.id, {});
-  }
-
-  private async subscribe(request: JsonRpcRequest, caps: ServerCapabilities): Promise<JsonRpcResponse> {
-    this.requireSubscriptions(request.method, caps);
-    const uri = requireUri(request);
-    const registry = this.host.registry;
-    const id = this.peer.connectionId;
-    if (registry.subscriptionCount(id) >= this.host.maxSubscriptions && !registry.has(id, uri)) {
-      throw subscriptionLimit(this.host.maxSubscriptions);
-    }
-    if (!(await this.canSubscribe(uri))) {
-      throw new WireError(ErrorCode.InvalidParams, `Resource cannot be subscribed to: ${uri}`, { uri });
-    }
-    this.host.registry.register(this.peer.connectionId, uri, this.writer);
-    return successResponse(request.id, {});
-  }
-
-  private requireSubscriptions(method: string, caps: ServerCapabilities): void {
-    if (caps.resources?.subscribe !== true) {
-      throw new WireError(
-        ErrorCode.MethodNotFound,
-        `Method not found: ${method} (this server offers no resource subscriptions)`,
-      );
-    }
+  private legacyHost(): LegacyMethodHost {
+    this.legacyMethods ??= {
+      connectionId: this.peer.connectionId,
+      writer: this.writer,
+      registry: this.host.registry,
+      maxSubscriptions: this.host.maxSubscriptions,
+      canSubscribe: (uri) => this.canSubscribe(uri),
+      setLogLevel: (level) => {
+        this.logLevel = level;
+      },
+    };
+    return this.legacyMethods;
   }
 
   private async canSubscribe(uri: string): Promise<boolean> {
@@ -308,69 +255,6 @@ export class Connection implements CoreConnection {
     if (gate === undefined) return false;
     // The gate sees the canonical spelling, so one rule covers every way of writing a uri.
     return (await gate.call(this.host.handler, this.host.registry.canonicalize(uri), this.peer)) === true;
-  }
-
-  private async listen(
-    request: JsonRpcRequest,
-    caps: ServerCapabilities,
-    options: HandleOptions,
-  ): Promise<JsonRpcResponse | undefined> {
-    if (!deliversListenNotifications(caps)) {
-      throw new WireError(
-        ErrorCode.MethodNotFound,
-        'Method not found: subscriptions/listen (this server delivers no notifications)',
-      );
-    }
-    const requested = parseListenFilter(request.params);
-    if ((requested.resourceSubscriptions?.length ?? 0) > this.host.maxSubscriptions) {
-      throw subscriptionLimit(this.host.maxSubscriptions);
-    }
-    const filter = await honourListenFilter(requested, caps, async (uri) => {
-      try {
-        return await this.canSubscribe(uri);
-      } catch (thrown) {
-        // A refused uri is left out of the honoured subset; a gate that crashed is worth a log line.
-        if (!(thrown instanceof WireError)) {
-          this.host.logger.error('handler.canSubscribe threw', {
-            connectionId: this.peer.connectionId,
-            uri,
-            ...errorFields(thrown),
-          });
-        }
-        return false;
-      }
-    });
-    const signal = options.signal;
-    if (signal?.aborted === true || this.isClosed) return undefined;
-    const stream = new ListenStream({
-      subscriptionId: request.id,
-      filter,
-      target: this.writer,
-      canonicalize: this.host.registry.canonicalize,
-    });
-    const key = idKey(request.id);
-    const done = new Promise<JsonRpcResponse | undefined>((resolve) => {
-      this.listens.set(key, { stream, finish: resolve });
-    });
-    // The ack is the stream's first message; nothing can be pushed before it is registered.
-    stream.acknowledge();
-    this.host.registry.addListen(this.peer.connectionId, stream);
-    signal?.addEventListener('abort', () => this.endListen(key, false), { once: true });
-    return done;
-  }
-
-  private endListen(key: string, graceful: boolean): void {
-    const open = this.listens.get(key);
-    if (open === undefined) return;
-    this.listens.delete(key);
-    this.host.registry.removeListen(this.peer.connectionId, open.stream);
-    open.stream.close();
-    if (!graceful) {
-      open.finish(undefined);
-      return;
-    }
-    const final = open.stream.finalResult();
-    open.finish(successResponse(final.id, modernResult(final.result, this.host.serverInfo)));
   }
 
   private runDomain(
@@ -511,25 +395,4 @@ export class Connection implements CoreConnection {
 
 function closingError(id: RequestId, message: string): JsonRpcResponse {
   return errorResponse(id, { code: SHUTTING_DOWN_CODE, message });
-}
-
-function subscriptionLimit(limit: number): WireError {
-  return new WireError(
-    ErrorCode.InvalidParams,
-    `Invalid params: at most ${limit} resource subscriptions per connection`,
-    {
-      limit,
-    },
-  );
-}
-
-function requireUri(request: JsonRpcRequest): string {
-  const uri = request.params?.uri;
-  if (typeof uri !== 'string' || uri.length === 0) {
-    throw new WireError(
-      ErrorCode.InvalidParams,
-      `Invalid params: ${request.method} requires params.uri (string)`,
-    );
-  }
-  return uri;
 }

@@ -1,0 +1,122 @@
+/** The legacy methods the core answers itself: logging/setLevel and resources/(un)subscribe. */
+import {
+  isLoggingLevel,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  type ServerCapabilities,
+} from '@agentd/lifecycle';
+import {
+  ErrorCode,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  LocalError,
+  successResponse,
+  WireError,
+} from '@agentd/rpc-frame';
+import type { PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
+
+export const LEGACY_OWNED: ReadonlySet<string> = new Set([
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** What these methods need from their connection. */
+export interface LegacyMethodHost {
+  readonly connectionId: string;
+  readonly writer: PushWriter;
+  readonly registry: SubscriptionRegistry;
+  readonly maxSubscriptions: number;
+  /** The handler's gate, given the canonical uri; false when there is no gate. */
+  canSubscribe(uri: string): Promise<boolean>;
+  setLogLevel(level: LoggingLevel): void;
+}
+
+export async function answerLegacyOwned(
+  request: JsonRpcRequest,
+  caps: ServerCapabilities,
+  host: LegacyMethodHost,
+): Promise<JsonRpcResponse> {
+  switch (request.method) {
+    case 'logging/setLevel':
+      return setLevel(request, caps, host);
+    case 'resources/subscribe':
+      return subscribe(request, caps, host);
+    case 'resources/unsubscribe':
+      requireSubscriptions(request.method, caps);
+      host.registry.drop(host.connectionId, requireUri(request));
+      return successResponse(request.id, {});
+    default:
+      throw new LocalError('not_core_owned', `${request.method} is not answered by the core`);
+  }
+}
+
+function setLevel(
+  request: JsonRpcRequest,
+  caps: ServerCapabilities,
+  host: LegacyMethodHost,
+): JsonRpcResponse {
+  if (caps.logging === undefined) {
+    throw new WireError(
+      ErrorCode.MethodNotFound,
+      'Method not found: logging/setLevel (this server does not log to clients)',
+    );
+  }
+  const level = request.params?.level;
+  if (!isLoggingLevel(level)) {
+    throw new WireError(
+      ErrorCode.InvalidParams,
+      `Invalid params: level must be one of ${LOGGING_LEVELS.join(', ')}`,
+    );
+  }
+  host.setLogLevel(level);
+  return successResponse(request.id, {});
+}
+
+async function subscribe(
+  request: JsonRpcRequest,
+  caps: ServerCapabilities,
+  host: LegacyMethodHost,
+): Promise<JsonRpcResponse> {
+  requireSubscriptions(request.method, caps);
+  const uri = requireUri(request);
+  const { registry, connectionId } = host;
+  if (registry.subscriptionCount(connectionId) >= host.maxSubscriptions && !registry.has(connectionId, uri)) {
+    throw subscriptionLimit(host.maxSubscriptions);
+  }
+  if (!(await host.canSubscribe(uri))) {
+    throw new WireError(ErrorCode.InvalidParams, `Resource cannot be subscribed to: ${uri}`, { uri });
+  }
+  registry.register(connectionId, uri, host.writer);
+  return successResponse(request.id, {});
+}
+
+function requireSubscriptions(method: string, caps: ServerCapabilities): void {
+  if (caps.resources?.subscribe !== true) {
+    throw new WireError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${method} (this server offers no resource subscriptions)`,
+    );
+  }
+}
+
+function requireUri(request: JsonRpcRequest): string {
+  const uri = request.params?.uri;
+  if (typeof uri !== 'string' || uri.length === 0) {
+    throw new WireError(
+      ErrorCode.InvalidParams,
+      `Invalid params: ${request.method} requires params.uri (string)`,
+    );
+  }
+  return uri;
+}
+
+export function subscriptionLimit(limit: number): WireError {
+  return new WireError(
+    ErrorCode.InvalidParams,
+    `Invalid params: at most ${limit} resource subscriptions per connection`,
+    {
+      limit,
+    },
+  );
+}

@@ -1,0 +1,120 @@
+/** The modern `subscriptions/listen` streams open on one connection: open, acknowledge, end. */
+import { type Implementation, modernResult, type ServerCapabilities } from '@agentd/lifecycle';
+import {
+  ErrorCode,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  successResponse,
+  WireError,
+} from '@agentd/rpc-frame';
+import { ListenStream, type PushWriter, type SubscriptionRegistry } from '@agentd/subscriptions';
+import { subscriptionLimit } from './legacy-methods.js';
+import { deliversListenNotifications, honourListenFilter, parseListenFilter } from './listen-filter.js';
+import { errorFields, type Logger } from './logger.js';
+import { idKey } from './request-key.js';
+
+/** What listen streams need from their connection. */
+export interface ListenHost {
+  readonly connectionId: string;
+  readonly writer: PushWriter;
+  readonly registry: SubscriptionRegistry;
+  readonly serverInfo: Implementation;
+  readonly logger: Logger;
+  readonly maxSubscriptions: number;
+  isClosed(): boolean;
+  /** The handler's gate, given the canonical uri; false when there is no gate. */
+  canSubscribe(uri: string): Promise<boolean>;
+}
+
+interface OpenListen {
+  readonly stream: ListenStream;
+  readonly finish: (response: JsonRpcResponse | undefined) => void;
+}
+
+export class ListenStreams {
+  private readonly streams = new Map<string, OpenListen>();
+
+  constructor(private readonly host: ListenHost) {}
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  has(key: string): boolean {
+    return this.streams.has(key);
+  }
+
+  /**
+   * Acknowledges the honoured subset, registers the stream, and resolves when it ends: with its
+   * final result (client cancel, graceful close) or undefined (abort, transport drop).
+   */
+  async open(
+    request: JsonRpcRequest,
+    caps: ServerCapabilities,
+    signal?: AbortSignal,
+  ): Promise<JsonRpcResponse | undefined> {
+    if (!deliversListenNotifications(caps)) {
+      throw new WireError(
+        ErrorCode.MethodNotFound,
+        'Method not found: subscriptions/listen (this server delivers no notifications)',
+      );
+    }
+    const requested = parseListenFilter(request.params);
+    if ((requested.resourceSubscriptions?.length ?? 0) > this.host.maxSubscriptions) {
+      throw subscriptionLimit(this.host.maxSubscriptions);
+    }
+    const filter = await honourListenFilter(requested, caps, (uri) => this.admits(uri));
+    if (signal?.aborted === true || this.host.isClosed()) return undefined;
+    const stream = new ListenStream({
+      subscriptionId: request.id,
+      filter,
+      target: this.host.writer,
+      canonicalize: this.host.registry.canonicalize,
+    });
+    const key = idKey(request.id);
+    const done = new Promise<JsonRpcResponse | undefined>((resolve) => {
+      this.streams.set(key, { stream, finish: resolve });
+    });
+    // The ack is the stream's first message; nothing can be pushed before it is registered.
+    stream.acknowledge();
+    this.host.registry.addListen(this.host.connectionId, stream);
+    signal?.addEventListener('abort', () => this.end(key, false), { once: true });
+    return done;
+  }
+
+  /** Ends one stream: graceful resolves its final result, otherwise undefined. */
+  end(key: string, graceful: boolean): void {
+    const open = this.streams.get(key);
+    if (open === undefined) return;
+    this.streams.delete(key);
+    this.host.registry.removeListen(this.host.connectionId, open.stream);
+    open.stream.close();
+    if (!graceful) {
+      open.finish(undefined);
+      return;
+    }
+    const final = open.stream.finalResult();
+    open.finish(successResponse(final.id, modernResult(final.result, this.host.serverInfo)));
+  }
+
+  endAll(graceful: boolean): void {
+    if (this.streams.size === 0) return;
+    for (const key of [...this.streams.keys()]) this.end(key, graceful);
+  }
+
+  /** A refused uri is left out of the honoured subset; a gate that crashed is worth a log line. */
+  private async admits(uri: string): Promise<boolean> {
+    try {
+      return await this.host.canSubscribe(uri);
+    } catch (thrown) {
+      if (!(thrown instanceof WireError)) {
+        this.host.logger.error('handler.canSubscribe threw', {
+          connectionId: this.host.connectionId,
+          uri,
+          ...errorFields(thrown),
+        });
+      }
+      return false;
+    }
+  }
+}
