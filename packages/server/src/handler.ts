@@ -51,7 +51,11 @@ export interface Handler {
    * `WireError` for protocol errors (-32601 for methods it does not serve).
    */
   handle(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject>;
-  /** Gate for `resources/subscribe` and listen `resourceSubscriptions`; throw a WireError to refuse with a reason. */
+  /**
+   * Gate for `resources/subscribe` and listen `resourceSubscriptions`; throw a WireError to refuse
+   * with a reason. Receives the canonical uri (`registry.canonicalize`). Without a gate the server
+   * offers no subscriptions (`resources.subscribe` is dropped from the capabilities).
+   */
   canSubscribe?(uri: string, peer: Peer): boolean | Promise<boolean>;
   onConnect?(peer: Peer): void;
   onDisconnect?(peer: Peer): void;
