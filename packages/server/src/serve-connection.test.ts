@@ -168,6 +168,20 @@ describe('concurrency and cancellation', () => {
 });
 
 describe('teardown', () => {
+  it('closes a connection idle past idleTimeoutMs, but not one with a request in flight', async () => {
+    const { start, logger } = setup({ idleTimeoutMs: 50 });
+    const srv = await start();
+    const idle = await srv.connect();
+    const busy = await srv.connect();
+    await idle.request('ping');
+    const blocked = busy.request('test/wait-for', { key: 'idle-test' }, 'held');
+    await idle.closed();
+    expect(logger.records.some((r) => r.message === 'closing idle connection')).toBe(true);
+    expect(busy.ended).toBe(false);
+    await busy.request('test/release', { key: 'idle-test' });
+    expect((await blocked).result).toEqual({ released: 'idle-test' });
+  });
+
   it('answers in-flight requests after the peer half-closes, then ends the stream', async () => {
     const { start } = setup();
     const client = await (await start()).connect();

@@ -32,6 +32,11 @@ export interface ServeConnectionOptions {
   maxBufferedBytes?: number;
   /** After the peer's EOF, how long in-flight requests may still finish and be answered. Default 10 000 ms. */
   drainTimeoutMs?: number;
+  /**
+   * Closes a connection that sent nothing for this long while it had no request in flight and no
+   * listen stream open (a forgotten client). 0 = never (default).
+   */
+  idleTimeoutMs?: number;
   /** Reading pauses while this many requests are running or queued (TCP backpressure). Default 4 × the in-flight bound, at least 64. */
   maxPendingRequests?: number;
 }
@@ -95,6 +100,9 @@ class StreamLoop {
   private readonly quiet: Array<() => void> = [];
   private readonly maxPending: number;
   private readonly drainTimeoutMs: number;
+  private readonly idleTimeoutMs: number;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private lastInput = Date.now();
   private resolveClosed: () => void = () => {};
   private shuttingDown: Promise<void> | undefined;
 
@@ -115,6 +123,7 @@ class StreamLoop {
     });
     this.decoder = new FrameDecoder({ maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES });
     this.drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 0;
     const writer = ndjsonWriter(output, {
       id: peer.connectionId,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
@@ -138,6 +147,11 @@ class StreamLoop {
     };
     let ended = false;
     input.on('data', (chunk: Buffer | string) => this.onData(chunk));
+    if (this.idleTimeoutMs > 0) {
+      this.idleTimer = setTimeout(() => this.checkIdle(), this.idleTimeoutMs);
+      this.idleTimer.unref();
+      void closed.then(() => clearTimeout(this.idleTimer));
+    }
     input.on('end', () => {
       ended = true;
       this.onEnd();
@@ -158,10 +172,24 @@ class StreamLoop {
 
   private onData(chunk: Buffer | string): void {
     if (this.state !== 'open') return;
+    this.lastInput = Date.now();
     for (const frame of this.decoder.push(chunk)) {
       if (this.state !== 'open') return;
       this.dispatch(frame);
     }
+  }
+
+  /** One timer for the connection's life, re-armed with refresh(): no allocation per frame. */
+  private checkIdle(): void {
+    if (this.state !== 'open') return;
+    const quietFor = Date.now() - this.lastInput;
+    const busy = this.connection.pending > 0 || this.connection.listenCount > 0;
+    if (!busy && quietFor >= this.idleTimeoutMs) {
+      this.core.logger.info('closing idle connection', { connectionId: this.connectionId, idleMs: quietFor });
+      void this.shutdown(0);
+      return;
+    }
+    this.idleTimer?.refresh();
   }
 
   private onEnd(): void {
