@@ -69,7 +69,10 @@ export function createHandlerContext(
     }
   };
   const context: HandlerContext = {
-    signal: signal ?? request.signal,
+    // A getter: the core creates its AbortController only when someone reads the signal.
+    get signal() {
+      return signal ?? request.signal;
+    },
     peer: request.peer,
     era: request.era,
     protocolVersion: request.protocolVersion,

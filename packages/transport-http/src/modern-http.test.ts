@@ -26,6 +26,20 @@ describe('modern (2026-07-28) POSTs', () => {
     expect(body.result.resultType).toBe('complete');
   });
 
+  it('answers a result that cannot be encoded with -32603 for the same id, and keeps serving', async () => {
+    const res = await modernPost(h.url, 'tools/call', { name: 'unencodable' }, { id: 'big' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 'big',
+      error: { code: -32603, message: 'Internal error' },
+    });
+    const next = await modernPost(h.url, 'tools/call', { name: 'echo', arguments: { text: 'still here' } });
+    expect(((await next.json()) as { result: { content: unknown } }).result.content).toEqual([
+      { type: 'text', text: 'still here' },
+    ]);
+  });
+
   it('streams progress as SSE (X-Accel-Buffering: no) and ends with the result', async () => {
     const res = await modernPost(
       h.url,

@@ -1,6 +1,7 @@
 /** Writing plain HTTP answers: JSON bodies, JSON-RPC errors, empty statuses. */
 import type { ServerResponse } from 'node:http';
 import { errorResponse, type JsonRpcErrorObject, type RequestId } from '@agentd/rpc-frame';
+import { encodeOrInternalError } from './safe-encode.js';
 
 export function sendJson(
   res: ServerResponse,
@@ -9,7 +10,7 @@ export function sendJson(
   headers?: Record<string, string>,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
+  const text = encodeOrInternalError(body, (value) => JSON.stringify(value));
   const head: Record<string, string | number> = {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),

@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import { encodeSseComment, encodeSseMessage, type JsonRpcMessage } from '@agentd/rpc-frame';
 import type { HttpPushWriter } from './core-port.js';
+import { encodeOrInternalError } from './safe-encode.js';
 
 export interface SseOptions {
   /** Interval of `:` comment keep-alives (default 15 s). */
@@ -69,7 +70,7 @@ export class SseStream implements HttpPushWriter {
   write(message: JsonRpcMessage): boolean {
     if (this.#closed) return false;
     if (!this.#started) this.start();
-    return this.#push(encodeSseMessage(message));
+    return this.#push(encodeOrInternalError(message, (value) => encodeSseMessage(value)));
   }
 
   /** Writes the final message (if any) and ends the response gracefully. */

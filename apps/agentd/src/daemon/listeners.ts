@@ -2,7 +2,7 @@
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
-import { type ServerCore, serveStdio } from '@agentd/server';
+import { openStdio, type ServerCore } from '@agentd/server';
 import { serveHttp } from '@agentd/transport-http';
 import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
@@ -115,12 +115,13 @@ async function listenHttp(
 }
 
 function listenStdio(target: Extract<ServeTarget, { kind: 'stdio' }>, ctx: ListenContext): Listener {
-  const done = serveStdio(ctx.core);
-  done.then(ctx.onStdioEnd, (error: unknown) => {
+  const handle = openStdio(ctx.core);
+  handle.closed.then(ctx.onStdioEnd, (error: unknown) => {
     ctx.logger.error('stdio transport failed', { error: String(error) });
     ctx.onStdioEnd();
   });
-  return { target, address: 'stdio', close: async () => {} };
+  // A drain answers in-flight stdio requests and ends listen streams before stdout closes.
+  return { target, address: 'stdio', close: (deadlineMs) => handle.shutdown(deadlineMs) };
 }
 
 export async function startListener(target: ServeTarget, ctx: ListenContext): Promise<Listener> {

@@ -35,6 +35,9 @@ async function callTool(params: JsonObject, context: RequestContext): Promise<Js
   switch (params.name) {
     case 'echo':
       return text(String(args.text ?? ''));
+    case 'unencodable':
+      // A handler bug: a BigInt cannot be written as JSON.
+      return { content: [], count: BigInt(1) } as unknown as JsonObject;
     case 'progress':
       for (const progress of [0, 50, 100]) {
         if (context.progressToken !== undefined) {

@@ -1,0 +1,22 @@
+/** Encoding an answer that may not be JSON (a BigInt or a cycle from a handler) without losing the request. */
+import {
+  ErrorCode,
+  errorResponse,
+  INTERNAL_ERROR_MESSAGE,
+  isJsonObject,
+  isRequestId,
+  type JsonRpcErrorResponse,
+} from '@agentd/rpc-frame';
+
+/** Runs `encode` on the body; if it cannot be encoded, encodes a generic -32603 for the same id instead. */
+export function encodeOrInternalError<T>(
+  body: T,
+  encode: (value: T | JsonRpcErrorResponse) => string,
+): string {
+  try {
+    return encode(body);
+  } catch {
+    const id = isJsonObject(body) && isRequestId(body.id) ? body.id : null;
+    return encode(errorResponse(id, { code: ErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE }));
+  }
+}
