@@ -7,7 +7,7 @@ import {
   mergeCapabilities,
   missingCapability,
 } from './client-capability.js';
-import { type ContextControl, createHandlerContext, type HandlerContext } from './handler-context.js';
+import { createHandlerContext, type HandlerContext } from './handler-context.js';
 import { InputRequired } from './input-required.js';
 import { type InputRequest, InputSession } from './input-session.js';
 import { isJsonObject } from './json.js';
@@ -46,40 +46,45 @@ export async function runClientInputRound<T>(
   };
   let responses = request.era === 'modern' ? initialResponses(params, binding, codec) : {};
   for (let round = 0; ; round++) {
-    const session = new InputSession(request, responses);
-    const control = createHandlerContext(request, session, signal);
-    const settled = await settle(invoke, control);
-    if (settled.ok && session.pending.size === 0) return { kind: 'complete', value: settled.value };
-    const thrown = settled.ok ? undefined : settled.error;
+    // Built only if the handler asks the client for input: most calls never do.
+    let session: InputSession | undefined;
+    const roundResponses = responses;
+    const source = Object.assign(() => (session ??= new InputSession(request, roundResponses)), {
+      responses: roundResponses,
+    });
+    const control = createHandlerContext(request, source, signal);
+    // Inline try/catch (no settle wrapper object): this runs once per call.
+    let value: T | undefined;
+    let thrown: unknown;
+    let ok = true;
+    try {
+      value = await invoke(control.context);
+    } catch (error) {
+      ok = false;
+      thrown = error;
+    } finally {
+      control.finish();
+    }
+    if (ok && (session === undefined || session.pending.size === 0)) {
+      return { kind: 'complete', value: value as T };
+    }
     if (thrown instanceof MissingClientCapabilityError) return missing(request, thrown.requiredCapabilities);
     const raw = thrown instanceof InputRequired ? thrown : undefined;
-    if (raw === undefined && session.pending.size === 0) throw thrown;
+    if (raw === undefined && (session === undefined || session.pending.size === 0)) throw thrown;
+    const asked = source();
     const keyed = raw === undefined ? {} : keyedRequests(raw.requests);
     if (keyed) {
       const lacking = lackingCapabilities(keyed, request.clientCapabilities);
       if (lacking) return missing(request, lacking);
-      for (const [key, value] of Object.entries(keyed)) session.pending.set(key, value);
+      for (const [key, value] of Object.entries(keyed)) asked.pending.set(key, value);
     }
     if (request.era === 'modern') {
-      return { kind: 'input_required', result: inputRequiredResult(session, keyed, raw, binding, codec) };
+      return { kind: 'input_required', result: inputRequiredResult(asked, keyed, raw, binding, codec) };
     }
     if (!keyed || round + 1 >= MAX_LEGACY_ROUNDS || !request.sendRequest) {
       throw new Error('this request needs client input that this connection cannot provide');
     }
-    responses = { ...session.responses, ...(await askAll(request, session.pending)) };
-  }
-}
-
-async function settle<T>(
-  invoke: (context: HandlerContext) => Promise<T>,
-  control: ContextControl,
-): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  try {
-    return { ok: true, value: await invoke(control.context) };
-  } catch (error) {
-    return { ok: false, error };
-  } finally {
-    control.finish();
+    responses = { ...asked.responses, ...(await askAll(request, asked.pending)) };
   }
 }
 

@@ -46,17 +46,28 @@ export interface HandlerContext {
   listRoots(options?: InputOptions): Promise<JsonObject>;
 }
 
+/** Builds the request's InputSession on first use; carries the answers known before it exists. */
+export interface InputSessionSource {
+  (): InputSession;
+  readonly responses: JsonObject;
+}
+
 /** Per-request state the dispatcher closes over; `finish()` stops late progress/log writes. */
 export interface ContextControl {
   context: HandlerContext;
   finish(): void;
 }
 
+/**
+ * `session` may be a factory: the input session (two Maps) is then only built when the handler
+ * asks the client for something, which most calls never do.
+ */
 export function createHandlerContext(
   request: RequestContext,
-  session: InputSession,
+  session: InputSession | InputSessionSource,
   signal?: AbortSignal,
 ): ContextControl {
+  const input = typeof session === 'function' ? session : () => session;
   let finished = false;
   let lastProgress = Number.NEGATIVE_INFINITY;
   const send = (method: string, params: JsonObject): boolean => {
@@ -103,9 +114,9 @@ export function createHandlerContext(
       const value = request.clientCapabilities[capability];
       return typeof value === 'object' && value !== null;
     },
-    elicit: (params, options) => session.ask('elicitation/create', params, options?.key),
-    sample: (params, options) => session.ask('sampling/createMessage', params, options?.key),
-    listRoots: (options) => session.ask('roots/list', {}, options?.key),
+    elicit: (params, options) => input().ask('elicitation/create', params, options?.key),
+    sample: (params, options) => input().ask('sampling/createMessage', params, options?.key),
+    listRoots: (options) => input().ask('roots/list', {}, options?.key),
   };
   return {
     context,
