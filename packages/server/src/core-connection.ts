@@ -59,12 +59,15 @@ export class Connection implements CoreConnection {
   private legacy: LegacySession | undefined;
   private logLevel: LoggingLevel | undefined;
   private readonly inFlight = new Map<string, InFlight>();
-  private readonly listens: ListenStreams;
+  private listenStreams: ListenStreams | undefined;
   private readonly slots: SlotPool;
   /** Created on the first legacy server-to-client request: a stateless HTTP POST never needs one. */
   private clientRequests: ClientRequests | undefined;
   private isClosed = false;
   private legacyMethods: LegacyMethodHost | undefined;
+  private legacyIo: ScopeIo | undefined;
+  private modernIo: ScopeIo | undefined;
+  private asker: ScopeIo['ask'];
 
   constructor(
     readonly peer: Peer,
@@ -72,16 +75,24 @@ export class Connection implements CoreConnection {
     private readonly host: CoreHost,
   ) {
     this.slots = new SlotPool(host.maxInFlight);
-    this.listens = new ListenStreams({
-      connectionId: peer.connectionId,
-      writer,
-      registry: host.registry,
-      serverInfo: host.serverInfo,
-      logger: host.logger,
-      maxSubscriptions: host.maxSubscriptions,
+  }
+
+  /**
+   * Built on first use: a stateless HTTP POST opens a connection per request and almost never
+   * opens a listen stream, so it should not pay for the map and host closures.
+   */
+  private get listens(): ListenStreams {
+    this.listenStreams ??= new ListenStreams({
+      connectionId: this.peer.connectionId,
+      writer: this.writer,
+      registry: this.host.registry,
+      serverInfo: this.host.serverInfo,
+      logger: this.host.logger,
+      maxSubscriptions: this.host.maxSubscriptions,
       isClosed: () => this.isClosed,
       canSubscribe: (uri) => this.canSubscribe(uri),
     });
+    return this.listenStreams;
   }
 
   get session(): LegacySession | undefined {
@@ -93,7 +104,7 @@ export class Connection implements CoreConnection {
   }
 
   get listenCount(): number {
-    return this.listens.size;
+    return this.listenStreams?.size ?? 0;
   }
 
   get closed(): boolean {
@@ -136,15 +147,17 @@ export class Connection implements CoreConnection {
     if (this.isClosed) return;
     this.isClosed = true;
     const graceful = options.graceful === true;
-    this.listens.endAll(graceful);
+    this.listenStreams?.endAll(graceful);
     // Graceful: the peer can still read, so requests cut short are told why instead of left hanging.
-    for (const entry of [...this.inFlight.values()]) {
-      this.abortEntry(
-        entry,
-        DISCONNECTED,
-        graceful ? closingError(entry.id, 'Connection is closing') : undefined,
-      );
-    }
+    // (Most closes find nothing in flight: skip the copy.)
+    if (this.inFlight.size > 0)
+      for (const entry of [...this.inFlight.values()]) {
+        this.abortEntry(
+          entry,
+          DISCONNECTED,
+          graceful ? closingError(entry.id, 'Connection is closing') : undefined,
+        );
+      }
     this.clientRequests?.rejectAll();
     this.host.registry.removeConnection(this.peer.connectionId);
     this.host.forget(this);
@@ -161,7 +174,7 @@ export class Connection implements CoreConnection {
 
   /** Server shutdown: listen streams end with their final result, in-flight requests get -32000. */
   shutdown(): void {
-    this.listens.endAll(true);
+    this.listenStreams?.endAll(true);
     for (const entry of [...this.inFlight.values()]) {
       this.abortEntry(entry, SHUTDOWN, closingError(entry.id, 'Server is shutting down'));
     }
@@ -182,8 +195,8 @@ export class Connection implements CoreConnection {
   /** A client cancel: a listen stream ends with its final result; a request is aborted and never answered. */
   private cancel(id: RequestId): void {
     const key = idKey(id);
-    if (this.listens.has(key)) {
-      this.listens.end(key, true);
+    if (this.listenStreams?.has(key) === true) {
+      this.listenStreams.end(key, true);
       return;
     }
     const entry = this.inFlight.get(key);
@@ -197,7 +210,7 @@ export class Connection implements CoreConnection {
       return Promise.resolve(closingError(request.id, message));
     }
     const key = idKey(request.id);
-    if (this.inFlight.has(key) || this.listens.has(key)) {
+    if (this.inFlight.has(key) || this.listenStreams?.has(key) === true) {
       throw new WireError(
         ErrorCode.InvalidRequest,
         `Invalid Request: id ${JSON.stringify(request.id)} is already in use`,
@@ -216,12 +229,12 @@ export class Connection implements CoreConnection {
     if (era === 'legacy') {
       if (LEGACY_OWNED.has(request.method))
         return answerLegacyOwned(request, capabilities, this.legacyHost());
-      return this.runDomain(request, 'legacy', undefined, options);
+      return this.runDomain(request, 'legacy', undefined, options, key);
     }
     const meta = checkModernMeta(request, lifecycleOptions);
     if (request.method === 'subscriptions/listen')
       return this.listens.open(request, capabilities, options.signal);
-    return this.runDomain(request, 'modern', meta, options);
+    return this.runDomain(request, 'modern', meta, options, key);
   }
 
   private startSession(request: JsonRpcRequest, result: JsonObject): void {
@@ -262,8 +275,8 @@ export class Connection implements CoreConnection {
     era: Era,
     meta: ModernMeta | undefined,
     options: HandleOptions,
+    key: string,
   ): Promise<JsonRpcResponse | undefined> {
-    const key = idKey(request.id);
     const scope = this.scope(request, era, meta, options);
     const external = options.signal;
     let resolve: (response: JsonRpcResponse | undefined) => void = () => {};
@@ -339,18 +352,6 @@ export class Connection implements CoreConnection {
     const rawMeta = request.params?._meta;
     const legacyToken =
       isJsonObject(rawMeta) && isRequestId(rawMeta.progressToken) ? rawMeta.progressToken : undefined;
-    const notify = options.notify;
-    const io: ScopeIo = {
-      send: (message) => {
-        if (notify === undefined) return this.writer.write(message);
-        notify.call(options, message as JsonRpcNotification | JsonRpcRequest);
-        return true;
-      },
-    };
-    if (era === 'legacy') {
-      io.ask = (method, params, scope) =>
-        this.askClient(method, params, (message, force) => scope.send(message, force), scope.context.signal);
-    }
     return createRequestScope(
       {
         peer: this.peer,
@@ -362,8 +363,39 @@ export class Connection implements CoreConnection {
         progressToken: meta !== undefined ? meta.progressToken : legacyToken,
         logLevel: meta !== undefined ? meta.logLevel : this.logLevel,
       },
-      io,
+      this.scopeIo(era, options),
     );
+  }
+
+  /**
+   * How a request's scope writes and asks. Without a per-request `notify` (NDJSON streams) the io
+   * is the same for every request of an era, so it is built once per connection, not per call.
+   */
+  private scopeIo(era: Era, options: HandleOptions): ScopeIo {
+    const notify = options.notify;
+    if (notify === undefined) {
+      if (era === 'legacy') {
+        this.legacyIo ??= { send: (message) => this.writer.write(message), ask: this.askFor };
+        return this.legacyIo;
+      }
+      this.modernIo ??= { send: (message) => this.writer.write(message) };
+      return this.modernIo;
+    }
+    const io: ScopeIo = {
+      send: (message) => {
+        notify.call(options, message as JsonRpcNotification | JsonRpcRequest);
+        return true;
+      },
+    };
+    if (era === 'legacy') io.ask = this.askFor;
+    return io;
+  }
+
+  /** A legacy scope's server-to-client request; one per connection (it reads the rest from the scope). */
+  private get askFor(): NonNullable<ScopeIo['ask']> {
+    this.asker ??= (method, params, scope) =>
+      this.askClient(method, params, (message, force) => scope.send(message, force), scope.context.signal);
+    return this.asker;
   }
 
   private askClient(
