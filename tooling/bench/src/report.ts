@@ -62,7 +62,8 @@ function comparisonTable(byId: ReadonlyMap<string, CaseSummary>, checks: TargetC
     });
     checks.push({
       target: `${cmp.label}: sequential p50 ≤ 1.5x the floor's`,
-      measured: ratio(p50VsFloor),
+      // Three decimals: 1.503 must not read as a "1.50x" that missed 1.5.
+      measured: `${p50VsFloor.toFixed(3)}x`,
       met: p50VsFloor <= 1.5,
     });
     for (const sdk of sdks) {
