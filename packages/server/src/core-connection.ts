@@ -132,12 +132,12 @@ export class Connection implements CoreConnection {
         return Promise.resolve(undefined);
       case 'request': {
         const request = frame.message;
-        const fail = (thrown: unknown): JsonRpcResponse =>
-          errorResponse(request.id, this.wireError(thrown, request).toJSON());
+        // onRequest only returns promises that never reject (the paths that can are caught there):
+        // no extra catch promise and closure per request.
         try {
-          return this.onRequest(request, options).catch(fail);
+          return this.onRequest(request, options);
         } catch (thrown) {
-          return Promise.resolve(fail(thrown));
+          return Promise.resolve(this.failed(request, thrown));
         }
       }
     }
@@ -227,14 +227,26 @@ export class Connection implements CoreConnection {
       return Promise.resolve(answered);
     }
     if (era === 'legacy') {
-      if (LEGACY_OWNED.has(request.method))
-        return answerLegacyOwned(request, capabilities, this.legacyHost());
+      if (LEGACY_OWNED.has(request.method)) {
+        return answerLegacyOwned(request, capabilities, this.legacyHost()).catch((thrown: unknown) =>
+          this.failed(request, thrown),
+        );
+      }
       return this.runDomain(request, 'legacy', undefined, options, key);
     }
     const meta = checkModernMeta(request, lifecycleOptions);
-    if (request.method === 'subscriptions/listen')
-      return this.listens.open(request, capabilities, options.signal);
+    if (request.method === 'subscriptions/listen') {
+      return this.listens
+        .open(request, capabilities, options.signal)
+        .catch((thrown: unknown) => this.failed(request, thrown));
+    }
+    // runDomain's answer never rejects: handler failures become error responses inside it.
     return this.runDomain(request, 'modern', meta, options, key);
+  }
+
+  /** The error response for a request that failed before (or outside) the handler. */
+  private failed(request: JsonRpcRequest, thrown: unknown): JsonRpcResponse {
+    return errorResponse(request.id, this.wireError(thrown, request).toJSON());
   }
 
   private startSession(request: JsonRpcRequest, result: JsonObject): void {

@@ -215,21 +215,23 @@ class StreamLoop {
       return;
     }
     this.outstanding += 1;
-    this.connection.handle(frame).then(
-      (response) => {
-        if (response !== undefined) this.reply(response);
-        this.answered();
-      },
-      (thrown: unknown) => {
-        this.core.logger.error('connection loop failed to answer', {
-          connectionId: this.connectionId,
-          ...errorFields(thrown),
-        });
-        this.answered();
-      },
-    );
+    this.connection.handle(frame).then(this.onAnswer, this.onAnswerFailed);
     if (this.connection.pending >= this.maxPending) this.input.pause();
   }
+
+  // Bound once per connection, not two closures per frame.
+  private readonly onAnswer = (response: JsonRpcResponse | undefined): void => {
+    if (response !== undefined) this.reply(response);
+    this.answered();
+  };
+
+  private readonly onAnswerFailed = (thrown: unknown): void => {
+    this.core.logger.error('connection loop failed to answer', {
+      connectionId: this.connectionId,
+      ...errorFields(thrown),
+    });
+    this.answered();
+  };
 
   /** Writes an answer; one that cannot be encoded (a BigInt, a cycle) becomes a generic -32603. */
   private reply(response: JsonRpcResponse): void {
