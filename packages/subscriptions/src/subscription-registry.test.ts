@@ -158,6 +158,24 @@ describe('listen streams in the registry', () => {
     expect(registry.stats()).toEqual({ uris: 0, subscriptions: 0, channels: 0, listenStreams: 0 });
   });
 
+  it('a one-shot update consumes connection subscriptions but not a listen stream’s uris', () => {
+    const registry = new SubscriptionRegistry();
+    const conn = peer('conn');
+    const legacy = peer('legacy');
+    const listen = new ListenStream({
+      subscriptionId: 9,
+      filter: { resourceSubscriptions: ['test://a'] },
+      target: conn.writer,
+    });
+    registry.addListen('conn', listen);
+    registry.register('legacy', 'test://a', legacy.writer);
+    expect(registry.notifyUpdated('test://a')).toBe(2);
+    expect(registry.notifyUpdated('test://a')).toBe(1); // the open listen stream still hears it
+    expect(registry.subscriptionsOf('legacy')).toEqual([]);
+    registry.removeListen('conn', listen);
+    expect(registry.notifyUpdated('test://a')).toBe(0);
+  });
+
   it('removeListen leaves the connection’s other registrations alone', () => {
     const registry = new SubscriptionRegistry();
     const conn = peer('conn');

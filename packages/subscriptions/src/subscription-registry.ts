@@ -20,6 +20,10 @@ function listenKey(connectionId: string, stream: ListenStream): string {
   return `${connectionId}\u0000${stream.id}`;
 }
 
+function isListenKey(key: string): boolean {
+  return key.includes('\u0000');
+}
+
 /**
  * Writes never block: each writer is bounded and non-blocking, and a writer that is closed or
  * fails a write is pruned from every entry on the spot.
@@ -105,18 +109,24 @@ export class SubscriptionRegistry {
     if (keys?.size === 0) this.owned.delete(connectionId);
   }
 
-  /** One-shot: pushes `notifications/resources/updated` and consumes the uri's entry. Returns writers written. */
+  /**
+   * One-shot: pushes `notifications/resources/updated` and consumes the uri's connection
+   * subscriptions. A listen stream keeps its uris for as long as it is open: its client declared
+   * them once and has no way to subscribe again on the same stream. Returns writers written.
+   */
   notifyUpdated(uri: string): number {
     const canonical = this.canonicalize(uri);
     const entry = this.byUri.get(canonical);
     if (entry === undefined) return 0;
-    this.byUri.delete(canonical);
-    for (const key of entry.keys()) {
+    const targets = new Map(entry);
+    for (const key of targets.keys()) {
+      if (isListenKey(key)) continue;
+      this.unlink(key, canonical);
       const uris = this.byKey.get(key);
       uris?.delete(canonical);
       if (uris?.size === 0) this.byKey.delete(key);
     }
-    return this.pushUpdated(entry);
+    return this.pushUpdated(targets);
   }
 
   /** Repeated: pushes `notifications/resources/updated` and keeps the entry. Returns writers written. */
