@@ -111,3 +111,23 @@ describe('raw HTTP', () => {
     expect((json.result as Json).supportedVersions).toContain('2026-07-28');
   });
 });
+
+describe('unauthenticated loopback HTTP', () => {
+  it('gets the restricted surface: no operator operations, no management resources', async () => {
+    const open = await startAgentd({ http: true });
+    const anonymous = new Client({ name: 'agentd-e2e-anonymous', version: '1.0.0' });
+    await anonymous.connect(new StreamableHTTPClientTransport(new URL(open.httpUrl as string)));
+    try {
+      const uris = (await anonymous.listResources()).resources.map((r) => r.uri);
+      expect(uris).toContain('agent://status');
+      expect(uris).not.toContain('agent://inventory');
+      const found = (await anonymous.callTool({ name: 'search', arguments: { query: '' } })) as Json;
+      const ids = ((found.structuredContent as Json).operations as Json[]).map((op) => op.id);
+      expect(ids).toEqual(expect.arrayContaining(['status', 'subagent.spawn']));
+      for (const id of ['drain', 'lame-duck', 'pause', 'resume', 'cancel']) expect(ids).not.toContain(id);
+    } finally {
+      await anonymous.close();
+      await open.stop();
+    }
+  });
+});

@@ -14,7 +14,7 @@ import {
   type ResourceHost,
   readResource,
 } from './resources.js';
-import { filtersByOrigin } from './trust.js';
+import { filtersByTrust, trustOf } from './trust.js';
 
 export interface SelfMcp {
   readonly handler: Handler;
@@ -52,7 +52,7 @@ function json(uri: string, body: JsonObject) {
 
 export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
   let operations = options.operations();
-  let filters = filtersByOrigin(operations);
+  let filters = filtersByTrust(operations);
   // Our own runner: the sandbox default wall time (30 s) would cut every longer sync spawn short.
   const runner =
     options.exposure === 'codemode'
@@ -61,7 +61,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
   const dispatcher = new Dispatcher({
     exposure: options.exposure,
     ...(runner === undefined ? {} : { codeMode: { runner } }),
-    filtersFor: (peer: Peer) => filters[peer.origin],
+    filtersFor: (peer: Peer) => filters[trustOf(peer)],
     schemaScheme: 'agent',
     logger: options.logger,
   });
@@ -171,7 +171,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         register(spec);
       }
       operations = next;
-      filters = filtersByOrigin(operations);
+      filters = filtersByTrust(operations);
     },
     onSurfaceChanged(listener) {
       dispatcher.onSurfaceChanged((kinds) => listener(kinds));

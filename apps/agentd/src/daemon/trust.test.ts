@@ -1,17 +1,35 @@
 import { compileFilters } from '@agentd/dispatch';
+import type { Peer } from '@agentd/server';
 import { describe, expect, it } from 'vitest';
 import { filterName } from './operation-spec.js';
 import { buildOperations, type OperationHost } from './operations.js';
-import { filtersByOrigin } from './trust.js';
+import { filtersByTrust, trustOf } from './trust.js';
 
 const host = {
   agents: () => [{ name: 'example' }],
   defaultAgent: () => 'example',
 } as unknown as OperationHost;
 
-describe('filtersByOrigin', () => {
+const peer = (origin: Peer['origin'], transport: string, attributes: Record<string, unknown> = {}): Peer => ({
+  origin,
+  transport,
+  connectionId: 'c',
+  attributes,
+});
+
+describe('trustOf', () => {
+  it('gives management to socket peers and bearer-authenticated HTTP peers only', () => {
+    expect(trustOf(peer('management', 'unix'))).toBe('management');
+    expect(trustOf(peer('management', 'vsock', { cid: 2, port: 1 }))).toBe('management');
+    expect(trustOf(peer('management', 'http', { principal: 'ops' }))).toBe('management');
+    expect(trustOf(peer('management', 'http', { principal: undefined }))).toBe('restricted');
+    expect(trustOf(peer('stdio', 'stdio'))).toBe('restricted');
+  });
+});
+
+describe('filtersByTrust', () => {
   const operations = buildOperations(host);
-  const filters = filtersByOrigin(operations);
+  const filters = filtersByTrust(operations);
 
   it('lets management peers see and call everything', () => {
     const management = compileFilters(filters.management);
@@ -19,8 +37,8 @@ describe('filtersByOrigin', () => {
     expect(management.resourceVisible('agent://inventory')).toBe(true);
   });
 
-  it('hides every operator operation and management resource from stdio peers, and nothing else', () => {
-    const stdio = compileFilters(filters.stdio);
+  it('hides every operator operation and management resource from restricted peers, and nothing else', () => {
+    const stdio = compileFilters(filters.restricted);
     for (const op of operations) {
       expect(stdio.toolVisible(filterName(op))).toBe(!op.operator);
       expect(stdio.callRefusal(filterName(op), {}) === undefined).toBe(!op.operator);
