@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MODERN_VERSION } from '@agentd/lifecycle';
 import { classify, invalidMessageResponse } from '@agentd/rpc-frame';
 import type { Authenticator } from './bearer-auth.js';
+import { drainBody } from './drain-body.js';
 import { isModernPost } from './era.js';
 import { type HostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
 import { serveLegacyDelete, serveLegacyGet, serveLegacyPost } from './legacy-exchange.js';
@@ -12,6 +13,8 @@ import { sendEmpty, sendJson, sendRpcError } from './replies.js';
 import type { Caller, TransportContext } from './transport-context.js';
 
 const ALLOW = 'GET, POST, DELETE';
+/** How long the rest of an oversized body is discarded after the 413 before the connection is cut. */
+const DRAIN_MS = 2_000;
 const CORS_ALLOW_HEADERS =
   'authorization, content-type, accept, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, last-event-id';
 
@@ -162,8 +165,9 @@ async function servePost(context: TransportContext, caller: Caller): Promise<voi
       413,
       null,
       { code: -32600, message: `Payload Too Large: limit is ${context.options.maxBodyBytes} bytes` },
-      { ...corsHeaders, connection: 'close' },
+      corsHeaders,
     );
+    drainBody(req, res, { maxBytes: context.options.maxBodyBytes * 4, maxMs: DRAIN_MS });
     return;
   }
   let value: unknown;
