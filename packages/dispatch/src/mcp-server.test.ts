@@ -29,7 +29,7 @@ function server() {
     throw new TypeError('bad type');
   });
   s.registerTool('delete', 'Deletes after confirmation', { type: 'object' }, (_args, inputResponses) => {
-    const answer = String(inputResponses.confirm ?? '')
+    const answer = String(inputResponses?.confirm ?? '')
       .trim()
       .toLowerCase();
     if (answer !== 'yes')
@@ -120,6 +120,18 @@ describe('McpServer (seed-002 contract)', () => {
       expect(Object.keys(tool).sort()).toEqual(['description', 'inputSchema', 'name']);
   });
 
+  it('passes inputResponses only when the call carried some (undefined otherwise, as in the seed)', async () => {
+    const seen: unknown[] = [];
+    const s = new McpServer();
+    s.registerTool('probe', 'Records its input responses', { type: 'object' }, (_args, inputResponses) => {
+      seen.push(inputResponses);
+      return 'ok';
+    });
+    await s.handleRequest(call({ name: 'probe', arguments: {} }));
+    await s.handleRequest(call({ name: 'probe', arguments: {}, inputResponses: { confirm: 'yes' } }));
+    expect(seen).toEqual([undefined, { confirm: 'yes' }]);
+  });
+
   it('calls handler(arguments, inputResponses) and returns String(output) (objects as JSON)', async () => {
     const s = server();
     expect(await s.handleRequest(call({ name: 'greet', arguments: { name: 'Ada' } }, 'g'))).toEqual({
@@ -190,12 +202,12 @@ describe('McpServer (seed-002 contract)', () => {
   it('keyed InputRequired requests also appear as spec inputRequests', async () => {
     const s = new McpServer();
     s.registerTool('ask', 'Asks', { type: 'object' }, (_args, responses) => {
-      if (!responses.user_name) {
+      if (!responses?.user_name) {
         throw new InputRequired({
           user_name: { method: 'elicitation/create', params: { message: 'What is your name?' } },
         });
       }
-      return `Hello, ${JSON.stringify(responses.user_name)}!`;
+      return `Hello, ${JSON.stringify(responses?.user_name)}!`;
     });
     const first = await s.handleRequest(call({ name: 'ask' }));
     expect(first.result).toMatchObject({

@@ -21,7 +21,11 @@ export const MCP_SERVER_PROTOCOL_VERSION = '2026-07-28';
 export const INPUT_REQUIRED_TEXT = 'Additional client input is required before this tool can finish.';
 
 /** `handler(arguments, inputResponses)`; may be async; throw `InputRequired` to ask the client for input. */
-export type McpToolHandler = (args: Record<string, unknown>, inputResponses: JsonObject) => unknown;
+/** `inputResponses` is undefined when the call carried none, as in the seed contract. */
+export type McpToolHandler = (
+  args: Record<string, unknown>,
+  inputResponses: JsonObject | undefined,
+) => unknown;
 
 export interface McpServerOptions {
   logger?: DispatchLogger;
@@ -81,7 +85,8 @@ export class McpServer {
       inputSchema,
       handler: async (args, context) => {
         try {
-          const output = await handler(args, { ...context.inputResponses });
+          const answers = context.inputResponses;
+          const output = await handler(args, Object.keys(answers).length === 0 ? undefined : { ...answers });
           if (typeof output === 'string' || (typeof output === 'object' && output !== null)) return output;
           return String(output);
         } catch (error) {

@@ -73,7 +73,7 @@ describe('README examples', () => {
       'Deletes after confirmation',
       { type: 'object' },
       (_args, inputResponses) => {
-        if (inputResponses.confirm !== 'yes')
+        if (inputResponses?.confirm !== 'yes')
           throw new InputRequired([{ id: 'confirm', prompt: "Type 'yes'" }]);
         return 'deleted';
       },
