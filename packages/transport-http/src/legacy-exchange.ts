@@ -59,7 +59,7 @@ function sessionOf(context: TransportContext, caller: Caller, id: RequestId | nu
       id,
       {
         code: -32600,
-        message: `Bad Request: MCP-Protocol-Version ${version} does not match the negotiated ${session.version}`,
+        message: `Bad Request: MCP-Protocol-Version ${version} does not match this session's negotiated ${session.version} (Mcp-Session-Id is legacy traffic; a ${version} request must not carry it)`,
       },
       caller.corsHeaders,
     );

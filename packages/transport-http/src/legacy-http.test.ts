@@ -142,6 +142,22 @@ describe('legacy status codes', () => {
     await good.text();
   });
 
+  it('a session id with a modern version header is a version mismatch for that session', async () => {
+    const session = await initialize();
+    const res = await post(
+      session,
+      { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+    );
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { id: number; error: { code: number; message: string } };
+    expect(body.id).toBe(4);
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toContain('2026-07-28 does not match');
+    expect(body.error.message).toContain('2025-11-25');
+    expect(body.error.message).not.toContain('_meta');
+  });
+
   it('answers notifications and client responses with 202 and no body', async () => {
     const session = await initialize();
     const note = await post(session, { jsonrpc: '2.0', method: 'notifications/initialized' });

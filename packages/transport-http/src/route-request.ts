@@ -1,7 +1,8 @@
 /** The per-request pipeline: path, Host/Origin, auth, method, then the era's handler. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MODERN_VERSION } from '@agentd/lifecycle';
+import { MODERN_VERSION, requestEra } from '@agentd/lifecycle';
 import { classify, invalidMessageResponse } from '@agentd/rpc-frame';
+import { acceptsMediaType } from './accept.js';
 import type { Authenticator } from './bearer-auth.js';
 import { drainBody } from './drain-body.js';
 import { isModernPost } from './era.js';
@@ -108,7 +109,7 @@ function serveSessionMethod(context: TransportContext, caller: Caller, method: '
     serveLegacyDelete(context, caller);
     return;
   }
-  if (!acceptsType(req.headers.accept, 'text/event-stream')) {
+  if (!acceptsMediaType(req.headers.accept, 'text/event-stream')) {
     sendRpcError(
       res,
       406,
@@ -121,11 +122,6 @@ function serveSessionMethod(context: TransportContext, caller: Caller, method: '
   serveLegacyGet(context, caller);
 }
 
-function acceptsType(accept: string | undefined, type: string): boolean {
-  if (accept === undefined) return false;
-  return accept.includes(type) || accept.includes('*/*');
-}
-
 function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined) return false;
   const semi = value.indexOf(';');
@@ -135,7 +131,7 @@ function isJsonContentType(value: string | undefined): boolean {
 async function servePost(context: TransportContext, caller: Caller): Promise<void> {
   const { req, res, corsHeaders } = caller;
   const accept = req.headers.accept;
-  if (!acceptsType(accept, 'application/json') || !acceptsType(accept, 'text/event-stream')) {
+  if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
     sendRpcError(
       res,
       406,
@@ -182,7 +178,13 @@ async function servePost(context: TransportContext, caller: Caller): Promise<voi
     sendJson(res, 400, invalidMessageResponse(frame), corsHeaders);
     return;
   }
-  const modern = frame.kind !== 'response' && isModernPost(frame.message, req.headers);
+  // A session id means legacy traffic (spec classifier rule 1): only a modern `_meta` body overrides it,
+  // so a modern version header alongside a session is that session's version mismatch, not a bare modern POST.
+  const sessionHeld =
+    context.options.legacy && req.headers['mcp-session-id'] !== undefined && frame.kind !== 'response'
+      ? requestEra(frame.message) === 'legacy'
+      : false;
+  const modern = frame.kind !== 'response' && !sessionHeld && isModernPost(frame.message, req.headers);
   if (modern || (frame.kind !== 'request' && !context.options.legacy)) {
     if (frame.kind === 'request') await serveModernRequest(context, caller, frame.message);
     else acceptModernMessage(caller, frame);

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { acceptsMediaType } from './accept.js';
+import { modernPost, startHarness } from './test-support/harness.js';
+
+describe('acceptsMediaType', () => {
+  it('matches whole media types only, not prefixes', () => {
+    expect(acceptsMediaType('application/jsonx', 'application/json')).toBe(false);
+    expect(acceptsMediaType('text/event-streaming', 'text/event-stream')).toBe(false);
+    expect(acceptsMediaType('application/json', 'application/json')).toBe(true);
+  });
+
+  it('is case-insensitive and tolerates whitespace, parameters and q-values', () => {
+    expect(acceptsMediaType('Application/JSON; charset=utf-8', 'application/json')).toBe(true);
+    expect(acceptsMediaType(' text/html ,TEXT/Event-Stream;q=0.5', 'text/event-stream')).toBe(true);
+    expect(acceptsMediaType('application/json;q=0', 'application/json')).toBe(false);
+  });
+
+  it('accepts */* and major/* wildcards covering the type', () => {
+    expect(acceptsMediaType('*/*', 'text/event-stream')).toBe(true);
+    expect(acceptsMediaType('application/*', 'application/json')).toBe(true);
+    expect(acceptsMediaType('text/*', 'text/event-stream')).toBe(true);
+    expect(acceptsMediaType('text/*', 'application/json')).toBe(false);
+    expect(acceptsMediaType(undefined, 'application/json')).toBe(false);
+  });
+});
+
+describe('Accept over real HTTP', () => {
+  it('406 for look-alike types, 200 for wildcards', async () => {
+    const h = await startHarness();
+    try {
+      const lookAlike = await modernPost(
+        h.url,
+        'tools/list',
+        {},
+        {
+          headers: { accept: 'application/jsonx, text/event-streamy' },
+        },
+      );
+      expect(lookAlike.status).toBe(406);
+      expect(await lookAlike.json()).toMatchObject({ error: { code: -32600 } });
+      const wild = await modernPost(
+        h.url,
+        'tools/list',
+        {},
+        { headers: { accept: 'Application/*;q=0.9, text/*' } },
+      );
+      expect(wild.status).toBe(200);
+      await wild.text();
+    } finally {
+      await h.close();
+    }
+  });
+});
