@@ -1,5 +1,5 @@
 import { LocalError } from '@agentd/rpc-frame';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { CodeModeRunner } from './code-mode-runner.js';
 import type { ExecuteOutcome, ExecuteRequest } from './execute-types.js';
 import { catalogueBridge, OPERATIONS } from './test-support/catalogue.js';
@@ -419,6 +419,90 @@ describe('abort, wall clock and the pool', () => {
     expect(outcomes.map((o) => (o.ok ? o.value : o.error.code))).toEqual(
       Array.from({ length: 50 }, (_, i) => i * 2),
     );
+  });
+
+  test('a trivial script never waits behind CPU hogs: an overflow worker takes it', async () => {
+    const base = 2;
+    const local = new CodeModeRunner({ workers: base, overflowIdleMs: 50, limits: { cpuMs: 3_000 } });
+    const request = { namespace: 'agentd', operations: [], call: async () => null };
+    try {
+      let hogsSettled = 0;
+      const hogs = Array.from({ length: base }, () =>
+        local.execute({ ...request, code: 'while (true) {}' }).finally(() => {
+          hogsSettled += 1;
+        }),
+      );
+      const trivial = await local.execute({ ...request, code: 'return 1' });
+      expect(trivial).toMatchObject({ ok: true, value: 1 });
+      // Placed on a worker that is computing, it would only have started once a hog ended.
+      expect(hogsSettled).toBe(0);
+      expect(local.stats().workers).toBe(base + 1);
+      for (const hog of await Promise.all(hogs)) expect(errorOf(hog).code).toBe('cpu_deadline');
+      // The idle overflow thread is retired; the base workers stay.
+      await vi.waitFor(() => expect(local.stats().workers).toBe(base), { timeout: 5_000 });
+      expect(local.stats().workerRestarts).toBe(0);
+    } finally {
+      await local.close();
+    }
+  });
+
+  test('at maxWorkers an execution queues rather than joining a computing worker', async () => {
+    const local = new CodeModeRunner({ workers: 1, maxWorkers: 1, limits: { cpuMs: 1_000 } });
+    let computing!: () => void;
+    const started = new Promise<void>((resolve) => {
+      computing = resolve;
+    });
+    const base = { namespace: 'agentd', operations: [] };
+    try {
+      const hog = local.execute({
+        ...base,
+        code: `agentd.query('spin', {}); while (true) {}`,
+        call: async () => {
+          computing();
+          return null;
+        },
+      });
+      await started;
+      let trivialSettled = false;
+      const trivial = local.execute({ ...base, code: 'return 2', call: async () => null }).finally(() => {
+        trivialSettled = true;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(local.stats()).toMatchObject({ workers: 1, running: 1, queued: 1 });
+      expect(errorOf(await hog).code).toBe('cpu_deadline');
+      expect(trivialSettled).toBe(false);
+      expect(await trivial).toMatchObject({ ok: true, value: 2 });
+    } finally {
+      await local.close();
+    }
+  });
+
+  test('executions parked on host calls share a worker', async () => {
+    const local = new CodeModeRunner({ workers: 1, maxWorkers: 4 });
+    const waiting: Array<() => void> = [];
+    const request = {
+      namespace: 'agentd',
+      operations: [],
+      code: `return await agentd.query('wait', {});`,
+      call: () =>
+        new Promise<unknown>((resolve) => {
+          waiting.push(() => resolve('done'));
+        }),
+    };
+    try {
+      const first = local.execute(request);
+      await vi.waitFor(() => expect(waiting).toHaveLength(1));
+      const second = local.execute(request);
+      await vi.waitFor(() => expect(waiting).toHaveLength(2));
+      expect(local.stats()).toMatchObject({ workers: 1, running: 2 });
+      for (const release of waiting) release();
+      expect(await Promise.all([first, second])).toMatchObject([
+        { ok: true, value: 'done' },
+        { ok: true, value: 'done' },
+      ]);
+    } finally {
+      await local.close();
+    }
   });
 
   test('a full queue answers busy; close ends what is left', async () => {

@@ -1,4 +1,4 @@
-/** Runs `execute` scripts off the main thread in a small pool of QuickJS worker threads. */
+/** Runs `execute` scripts off the main thread in a small pool of QuickJS worker threads that overflows around CPU hogs. */
 import { availableParallelism } from 'node:os';
 import type { CallContext, ExecuteErrorCodeValue, ExecuteOutcome, ExecuteRequest } from './execute-types.js';
 import { ExecuteErrorCode, STOP_ABORTED, STOP_WALL_CLOCK } from './execution-codes.js';
@@ -11,11 +11,19 @@ import type { CallMessage, FromWorker, RunMessage, WorkerOutcome } from './worke
 import { WorkerSlot } from './worker-slot.js';
 
 export interface CodeModeRunnerOptions {
-  /** Worker threads (default: available parallelism, clamped to 2–4). */
+  /** Worker threads kept (default: available parallelism, clamped to 2–4). */
   workers?: number;
+  /**
+   * Upper bound on threads, overflow included (default 8, at least `workers`). An execution never
+   * joins a worker that is computing; when every worker is, an overflow thread is started, and
+   * once this bound is reached the execution waits in the queue instead.
+   */
+  maxWorkers?: number;
+  /** How long an overflow thread may sit idle before it is terminated (default 1000 ms). */
+  overflowIdleMs?: number;
   /** Defaults for every execution; each request may override them. */
   limits?: Partial<SandboxLimits>;
-  /** Executions running at once on one worker; more wait in the queue (default 8). Worst-case sandbox memory is workers × this × memoryBytes. */
+  /** Executions running at once on one worker; more wait in the queue (default 8). Worst-case sandbox memory is maxWorkers × this × memoryBytes. */
   maxConcurrentPerWorker?: number;
   /** Executions waiting for a worker; beyond it `execute` answers `busy` (default 1000). */
   maxQueued?: number;
@@ -57,6 +65,10 @@ function errorCode(thrown: unknown): string | undefined {
 export class CodeModeRunner {
   readonly #limits: SandboxLimits;
   readonly #workers: number;
+  readonly #maxWorkers: number;
+  readonly #idleMs: number;
+  readonly #idleTimers = new Map<WorkerSlot, NodeJS.Timeout>();
+  #notifying = false;
   readonly #perWorker: number;
   readonly #maxQueued: number;
   readonly #graceMs: number;
@@ -74,6 +86,8 @@ export class CodeModeRunner {
       1,
       Math.floor(options.workers ?? Math.min(4, Math.max(2, availableParallelism()))),
     );
+    this.#maxWorkers = Math.max(this.#workers, Math.floor(options.maxWorkers ?? 8));
+    this.#idleMs = Math.max(0, options.overflowIdleMs ?? 1000);
     this.#perWorker = Math.max(1, Math.floor(options.maxConcurrentPerWorker ?? 8));
     this.#maxQueued = Math.max(0, Math.floor(options.maxQueued ?? 1000));
     this.#graceMs = Math.max(0, options.stopGraceMs ?? 1000);
@@ -179,13 +193,18 @@ export class CodeModeRunner {
     for (const pending of [...this.#byId.values()]) {
       this.#end(pending, failure(ExecuteErrorCode.Closed, 'The Code Mode runner was closed'), STOP_ABORTED);
     }
+    for (const timer of this.#idleTimers.values()) clearTimeout(timer);
+    this.#idleTimers.clear();
     const slots = this.#slots.splice(0);
     await Promise.all(slots.map((slot) => slot.kill()));
   }
 
-  /** Starts queued executions on the least-loaded worker with room, creating workers up to the pool size. */
+  /** Starts queued executions on workers that are not computing, creating threads as `#pickSlot` allows. */
   async #schedule(): Promise<void> {
-    if (this.#queue.length === 0) return;
+    if (this.#queue.length === 0) {
+      this.#setNotify(false);
+      return;
+    }
     let wasmModule: CompiledModule;
     try {
       wasmModule = await quickJsModule();
@@ -199,44 +218,106 @@ export class CodeModeRunner {
       return;
     }
     while (this.#queue.length > 0 && !this.#closed) {
-      const slot = this.#pickSlot(wasmModule);
+      const slot = this.#pickSlot(wasmModule) ?? this.#waitForQuietWorker(wasmModule);
       if (slot === undefined) return;
       const pending = this.#queue.shift() as Pending;
       if (pending.settled) continue;
       pending.slot = slot;
+      this.#cancelRetire(slot);
       slot.run({ ...pending.message, wallMs: Math.max(0, pending.deadline - performance.now()) });
     }
+    this.#setNotify(false);
   }
 
+  /**
+   * Every worker is computing or full: ask the workers to report going quiet, then look once more
+   * (a worker that went quiet before it saw the request is found by this second look).
+   */
+  #waitForQuietWorker(wasmModule: CompiledModule): WorkerSlot | undefined {
+    if (this.#closed) return undefined;
+    this.#setNotify(true);
+    return this.#pickSlot(wasmModule);
+  }
+
+  #setNotify(on: boolean): void {
+    if (this.#notifying === on) return;
+    this.#notifying = on;
+    for (const slot of this.#slots) slot.notify(on);
+  }
+
+  /**
+   * The least-loaded worker with room that is not computing (a script there would wait for the one
+   * computing); else a new thread: up to `workers` always, up to `maxWorkers` when the workers with
+   * room are all computing. Undefined means wait in the queue.
+   */
   #pickSlot(wasmModule: CompiledModule): WorkerSlot | undefined {
     let best: WorkerSlot | undefined;
+    let computingWithRoom = false;
     // Rotate among equally loaded workers: the one used last is still preparing its next instance.
     const count = this.#slots.length;
     for (let i = 0; i < count; i++) {
       const slot = this.#slots[(this.#rotation + i) % count] as WorkerSlot;
       if (!slot.accepting || slot.active.size >= this.#perWorker) continue;
+      if (slot.computing) {
+        computingWithRoom = true;
+        continue;
+      }
       if (best === undefined || slot.active.size < best.active.size) best = slot;
     }
     if (best !== undefined) this.#rotation = (this.#slots.indexOf(best) + 1) % Math.max(1, count);
     if (best !== undefined && best.active.size === 0) return best;
-    if (this.#slots.filter((slot) => slot.alive).length < this.#workers) {
-      const slot = new WorkerSlot({
-        wasmModule,
-        defaultMemoryBytes: this.#limits.memoryBytes,
-        onMessage: (from, message) => this.#onMessage(from, message),
-        onExit: (from, lost) => this.#onExit(from, lost),
-      });
-      this.#slots.push(slot);
-      return slot;
-    }
-    return best;
+    const alive = this.#slots.filter((slot) => slot.alive).length;
+    if (alive < this.#workers) return this.#spawn(wasmModule);
+    if (best !== undefined) return best;
+    if (computingWithRoom && alive < this.#maxWorkers) return this.#spawn(wasmModule);
+    return undefined;
+  }
+
+  #spawn(wasmModule: CompiledModule): WorkerSlot {
+    const slot = new WorkerSlot({
+      wasmModule,
+      defaultMemoryBytes: this.#limits.memoryBytes,
+      onMessage: (from, message) => this.#onMessage(from, message),
+      onExit: (from, lost) => this.#onExit(from, lost),
+    });
+    if (this.#notifying) slot.notify(true);
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  /** An idle worker beyond `workers` is terminated once it has stayed idle for `overflowIdleMs`. */
+  #retireWhenIdle(slot: WorkerSlot): void {
+    if (slot.active.size > 0 || this.#idleTimers.has(slot) || this.#closed) return;
+    if (this.#slots.filter((one) => one.alive).length <= this.#workers) return;
+    const timer = setTimeout(() => {
+      this.#idleTimers.delete(slot);
+      if (slot.active.size > 0 || this.#slots.filter((one) => one.alive).length <= this.#workers) return;
+      const index = this.#slots.indexOf(slot);
+      if (index < 0) return;
+      // Out of the pool first, so its exit is not counted as a restart.
+      this.#slots.splice(index, 1);
+      void slot.kill();
+    }, this.#idleMs);
+    timer.unref();
+    this.#idleTimers.set(slot, timer);
+  }
+
+  #cancelRetire(slot: WorkerSlot): void {
+    const timer = this.#idleTimers.get(slot);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.#idleTimers.delete(slot);
   }
 
   #onMessage(slot: WorkerSlot, message: FromWorker): void {
+    if (message.type === 'parked') {
+      void this.#schedule();
+      return;
+    }
     const pending = this.#byId.get(message.execId);
     if (message.type === 'done') {
       if (pending !== undefined) this.#end(pending, this.#outcome(message.outcome));
-      void this.#schedule();
+      void this.#schedule().then(() => this.#retireWhenIdle(slot));
       return;
     }
     if (pending === undefined || pending.settled) return;
@@ -279,8 +360,10 @@ export class CodeModeRunner {
   }
 
   #onExit(slot: WorkerSlot, lost: number[]): void {
+    this.#cancelRetire(slot);
     const index = this.#slots.indexOf(slot);
-    if (index >= 0) this.#slots.splice(index, 1);
+    if (index < 0) return;
+    this.#slots.splice(index, 1);
     if (!this.#closed) this.#restarts += 1;
     for (const execId of lost) {
       const pending = this.#byId.get(execId);

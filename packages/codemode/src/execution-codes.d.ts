@@ -3,6 +3,10 @@ export declare const INITIAL_MEMORY_BYTES: number;
 export declare const STOP_NONE: 0;
 export declare const STOP_ABORTED: 1;
 export declare const STOP_WALL_CLOCK: 2;
+export declare const CONTROL_POSTED: 0;
+export declare const CONTROL_HANDLED: 1;
+export declare const CONTROL_NOTIFY: 2;
+export declare const CONTROL_SLOTS: 3;
 export declare const ExecuteErrorCode: {
   readonly SyntaxError: 'syntax_error';
   readonly ScriptError: 'script_error';

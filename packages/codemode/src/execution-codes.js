@@ -1,4 +1,4 @@
-/** Codes shared by the runner and its workers: stop-flag values, execution error codes, sizes. */
+/** Codes shared by the runner and its workers: stop-flag values, control slots, execution error codes, sizes. */
 
 /** The QuickJS release wasm declares 256 pages (16 MiB) as its minimum linear memory. */
 export const INITIAL_MEMORY_BYTES = 256 * 65536;
@@ -7,6 +7,16 @@ export const INITIAL_MEMORY_BYTES = 256 * 65536;
 export const STOP_NONE = 0;
 export const STOP_ABORTED = 1;
 export const STOP_WALL_CLOCK = 2;
+
+/**
+ * Int32 slots of a worker's shared control array. The runner counts the wakes (run, reply) it
+ * posts, the worker the wakes it has handled; fewer handled than posted means it is computing.
+ */
+export const CONTROL_POSTED = 0;
+export const CONTROL_HANDLED = 1;
+/** Non-zero while executions wait for a worker: the worker then posts `parked` once it is quiet. */
+export const CONTROL_NOTIFY = 2;
+export const CONTROL_SLOTS = 3;
 
 /** Every `error.code` an execution can end with. */
 export const ExecuteErrorCode = /** @type {const} */ ({

@@ -1,6 +1,6 @@
 /** Worker-thread entry: runs many executions side by side, each in its own QuickJS instance. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ExecuteErrorCode } from './execution-codes.js';
+import { CONTROL_HANDLED, CONTROL_NOTIFY, CONTROL_POSTED, ExecuteErrorCode } from './execution-codes.js';
 import { Execution, newSandbox } from './quickjs-execution.js';
 
 /**
@@ -11,8 +11,10 @@ import { Execution, newSandbox } from './quickjs-execution.js';
  */
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
-const { wasmModule, defaultMemoryBytes } =
-  /** @type {{ wasmModule: WebAssembly.Module, defaultMemoryBytes: number }} */ (workerData);
+const { wasmModule, defaultMemoryBytes, control } =
+  /** @type {{ wasmModule: WebAssembly.Module, defaultMemoryBytes: number, control: Int32Array }} */ (
+    workerData
+  );
 
 /** @type {Map<number, Execution>} */
 const executions = new Map();
@@ -49,8 +51,26 @@ function takeSandbox(memoryBytes) {
   return ready;
 }
 
+/** One wake (run or reply) is fully handled; tell a waiting runner when nothing is left to run. */
+function handled() {
+  const count = Atomics.add(control, CONTROL_HANDLED, 1) + 1;
+  // Counted before the notify flag is read: the runner sets the flag before re-reading the count.
+  if (Atomics.load(control, CONTROL_NOTIFY) !== 0 && count === Atomics.load(control, CONTROL_POSTED)) {
+    post({ type: 'parked' });
+  }
+}
+
 /** @param {RunMessage} message */
 async function run(message) {
+  try {
+    await start(message);
+  } finally {
+    handled();
+  }
+}
+
+/** @param {RunMessage} message */
+async function start(message) {
   /** @type {Sandbox} */
   let sandbox;
   starting.add(message.execId);
@@ -87,7 +107,11 @@ port.on('message', (/** @type {ToWorker} */ message) => {
       void run(message);
       break;
     case 'reply':
-      executions.get(message.execId)?.reply(message.callId, message.envelope);
+      try {
+        executions.get(message.execId)?.reply(message.callId, message.envelope);
+      } finally {
+        handled();
+      }
       break;
     case 'stop': {
       const execution = executions.get(message.execId);

@@ -66,4 +66,9 @@ export interface DoneMessage {
   outcome: WorkerOutcome;
 }
 
-export type FromWorker = CallMessage | DoneMessage;
+/** Every wake (run or reply) posted so far has been handled: nothing runs on the worker now. */
+export interface ParkedMessage {
+  type: 'parked';
+}
+
+export type FromWorker = CallMessage | DoneMessage | ParkedMessage;

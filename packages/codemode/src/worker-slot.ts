@@ -1,5 +1,6 @@
 /** One sandbox worker thread as seen from the main thread: its executions and its hard kill. */
 import { Worker } from 'node:worker_threads';
+import { CONTROL_HANDLED, CONTROL_NOTIFY, CONTROL_POSTED, CONTROL_SLOTS } from './execution-codes.js';
 import type { CompiledModule } from './wasm-module.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
@@ -21,6 +22,9 @@ export class WorkerSlot {
   failure: string | undefined;
   /** Executions the worker is running (until it reports them done). */
   readonly active = new Set<number>();
+  /** Shared with the worker: wakes posted, wakes handled, notify flag (see execution-codes.js). */
+  readonly #control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
+  #posted = 0;
   #alive = true;
   #accepting = true;
   #stopTimers = new Map<number, NodeJS.Timeout>();
@@ -28,7 +32,11 @@ export class WorkerSlot {
   constructor(options: WorkerSlotOptions) {
     this.#options = options;
     this.#worker = new Worker(WORKER_URL, {
-      workerData: { wasmModule: options.wasmModule, defaultMemoryBytes: options.defaultMemoryBytes },
+      workerData: {
+        wasmModule: options.wasmModule,
+        defaultMemoryBytes: options.defaultMemoryBytes,
+        control: this.#control,
+      },
       // The parent's flags (e.g. --input-type from `node -e`) can stop a worker from loading.
       execArgv: [],
       // QuickJS's own 256 KiB stack limit trips well inside 4 MiB; builtins that recurse without
@@ -55,6 +63,23 @@ export class WorkerSlot {
   /** Alive and not waiting for a stopped execution to unwind (it may be about to be terminated). */
   get accepting(): boolean {
     return this.alive && this.#stopTimers.size === 0;
+  }
+
+  /**
+   * True while the worker runs guest code or has a wake (run, reply) it has not handled yet: an
+   * execution placed here would wait for it. Executions that all wait on host calls do not count.
+   */
+  get computing(): boolean {
+    return this.active.size > 0 && Atomics.load(this.#control, CONTROL_HANDLED) < this.#posted;
+  }
+
+  /**
+   * While on, the worker posts `parked` whenever it has handled every wake posted to it. Returns
+   * whether it is computing, read after the flag is set so a transition is never missed.
+   */
+  notify(on: boolean): boolean {
+    Atomics.store(this.#control, CONTROL_NOTIFY, on ? 1 : 0);
+    return this.computing;
   }
 
   run(message: ToWorker & { type: 'run' }): void {
@@ -88,7 +113,13 @@ export class WorkerSlot {
   }
 
   #post(message: ToWorker): void {
-    if (this.#alive) this.#worker.postMessage(message);
+    if (!this.#alive) return;
+    if (message.type !== 'stop') {
+      // Counted before posting, so the worker never sees more handled than posted.
+      this.#posted += 1;
+      Atomics.store(this.#control, CONTROL_POSTED, this.#posted);
+    }
+    this.#worker.postMessage(message);
   }
 
   #settled(execId: number): void {
