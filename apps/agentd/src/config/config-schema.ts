@@ -25,6 +25,15 @@ export interface LimitsConfig {
   defaultTimeoutMs: number;
 }
 
+/** Sandbox limits of Code Mode's `execute` (see @agentd/codemode); unset keys keep the sandbox defaults. */
+export interface CodeModeLimitsConfig {
+  cpuMs?: number;
+  memoryBytes?: number;
+  maxCalls?: number;
+  maxResultBytes?: number;
+  maxLogLines?: number;
+}
+
 export interface BearerTokenConfig {
   name: string;
   token: string;
@@ -38,6 +47,7 @@ export interface AgentdConfig {
   http: { allowedHosts: string[]; allowedOrigins: string[] };
   exposure: Exposure;
   codeModeWallMs: number;
+  codeMode: CodeModeLimitsConfig;
   logLevel: LogLevel;
   eventsRing: number;
   drainTimeoutMs: number;
@@ -153,6 +163,37 @@ export const CONFIG_SCHEMA: JsonObject = {
       minimum: 1000,
       description:
         'Wall-clock limit of one Code Mode execute call, waiting on operations included (restart required). Long enough for sync spawns; sandbox CPU stays capped separately.',
+    },
+    codeMode: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        "Sandbox limits of Code Mode's execute; unset keys keep the sandbox defaults (restart required).",
+      properties: {
+        cpuMs: positiveInt('Guest CPU time per execute, across awaits (default 10000).'),
+        memoryBytes: {
+          type: 'integer',
+          minimum: 32 * 1024 * 1024,
+          maximum: 1024 * 1024 * 1024,
+          description: 'Hard cap on one sandbox memory (default 64 MiB).',
+        },
+        maxCalls: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1_000_000,
+          description: 'Operation calls per execute (default 1000).',
+        },
+        maxResultBytes: {
+          type: 'integer',
+          minimum: 256,
+          description: "Bytes of the script's JSON result before it is truncated (default 65536).",
+        },
+        maxLogLines: {
+          type: 'integer',
+          minimum: 0,
+          description: 'console.* lines kept per execute (default 200).',
+        },
+      },
     },
     logLevel: { enum: [...LOG_LEVELS], description: 'Lowest level written to stderr (hot-reloadable).' },
     eventsRing: positiveInt('Capacity of the agent://events ring (restart required).', 100_000),

@@ -19,6 +19,7 @@ export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.Pr
     http: { allowedHosts: [], allowedOrigins: [] },
     exposure: 'codemode',
     codeModeWallMs: 600_000,
+    codeMode: {},
     logLevel: 'info',
     eventsRing: 1024,
     drainTimeoutMs: 25_000,

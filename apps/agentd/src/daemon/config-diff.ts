@@ -9,6 +9,7 @@ export const RESTART_KEYS = [
   'http',
   'exposure',
   'codeModeWallMs',
+  'codeMode',
   'eventsRing',
 ] as const;
 

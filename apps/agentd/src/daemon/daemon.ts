@@ -90,6 +90,7 @@ export class Daemon implements OperationHost, ResourceHost {
     this.#selfMcp = createSelfMcp({
       exposure: this.#config.exposure,
       codeModeWallMs: this.#config.codeModeWallMs,
+      codeModeLimits: this.#config.codeMode,
       operations: () => buildOperations(this),
       resources: this,
       logger: this.#logger,

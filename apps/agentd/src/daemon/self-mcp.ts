@@ -3,7 +3,7 @@ import { CodeModeRunner } from '@agentd/codemode';
 import { Dispatcher, type SurfaceKind } from '@agentd/dispatch';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
-import type { Exposure } from '../config/config-schema.js';
+import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
 import type { Logger } from '../log/logger.js';
 import { parseAgentUri } from './agent-uri.js';
 import { filterName, type OperationSpec } from './operation-spec.js';
@@ -33,6 +33,7 @@ export interface SelfMcpOptions {
   exposure: Exposure;
   /** Wall-clock limit of one `execute` (sync spawns inside it wait for their run). */
   codeModeWallMs: number;
+  codeModeLimits: CodeModeLimitsConfig;
   operations: () => OperationSpec[];
   resources: ResourceHost;
   logger: Logger;
@@ -56,7 +57,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
   // Our own runner: the sandbox default wall time (30 s) would cut every longer sync spawn short.
   const runner =
     options.exposure === 'codemode'
-      ? new CodeModeRunner({ limits: { wallMs: options.codeModeWallMs } })
+      ? new CodeModeRunner({ limits: { ...options.codeModeLimits, wallMs: options.codeModeWallMs } })
       : undefined;
   const dispatcher = new Dispatcher({
     exposure: options.exposure,
