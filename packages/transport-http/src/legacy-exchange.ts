@@ -146,7 +146,7 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     );
     return;
   }
-  if (context.sessions.full) {
+  if (!context.sessions.makeRoom()) {
     sendRpcError(
       caller.res,
       503,

@@ -25,7 +25,10 @@ export interface HttpTransportOptions {
   legacy?: boolean;
   /** Idle legacy sessions are ended after this long (default 30 min). */
   sessionTtlMs?: number;
-  /** Most concurrent legacy sessions; `initialize` past it gets 503 (default 10,000). */
+  /**
+   * Most concurrent legacy sessions (default 10,000). At the cap, `initialize` ends the least
+   * recently used idle session (no GET stream, nothing in flight); 503 only when none is idle.
+   */
   maxSessions?: number;
   /** Largest request body (default 4 MiB); larger gets 413. */
   maxBodyBytes?: number;

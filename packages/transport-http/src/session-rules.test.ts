@@ -57,21 +57,50 @@ it("binds a session to the principal that created it: another token's requests g
   await s.close();
 });
 
-it('refuses initialize past maxSessions with 503, and accepts again after a DELETE', async () => {
+it('at maxSessions evicts the least recently used idle session; 503 only when none is idle', async () => {
   const s = await start({ maxSessions: 2 });
-  const ids: string[] = [];
-  for (let i = 0; i < 2; i++) {
+  const init = async () => {
     const res = await fetch(s.url, { method: 'POST', headers: H, body: JSON.stringify(INIT) });
-    ids.push(res.headers.get('mcp-session-id') as string);
     await res.text();
+    return { status: res.status, id: res.headers.get('mcp-session-id') as string, res };
+  };
+  const list = (id: string) =>
+    fetch(s.url, {
+      method: 'POST',
+      headers: { ...H, 'mcp-session-id': id },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+  const a = await init();
+  const b = await init();
+  // a is used after b, so b is the least recently used.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await (await list(a.id)).text();
+  const c = await init();
+  expect(c.status).toBe(200);
+  expect(s.t.sessionCount).toBe(2);
+  const evicted = await list(b.id);
+  expect(evicted.status).toBe(404);
+  await evicted.text();
+  const kept = await list(a.id);
+  expect(kept.status).toBe(200);
+  await kept.text();
+
+  // Both remaining sessions hold a GET stream: none is idle, so a new initialize is refused.
+  const streams = new AbortController();
+  for (const id of [a.id, c.id]) {
+    const get = await fetch(s.url, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': id },
+      signal: streams.signal,
+    });
+    expect(get.status).toBe(200);
   }
-  const third = await fetch(s.url, { method: 'POST', headers: H, body: JSON.stringify(INIT) });
-  expect(third.status).toBe(503);
-  expect(third.headers.get('retry-after')).toBe('5');
-  await fetch(s.url, { method: 'DELETE', headers: { 'mcp-session-id': ids[0] as string } });
-  const again = await fetch(s.url, { method: 'POST', headers: H, body: JSON.stringify(INIT) });
+  const refused = await init();
+  expect(refused.status).toBe(503);
+  expect(refused.res.headers.get('retry-after')).toBe('5');
+  streams.abort();
+  await fetch(s.url, { method: 'DELETE', headers: { 'mcp-session-id': a.id } });
+  const again = await init();
   expect(again.status).toBe(200);
-  await again.text();
   expect(s.t.sessionCount).toBe(2);
   await s.close();
 });

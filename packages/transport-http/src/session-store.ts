@@ -16,6 +16,10 @@ export interface Session {
   active: number;
 }
 
+function isIdle(session: Session): boolean {
+  return session.active === 0 && session.sink.stream === undefined;
+}
+
 export interface SessionStoreOptions {
   ttlMs: number;
   maxSessions: number;
@@ -39,6 +43,22 @@ export class SessionStore {
 
   get full(): boolean {
     return this.#sessions.size >= this.#options.maxSessions;
+  }
+
+  /**
+   * Room for one more session: at the cap, ends the least recently used idle session (no request
+   * in flight, no GET stream). False when every session is busy.
+   */
+  makeRoom(): boolean {
+    if (!this.full) return true;
+    let oldest: Session | undefined;
+    for (const session of this.#sessions.values()) {
+      if (!isIdle(session)) continue;
+      if (oldest === undefined || session.lastSeen < oldest.lastSeen) oldest = session;
+    }
+    if (oldest === undefined) return false;
+    this.end(oldest.id);
+    return true;
   }
 
   /** 128 random bits, hex: visible ASCII as the spec requires, unguessable. */
@@ -70,7 +90,7 @@ export class SessionStore {
     const cutoff = now - this.#options.ttlMs;
     let reaped = 0;
     for (const session of this.#sessions.values()) {
-      if (session.lastSeen <= cutoff && session.active === 0 && session.sink.stream === undefined) {
+      if (session.lastSeen <= cutoff && isIdle(session)) {
         this.end(session.id);
         reaped++;
       }
