@@ -57,7 +57,16 @@ async function run(command: Command): Promise<number | undefined> {
   }
 }
 
+/** `agentd status | head`: a reader that went away is not an error worth a stack trace. */
+function exitQuietlyOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 async function main(): Promise<void> {
+  exitQuietlyOnClosedPipe();
   let code: number | undefined;
   try {
     code = await run(parseArgs(process.argv.slice(2)));
