@@ -32,4 +32,6 @@ export interface CoreConnectionPort {
 /** What the transport needs from a ServerCore: cheap logical connections. */
 export interface CorePort {
   openConnection(peer: HttpPeer, writer: HttpPushWriter): CoreConnectionPort;
+  /** The core's configured protocol versions, newest first; without it, every known version. */
+  supportedVersions?(): readonly string[];
 }

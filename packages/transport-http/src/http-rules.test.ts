@@ -254,35 +254,46 @@ describe('configurations', () => {
     await core.close();
   });
 
-  it('modern-only: GET/DELETE 405, legacy initialize 400 -32022 naming the modern version', async () => {
+  it('modern-only comes from the core: initialize 404 -32601 naming its versions, bare request -32602, GET/DELETE 405', async () => {
+    const core = createServerCore({
+      handler: testHandler(),
+      serverInfo: { name: 't', version: '1' },
+      logger: silentLogger,
+      lifecycle: { versions: ['2026-07-28'] },
+    });
+    // No transport option: the core's lifecycle alone makes the transport modern-only.
+    const t = await serveHttp(core, {});
+    const url = `http://localhost:${t.address.port}/mcp`;
+    await expectModernOnly(url, ['2026-07-28']);
+    // What the core itself answers to the same initialize, for comparison.
+    const direct = await core
+      .openConnection(
+        { origin: 'management', connectionId: 'x', transport: 'test', attributes: {} },
+        {
+          id: 'w',
+          closed: false,
+          write: () => true,
+          close: () => {},
+        },
+      )
+      .handle({
+        kind: 'request',
+        message: { jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT_PARAMS },
+      });
+    expect(direct).toMatchObject({ error: { code: -32601, data: { supported: ['2026-07-28'] } } });
+    await t.close();
+    await core.close();
+    expect(() => createHttpTransport(core, { legacy: true })).toThrow(/no legacy protocol version/);
+  });
+
+  it('legacy: false narrows a dual-era core to modern-only with the same answers', async () => {
     const core = createServerCore({
       handler: testHandler(),
       serverInfo: { name: 't', version: '1' },
       logger: silentLogger,
     });
     const t = await serveHttp(core, { legacy: false });
-    const url = `http://localhost:${t.address.port}/mcp`;
-    const get = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': 'abc' } });
-    expect(get.status).toBe(405);
-    const del = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': 'abc' } });
-    expect(del.status).toBe(405);
-    const init = await fetch(url, {
-      method: 'POST',
-      headers: H,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-      }),
-    });
-    expect(init.status).toBe(400);
-    expect(await init.json()).toMatchObject({
-      error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2025-11-25' } },
-    });
-    const modern = await modernPost(url, 'tools/list');
-    expect(modern.status).toBe(200);
-    await modern.text();
+    await expectModernOnly(`http://localhost:${t.address.port}/mcp`, ['2026-07-28']);
     await t.close();
     await core.close();
   });
@@ -319,3 +330,38 @@ describe('configurations', () => {
     await core.close();
   });
 });
+
+const INIT_PARAMS = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  clientInfo: { name: 'x', version: '1' },
+};
+
+async function expectModernOnly(url: string, versions: string[]): Promise<void> {
+  const get = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': 'abc' } });
+  expect(get.status).toBe(405);
+  expect(get.headers.get('allow')).toBe('POST');
+  const del = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': 'abc' } });
+  expect(del.status).toBe(405);
+  expect(del.headers.get('allow')).toBe('POST');
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: H,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT_PARAMS }),
+  });
+  expect(init.status).toBe(404);
+  const initBody = (await init.json()) as { error: { code: number; message: string; data: unknown } };
+  expect(initBody.error.code).toBe(-32601);
+  expect(initBody.error.data).toEqual({ supported: versions });
+  expect(initBody.error.message).toContain(versions.join(', '));
+  const bare = await fetch(url, {
+    method: 'POST',
+    headers: H,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
+  expect(bare.status).toBe(400);
+  expect(await bare.json()).toMatchObject({ id: 2, error: { code: -32602 } });
+  const modern = await modernPost(url, 'tools/list');
+  expect(modern.status).toBe(200);
+  await modern.text();
+}

@@ -15,6 +15,7 @@ import type { CorePort } from './core-port.js';
 import { hostPolicy, isLoopbackAddress } from './host-origin.js';
 import { type HttpTransportOptions, resolveOptions } from './options.js';
 import { routeRequest } from './route-request.js';
+import { servedVersions } from './served-versions.js';
 import { SessionStore } from './session-store.js';
 import type { TransportContext } from './transport-context.js';
 
@@ -31,13 +32,15 @@ export interface HttpTransport {
 }
 
 export function createHttpTransport(core: CorePort, options: HttpTransportOptions = {}): HttpTransport {
-  const resolved = resolveOptions(options);
+  const served = servedVersions(core, options.legacy);
+  const resolved = { ...resolveOptions(options), legacy: served.legacy };
   const authenticate: Authenticator | undefined =
     resolved.tokens === undefined ? undefined : createAuthenticator(resolved.tokens);
   let counter = 0;
   const context: TransportContext = {
     core,
     options: resolved,
+    versions: served.versions,
     sse: { keepAliveMs: resolved.keepAliveMs, maxBufferedBytes: resolved.maxStreamBufferBytes },
     sessions: new SessionStore({ ttlMs: resolved.sessionTtlMs, maxSessions: resolved.maxSessions }),
     exchanges: new Set(),

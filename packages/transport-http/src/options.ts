@@ -21,7 +21,11 @@ export interface HttpTransportOptions {
   /** Origins besides loopback accepted in `Origin`, e.g. `https://app.example.com`. */
   allowedOrigins?: readonly string[];
   tls?: TlsOptions;
-  /** Serve legacy (2025-x) sessions, GET streams and DELETE (default true). */
+  /**
+   * Serve legacy (2025-x) sessions, GET streams and DELETE. Default: whenever the core's lifecycle
+   * versions include a legacy one. `false` narrows a dual-era core to modern-only; `true` on a
+   * modern-only core is a TypeError.
+   */
   legacy?: boolean;
   /** Idle legacy sessions are ended after this long (default 30 min). */
   sessionTtlMs?: number;

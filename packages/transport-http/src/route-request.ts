@@ -1,6 +1,6 @@
 /** The per-request pipeline: path, Host/Origin, auth, method, then the era's handler. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MODERN_VERSION, requestEra } from '@agentd/lifecycle';
+import { requestEra } from '@agentd/lifecycle';
 import { classify, invalidMessageResponse } from '@agentd/rpc-frame';
 import { acceptsMediaType } from './accept.js';
 import type { Authenticator } from './bearer-auth.js';
@@ -191,28 +191,33 @@ async function servePost(context: TransportContext, caller: Caller): Promise<voi
     return;
   }
   if (!context.options.legacy) {
-    refuseLegacy(caller, frame.kind === 'request' ? frame.message : undefined);
+    refuseLegacy(context, caller, frame.kind === 'request' ? frame.message : undefined);
     return;
   }
   await serveLegacyPost(context, caller, frame);
 }
 
-/** A modern-only server names what it speaks when a legacy client tries to initialize. */
+/**
+ * A modern-only server answers a request without modern `_meta` as the core's modern pipeline
+ * does: `initialize` is a removed method (404, -32601 naming the served versions), anything else
+ * lacks its `_meta` (400, -32602).
+ */
 function refuseLegacy(
+  context: TransportContext,
   caller: Caller,
-  request: { id: string | number; method: string; params?: Record<string, unknown> } | undefined,
+  request: { id: string | number; method: string } | undefined,
 ): void {
   const id = request?.id ?? null;
   if (request?.method === 'initialize') {
-    const requested = request.params?.protocolVersion;
+    const versions = context.versions;
     sendRpcError(
       caller.res,
-      400,
+      404,
       id,
       {
-        code: -32022,
-        message: `Unsupported protocol version: this server speaks only the stateless ${MODERN_VERSION} protocol`,
-        data: { supported: [MODERN_VERSION], requested: typeof requested === 'string' ? requested : '' },
+        code: -32601,
+        message: `Method not found: initialize; this server speaks only ${versions.join(', ')} (stateless: use server/discover and per-request _meta)`,
+        data: { supported: [...versions] },
       },
       caller.corsHeaders,
     );
@@ -222,7 +227,7 @@ function refuseLegacy(
     caller.res,
     400,
     id,
-    { code: -32602, message: 'params._meta is required (protocol 2026-07-28)' },
+    { code: -32602, message: `params._meta is required (protocol ${context.versions[0] ?? ''})` },
     caller.corsHeaders,
   );
 }

@@ -20,6 +20,8 @@ export interface Exchange {
 export interface TransportContext {
   readonly core: CorePort;
   readonly options: ResolvedOptions;
+  /** The versions served (the core's, minus legacy when the transport narrows it), newest first. */
+  readonly versions: readonly string[];
   readonly sse: SseOptions;
   readonly sessions: SessionStore;
   readonly exchanges: Set<Exchange>;

@@ -1,0 +1,27 @@
+/** Which protocol versions (and so which eras) the transport serves: the core's, optionally narrowed. */
+import { eraOfVersion, SUPPORTED_VERSIONS } from '@agentd/lifecycle';
+import type { CorePort } from './core-port.js';
+
+export interface ServedVersions {
+  /** Legacy sessions, GET and DELETE are served. */
+  readonly legacy: boolean;
+  /** Newest first: what errors to a refused `initialize` name. */
+  readonly versions: readonly string[];
+}
+
+/**
+ * The core's lifecycle configuration decides; the transport's `legacy` option can only narrow it.
+ * `legacy: true` on a core that speaks no legacy version is a configuration error (TypeError).
+ */
+export function servedVersions(core: CorePort, legacyOption: boolean | undefined): ServedVersions {
+  const coreVersions = core.supportedVersions?.() ?? SUPPORTED_VERSIONS;
+  const coreLegacy = coreVersions.some((v) => eraOfVersion(v) === 'legacy');
+  if (legacyOption === true && !coreLegacy) {
+    throw new TypeError(
+      `legacy: true, but the core speaks no legacy protocol version (it speaks ${coreVersions.join(', ')})`,
+    );
+  }
+  const legacy = coreLegacy && legacyOption !== false;
+  const versions = legacy ? coreVersions : coreVersions.filter((v) => eraOfVersion(v) === 'modern');
+  return { legacy, versions };
+}
