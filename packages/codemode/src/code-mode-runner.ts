@@ -21,6 +21,11 @@ export interface CodeModeRunnerOptions {
   maxWorkers?: number;
   /** How long an overflow thread may sit idle before it is terminated (default 1000 ms). */
   overflowIdleMs?: number;
+  /**
+   * How long the busy workers must have been computing before an overflow thread is started
+   * (default 50 ms): a burst of short scripts waits its turn instead of starting threads.
+   */
+  overflowAfterMs?: number;
   /** Defaults for every execution; each request may override them. */
   limits?: Partial<SandboxLimits>;
   /** Executions running at once on one worker; more wait in the queue (default 8). Worst-case sandbox memory is maxWorkers × this × memoryBytes. */
@@ -67,7 +72,9 @@ export class CodeModeRunner {
   readonly #workers: number;
   readonly #maxWorkers: number;
   readonly #idleMs: number;
+  readonly #afterMs: number;
   readonly #idleTimers = new Map<WorkerSlot, NodeJS.Timeout>();
+  #retry: NodeJS.Timeout | undefined;
   #notifying = false;
   readonly #perWorker: number;
   readonly #maxQueued: number;
@@ -88,6 +95,7 @@ export class CodeModeRunner {
     );
     this.#maxWorkers = Math.max(this.#workers, Math.floor(options.maxWorkers ?? 8));
     this.#idleMs = Math.max(0, options.overflowIdleMs ?? 1000);
+    this.#afterMs = Math.max(0, options.overflowAfterMs ?? 50);
     this.#perWorker = Math.max(1, Math.floor(options.maxConcurrentPerWorker ?? 8));
     this.#maxQueued = Math.max(0, Math.floor(options.maxQueued ?? 1000));
     this.#graceMs = Math.max(0, options.stopGraceMs ?? 1000);
@@ -195,6 +203,7 @@ export class CodeModeRunner {
     }
     for (const timer of this.#idleTimers.values()) clearTimeout(timer);
     this.#idleTimers.clear();
+    clearTimeout(this.#retry);
     const slots = this.#slots.splice(0);
     await Promise.all(slots.map((slot) => slot.kill()));
   }
@@ -248,18 +257,20 @@ export class CodeModeRunner {
   /**
    * The least-loaded worker with room that is not computing (a script there would wait for the one
    * computing); else a new thread: up to `workers` always, up to `maxWorkers` when the workers with
-   * room are all computing. Undefined means wait in the queue.
+   * room have all been computing for `overflowAfterMs` (CPU hogs). Undefined means wait in the queue.
    */
   #pickSlot(wasmModule: CompiledModule): WorkerSlot | undefined {
     let best: WorkerSlot | undefined;
-    let computingWithRoom = false;
+    // How long the most recently busied worker with room has been computing.
+    let youngest = Number.POSITIVE_INFINITY;
     // Rotate among equally loaded workers: the one used last is still preparing its next instance.
     const count = this.#slots.length;
     for (let i = 0; i < count; i++) {
       const slot = this.#slots[(this.#rotation + i) % count] as WorkerSlot;
       if (!slot.accepting || slot.active.size >= this.#perWorker) continue;
-      if (slot.computing) {
-        computingWithRoom = true;
+      const computingFor = slot.computingFor();
+      if (computingFor >= 0) {
+        youngest = Math.min(youngest, computingFor);
         continue;
       }
       if (best === undefined || slot.active.size < best.active.size) best = slot;
@@ -269,8 +280,23 @@ export class CodeModeRunner {
     const alive = this.#slots.filter((slot) => slot.alive).length;
     if (alive < this.#workers) return this.#spawn(wasmModule);
     if (best !== undefined) return best;
-    if (computingWithRoom && alive < this.#maxWorkers) return this.#spawn(wasmModule);
+    if (youngest === Number.POSITIVE_INFINITY || alive >= this.#maxWorkers) return undefined;
+    if (youngest >= this.#afterMs) return this.#spawn(wasmModule);
+    this.#retryIn(this.#afterMs - youngest);
     return undefined;
+  }
+
+  /** Looks at the queue again once a busy worker would count as a CPU hog. */
+  #retryIn(ms: number): void {
+    if (this.#retry !== undefined) return;
+    this.#retry = setTimeout(
+      () => {
+        this.#retry = undefined;
+        void this.#schedule();
+      },
+      Math.max(1, ms),
+    );
+    this.#retry.unref();
   }
 
   #spawn(wasmModule: CompiledModule): WorkerSlot {

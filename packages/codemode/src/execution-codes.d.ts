@@ -6,7 +6,9 @@ export declare const STOP_WALL_CLOCK: 2;
 export declare const CONTROL_POSTED: 0;
 export declare const CONTROL_HANDLED: 1;
 export declare const CONTROL_NOTIFY: 2;
-export declare const CONTROL_SLOTS: 3;
+export declare const CONTROL_RECEIVED: 3;
+export declare const CONTROL_SINCE: 4;
+export declare const CONTROL_SLOTS: 5;
 export declare const ExecuteErrorCode: {
   readonly SyntaxError: 'syntax_error';
   readonly ScriptError: 'script_error';

@@ -16,7 +16,10 @@ export const CONTROL_POSTED = 0;
 export const CONTROL_HANDLED = 1;
 /** Non-zero while executions wait for a worker: the worker then posts `parked` once it is quiet. */
 export const CONTROL_NOTIFY = 2;
-export const CONTROL_SLOTS = 3;
+/** Wakes the worker has started, and when it started the last one (ms since the runner's epoch). */
+export const CONTROL_RECEIVED = 3;
+export const CONTROL_SINCE = 4;
+export const CONTROL_SLOTS = 5;
 
 /** Every `error.code` an execution can end with. */
 export const ExecuteErrorCode = /** @type {const} */ ({

@@ -1,6 +1,13 @@
 /** Worker-thread entry: runs many executions side by side, each in its own QuickJS instance. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CONTROL_HANDLED, CONTROL_NOTIFY, CONTROL_POSTED, ExecuteErrorCode } from './execution-codes.js';
+import {
+  CONTROL_HANDLED,
+  CONTROL_NOTIFY,
+  CONTROL_POSTED,
+  CONTROL_RECEIVED,
+  CONTROL_SINCE,
+  ExecuteErrorCode,
+} from './execution-codes.js';
 import { Execution, newSandbox } from './quickjs-execution.js';
 
 /**
@@ -11,8 +18,8 @@ import { Execution, newSandbox } from './quickjs-execution.js';
  */
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
-const { wasmModule, defaultMemoryBytes, control } =
-  /** @type {{ wasmModule: WebAssembly.Module, defaultMemoryBytes: number, control: Int32Array }} */ (
+const { wasmModule, defaultMemoryBytes, control, epoch } =
+  /** @type {{ wasmModule: WebAssembly.Module, defaultMemoryBytes: number, control: Int32Array, epoch: number }} */ (
     workerData
   );
 
@@ -51,6 +58,12 @@ function takeSandbox(memoryBytes) {
   return ready;
 }
 
+/** A wake (run or reply) starts: the runner reads how long the worker has been on it. */
+function received() {
+  Atomics.store(control, CONTROL_SINCE, Math.floor(performance.timeOrigin + performance.now() - epoch));
+  Atomics.add(control, CONTROL_RECEIVED, 1);
+}
+
 /** One wake (run or reply) is fully handled; tell a waiting runner when nothing is left to run. */
 function handled() {
   const count = Atomics.add(control, CONTROL_HANDLED, 1) + 1;
@@ -62,6 +75,7 @@ function handled() {
 
 /** @param {RunMessage} message */
 async function run(message) {
+  received();
   try {
     await start(message);
   } finally {
@@ -107,6 +121,7 @@ port.on('message', (/** @type {ToWorker} */ message) => {
       void run(message);
       break;
     case 'reply':
+      received();
       try {
         executions.get(message.execId)?.reply(message.callId, message.envelope);
       } finally {

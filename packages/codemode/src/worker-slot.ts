@@ -1,6 +1,13 @@
 /** One sandbox worker thread as seen from the main thread: its executions and its hard kill. */
 import { Worker } from 'node:worker_threads';
-import { CONTROL_HANDLED, CONTROL_NOTIFY, CONTROL_POSTED, CONTROL_SLOTS } from './execution-codes.js';
+import {
+  CONTROL_HANDLED,
+  CONTROL_NOTIFY,
+  CONTROL_POSTED,
+  CONTROL_RECEIVED,
+  CONTROL_SINCE,
+  CONTROL_SLOTS,
+} from './execution-codes.js';
 import type { CompiledModule } from './wasm-module.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
@@ -25,6 +32,7 @@ export class WorkerSlot {
   /** Shared with the worker: wakes posted, wakes handled, notify flag (see execution-codes.js). */
   readonly #control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
   #posted = 0;
+  readonly #epoch = Math.floor(performance.timeOrigin);
   #alive = true;
   #accepting = true;
   #stopTimers = new Map<number, NodeJS.Timeout>();
@@ -36,6 +44,7 @@ export class WorkerSlot {
         wasmModule: options.wasmModule,
         defaultMemoryBytes: options.defaultMemoryBytes,
         control: this.#control,
+        epoch: this.#epoch,
       },
       // The parent's flags (e.g. --input-type from `node -e`) can stop a worker from loading.
       execArgv: [],
@@ -71,6 +80,18 @@ export class WorkerSlot {
    */
   get computing(): boolean {
     return this.active.size > 0 && Atomics.load(this.#control, CONTROL_HANDLED) < this.#posted;
+  }
+
+  /**
+   * How long the worker has been on its current wake, in ms; 0 when it has not started the ones
+   * posted to it yet (it is about to), -1 when it is not computing. A long one is a CPU hog.
+   */
+  computingFor(): number {
+    if (!this.computing) return -1;
+    if (Atomics.load(this.#control, CONTROL_RECEIVED) <= Atomics.load(this.#control, CONTROL_HANDLED))
+      return 0;
+    const now = Math.floor(performance.timeOrigin + performance.now() - this.#epoch);
+    return Math.max(0, now - Atomics.load(this.#control, CONTROL_SINCE));
   }
 
   /**
