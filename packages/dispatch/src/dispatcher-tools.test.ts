@@ -81,6 +81,25 @@ describe('tools/list', () => {
 });
 
 describe('registration', () => {
+  it('refuses an invalid schema or a missing $ref at registration, though compiling waits for the first call', () => {
+    const d = new Dispatcher();
+    const tool = (inputSchema: Record<string, unknown>) => ({
+      name: 't',
+      description: 't',
+      inputSchema,
+      handler: () => 'ok',
+    });
+    expect(() => d.registerTool(tool({ type: 'object', properties: { a: { type: 'nope' } } }))).toThrow(
+      expect.objectContaining({ code: 'invalid_schema' }),
+    );
+    expect(() =>
+      d.registerTool(tool({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } })),
+    ).toThrow(expect.objectContaining({ code: 'invalid_schema' }));
+    expect(() =>
+      d.registerTool(tool({ type: 'object', properties: { a: { type: 'string' } } })),
+    ).not.toThrow();
+  });
+
   it('validates names', () => {
     const d = new Dispatcher({ logger: quiet });
     for (const name of ['', 'has space', 'x'.repeat(65), 'ünïcode', 'a:b']) {

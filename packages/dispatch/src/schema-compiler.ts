@@ -50,16 +50,38 @@ function createInstances(): { modern: AjvInstance; draft07: AjvInstance } {
   return { modern, draft07 };
 }
 
-/** Compiles a schema; throws LocalError('invalid_schema') with the reason when it is not a usable schema. */
+/**
+ * Checks a schema at once and compiles it when first used: a 320-tool catalogue then starts in
+ * milliseconds instead of paying ajv's code generation for tools nobody calls. Schemas with a `$ref`
+ * are compiled at once, so a missing reference is still a registration error. Throws
+ * LocalError('invalid_schema') with the reason when it is not a usable schema.
+ */
 export function compileSchema(schema: unknown, what: string): SchemaValidator {
   if (!isJsonObject(schema) && typeof schema !== 'boolean') {
     throw new LocalError('invalid_schema', `${what} must be a JSON Schema object`);
   }
-  let validate: ValidateFunction;
+  const ajv = typeof schema === 'boolean' ? ajvFor({}) : ajvFor(schema);
+  if (ajv.validateSchema(schema) !== true) {
+    throw new LocalError(
+      'invalid_schema',
+      `${what} is not a valid JSON Schema: ${ajv.errorsText(ajv.errors)}`,
+    );
+  }
+  let validate = hasReference(schema) ? compileNow(ajv, schema, what) : undefined;
+  return (value) => {
+    validate ??= compileNow(ajv, schema, what);
+    return validate(value) ? undefined : toIssues(validate.errors ?? []);
+  };
+}
+
+function compileNow(
+  ajv: AjvInstance,
+  schema: Record<string, unknown> | boolean,
+  what: string,
+): ValidateFunction {
   try {
-    validate = typeof schema === 'boolean' ? ajvFor({}).compile(schema) : ajvFor(schema).compile(schema);
+    return ajv.compile(schema);
   } catch (error) {
-    if (error instanceof LocalError) throw error;
     throw new LocalError(
       'invalid_schema',
       `${what} is not a valid JSON Schema: ${(error as Error).message}`,
@@ -68,7 +90,10 @@ export function compileSchema(schema: unknown, what: string): SchemaValidator {
       },
     );
   }
-  return (value) => (validate(value) ? undefined : toIssues(validate.errors ?? []));
+}
+
+function hasReference(schema: unknown): boolean {
+  return typeof schema === 'object' && /"\$(dynamicRef|recursiveRef|ref)"/.test(JSON.stringify(schema));
 }
 
 function toIssues(errors: readonly ErrorObject[]): ArgumentIssue[] {
