@@ -150,17 +150,20 @@ describe('load', { timeout: 120_000 }, () => {
     healthy.close();
   });
 
-  it('keeps memory flat across 20,000 stateless requests', async () => {
-    const bulk = bulkClient(h.transport.address.port);
+  // The issue's "memory flat across 100,000 stateless requests", measured after forced GCs.
+  // ~22 s on this 2-core machine when run alone (up to ~75 s while a build ran beside it), hence
+  // 32 keep-alive sockets and a timeout of its own.
+  it('keeps memory flat across 100,000 stateless requests', { timeout: 180_000 }, async () => {
+    const bulk = bulkClient(h.transport.address.port, 32);
     let failures = 0;
     const run = (count: number) =>
-      pool(count, 16, async (i) => {
+      pool(count, 32, async (i) => {
         const res = await bulk.post(call(i, String(i)), CALL_HEADERS);
         if (res.status !== 200 || !res.text.includes(`"text":"${i}"`)) failures++;
       });
     await run(1_000);
     const before = heapMb();
-    await run(20_000);
+    await run(100_000);
     const after = heapMb();
     bulk.close();
     expect(failures).toBe(0);
