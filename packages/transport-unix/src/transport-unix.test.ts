@@ -209,7 +209,8 @@ describe('serveUnix', () => {
     for (const message of pushed) {
       expect(message.params).toMatchObject({ _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen' } });
     }
-    expect(c.notifyResourceUpdated('agent://status')).toBe(0); // one-shot: consumed
+    // One-shot consumed the legacy subscription; the open listen stream keeps the uris it declared.
+    expect(c.notifyResourceUpdated('agent://status')).toBe(1);
     legacy.destroy();
     modern.destroy();
     while (c.connectionCount > 0) await new Promise((resolve) => setTimeout(resolve, 5));
