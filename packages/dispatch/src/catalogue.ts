@@ -1,4 +1,5 @@
 /** The shared registries: tools, operations, resources, templates, prompts and completers, with precomputed sorted lists. */
+import { jsonSchemaToTs } from '@agentd/codemode';
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type {
   Completer,
@@ -15,7 +16,6 @@ import { deepFreeze, frozenCopy, isJsonObject } from './json.js';
 import { assertValidName } from './names.js';
 import { compileSchema, type SchemaValidator } from './schema-compiler.js';
 import { SortedList } from './sorted-list.js';
-import { schemaToTsType } from './ts-type.js';
 import { UriTemplate } from './uri-template.js';
 
 export type SurfaceKind = 'tools' | 'resources' | 'prompts';
@@ -409,7 +409,8 @@ function indexEntry(definition: OperationDefinition): OperationIndexEntry {
     args: Object.entries(properties).map(([name, child]) => {
       const arg: OperationIndexEntry['args'][number] = {
         name,
-        tsType: schemaToTsType(child),
+        // The same renderer Code Mode's search uses, so both views of an operation agree.
+        tsType: jsonSchemaToTs(child, { multiline: false, root: schema }),
         optional: !required.has(name),
       };
       if (isJsonObject(child) && typeof child.description === 'string') arg.description = child.description;

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { digestOf, RequestStateCodec } from './request-state.js';
-import { schemaToTsType } from './ts-type.js';
 
 const binding = {
   method: 'tools/call',
@@ -47,22 +46,5 @@ describe('cursors', () => {
     expect(decodeCursor('tools', encodeCursor('tools', 'abc'))).toBe('abc');
     expect(decodeCursor('tools', undefined)).toBeUndefined();
     expect(() => decodeCursor('prompts', encodeCursor('tools', 'abc'))).toThrow('Invalid cursor');
-  });
-});
-
-describe('schemaToTsType', () => {
-  it('renders common schemas as TypeScript', () => {
-    expect(schemaToTsType({ type: 'string' })).toBe('string');
-    expect(schemaToTsType({ type: ['string', 'null'] })).toBe('string | null');
-    expect(schemaToTsType({ enum: ['a', 'b'] })).toBe('"a" | "b"');
-    expect(schemaToTsType({ type: 'array', items: { type: 'integer' } })).toBe('number[]');
-    expect(
-      schemaToTsType({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } }),
-    ).toBe('Array<string | number>');
-    expect(
-      schemaToTsType({ type: 'object', properties: { a: { type: 'boolean' }, 'b-c': {} }, required: ['a'] }),
-    ).toBe('{ a: boolean; "b-c"?: unknown }');
-    expect(schemaToTsType({ const: 3 })).toBe('3');
-    expect(schemaToTsType({})).toBe('unknown');
   });
 });
