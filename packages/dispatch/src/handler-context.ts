@@ -1,18 +1,8 @@
 /** The context every tool, prompt and resource handler receives: signal, peer, progress, log and client input. */
+import { isLevelEnabled, isLoggingLevel } from '@agentd/lifecycle';
 import type { JsonObject, RequestId } from '@agentd/rpc-frame';
 import type { Era, LoggingLevel, Peer, RequestContext } from '@agentd/server';
 import type { InputSession } from './input-session.js';
-
-export const LOGGING_LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
 
 export interface InputOptions {
   /** The `inputRequests` key; defaults to `elicit_N` / `sample_N` / `roots_N` in call order. Keep keys stable across rounds. */
@@ -103,9 +93,7 @@ export function createHandlerContext(
       return send('notifications/progress', params);
     },
     log(level, data, logger) {
-      const threshold = request.logLevel;
-      const rank = LOGGING_LEVELS.indexOf(level);
-      if (threshold === undefined || rank === -1 || rank < LOGGING_LEVELS.indexOf(threshold)) return false;
+      if (!isLoggingLevel(level) || !isLevelEnabled(level, request.logLevel)) return false;
       const params: JsonObject = { level, data: data ?? null };
       if (logger !== undefined) params.logger = logger;
       return send('notifications/message', params);

@@ -3,6 +3,7 @@
  * prompts, completions, client filters, MRTR) and the seed-002 `McpServer` face.
  */
 
+export { LOGGING_LEVELS } from '@agentd/lifecycle';
 export type { SurfaceKind } from './catalogue.js';
 export { MissingClientCapabilityError } from './client-capability.js';
 export {
@@ -36,7 +37,7 @@ export {
 } from './definitions.js';
 export type { DispatchLogger } from './dispatch-env.js';
 export { Dispatcher, type DispatcherOptions } from './dispatcher.js';
-export { type HandlerContext, type InputOptions, LOGGING_LEVELS } from './handler-context.js';
+export type { HandlerContext, InputOptions } from './handler-context.js';
 export { InputRequired } from './input-required.js';
 export {
   type HandleRequestOptions,

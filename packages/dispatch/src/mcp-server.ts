@@ -1,4 +1,6 @@
 /** McpServer: the seed-002 stateless tool-server contract, as a thin face over a Dispatcher. */
+
+import { LOGGING_LEVELS } from '@agentd/lifecycle';
 import {
   ErrorCode,
   type JsonObject,
@@ -11,7 +13,6 @@ import type { LoggingLevel, Peer, RequestContext } from '@agentd/server';
 import { RAW_INPUT_REQUESTS } from './client-input-round.js';
 import type { DispatchLogger } from './dispatch-env.js';
 import { Dispatcher } from './dispatcher.js';
-import { LOGGING_LEVELS } from './handler-context.js';
 import { InputRequired } from './input-required.js';
 import { isJsonObject } from './json.js';
 import { ToolResult } from './tool-result.js';
