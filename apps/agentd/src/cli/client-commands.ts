@@ -2,7 +2,7 @@
 import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { defaultSocketPath } from '../config/runtime-dir.js';
 import { ENV_SOCKET } from '../config/settings.js';
-import { UsageError } from './parse-args.js';
+import { type Command, UsageError } from './parse-args.js';
 import { SocketClient } from './socket-client.js';
 
 export interface Output {
@@ -64,17 +64,7 @@ export async function callOperation(
 }
 
 export async function runClientCommand(
-  command:
-    | { kind: 'call'; socket?: string; method: string; params?: string }
-    | { kind: 'status' | 'tools'; socket?: string }
-    | {
-        kind: 'spawn';
-        socket?: string;
-        instruction: string;
-        agent?: string;
-        async: boolean;
-        timeoutMs?: number;
-      },
+  command: Extract<Command, { kind: 'call' | 'status' | 'tools' | 'spawn' }>,
   env: NodeJS.ProcessEnv,
   io: Output,
 ): Promise<number> {

@@ -1,21 +1,14 @@
 /** The JSON Schema of agentd's config file: the single source of truth for `config schema` and validation. */
 import type { JsonObject } from '@agentd/rpc-frame';
+import type { AgentProfile } from '../supervisor/types.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 export type Exposure = 'codemode' | 'classic';
 
-export interface AgentProfileConfig {
-  mode: 'protocol' | 'plain';
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-  inheritEnv?: boolean;
-  cwd?: string;
-  timeoutMs?: number;
-  description?: string;
-}
+/** A profile as written in the config file: the Supervisor's profile, named by its key. */
+export type AgentProfileConfig = Omit<AgentProfile, 'name'>;
 
 export interface LimitsConfig {
   maxConcurrentRuns: number;
