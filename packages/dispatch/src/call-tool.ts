@@ -7,6 +7,7 @@ import type { CompiledFilters } from './client-filters.js';
 import { runClientInputRound } from './client-input-round.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import { isJsonObject } from './json.js';
+import { callAsTask } from './task-call.js';
 import { errorResult, INTERNAL_TOOL_ERROR, isInternalError, toToolResult } from './tool-result.js';
 
 const MAX_NAME_ECHO = 128;
@@ -58,6 +59,7 @@ async function runTool(
   params: JsonObject,
   context: RequestContext,
 ): Promise<JsonObject> {
+  const plan = env.tasks?.plan(tool, params, context);
   const lacking = requiredCapabilities(tool, context.clientCapabilities);
   if (lacking) {
     if (context.era === 'modern') {
@@ -74,6 +76,15 @@ async function runTool(
   const issues = tool.validate(args);
   if (issues) return errorResult(env.invalidArgumentsMessage(issues, tool.name));
   const target = { method: 'tools/call', name: tool.name, arguments: args } as const;
+  if (plan?.kind === 'task' && env.tasks !== undefined) {
+    return callAsTask(env, env.tasks, context, params, target, plan, {
+      run: async (handlerContext) =>
+        toToolResult(await tool.handler(args, handlerContext), context.era, tool.name, tool.validateOutput),
+      fail: (error) => failureResult(env, tool, error),
+      missingCapability: (message) =>
+        errorResult(`Tool ${tool.name} needs a client capability this client did not declare: ${message}`),
+    });
+  }
   try {
     const outcome = await runClientInputRound(context, params, target, env.codec, async (handlerContext) =>
       toToolResult(await tool.handler(args, handlerContext), context.era, tool.name, tool.validateOutput),
@@ -84,13 +95,18 @@ async function runTool(
       `Tool ${tool.name} needs a client capability this client did not declare: ${outcome.error.message}`,
     );
   } catch (error) {
-    if (error instanceof WireError) throw error;
-    if (isInternalError(error)) {
-      env.logger.error('tool handler failed', { tool: tool.name, error: describe(error) });
-      return errorResult(INTERNAL_TOOL_ERROR);
-    }
-    return errorResult((error as Error).message);
+    return failureResult(env, tool, error);
   }
+}
+
+/** A handler's throw as a tool result: WireErrors are rethrown (protocol errors), internals logged and hidden. */
+function failureResult(env: DispatchEnv, tool: RegisteredTool, error: unknown): JsonObject {
+  if (error instanceof WireError) throw error;
+  if (isInternalError(error)) {
+    env.logger.error('tool handler failed', { tool: tool.name, error: describe(error) });
+    return errorResult(INTERNAL_TOOL_ERROR);
+  }
+  return errorResult((error as Error).message);
 }
 
 function requiredCapabilities(tool: RegisteredTool, declared: JsonObject): JsonObject | undefined {

@@ -16,6 +16,7 @@ import { deepFreeze, frozenCopy, isJsonObject } from './json.js';
 import { assertValidName } from './names.js';
 import { compileSchema, type SchemaValidator } from './schema-compiler.js';
 import { SortedList } from './sorted-list.js';
+import { type ResolvedTaskTool, resolveTaskTool } from './task-runtime.js';
 import { UriTemplate } from './uri-template.js';
 
 export type SurfaceKind = 'tools' | 'resources' | 'prompts';
@@ -27,6 +28,8 @@ export interface RegisteredTool {
   readonly validate: SchemaValidator;
   readonly validateOutput: SchemaValidator | undefined;
   readonly requiredClientCapabilities: JsonObject | undefined;
+  /** Task support, when the tool has any. */
+  readonly task: ResolvedTaskTool | undefined;
   readonly handler: ToolHandler;
   /** `search`/`execute`: hidden only by deny rules. */
   readonly meta: boolean;
@@ -120,6 +123,7 @@ export class Catalogue {
           : compileSchema(frozen.outputSchema, `tool ${definition.name}: outputSchema`),
       requiredClientCapabilities:
         definition.requiredClientCapabilities && frozenCopy(definition.requiredClientCapabilities),
+      task: resolveTaskTool(definition.task, definition.name),
       handler: definition.handler,
       meta,
     };

@@ -1,6 +1,7 @@
 /** What embedders register: tools, operations, resources, resource templates, prompts and completers. */
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { HandlerContext } from './handler-context.js';
+import type { ToolTaskSupport } from './task-runtime.js';
 import type { TemplateVariables } from './uri-template.js';
 
 export type ToolHandler = (args: Record<string, unknown>, context: HandlerContext) => unknown;
@@ -20,6 +21,11 @@ export interface ToolDefinition {
   meta?: JsonObject;
   /** Client capabilities the tool cannot work without, e.g. `{sampling: {}}` (checked before the handler runs). */
   requiredClientCapabilities?: JsonObject;
+  /**
+   * Task support (2026-07-28 tasks extension, 2025-11-25 tasks): `optional` answers with a task
+   * when the client can take one, `required` never runs as a normal call. See the README's Tasks.
+   */
+  task?: ToolTaskSupport;
   /**
    * Returns a string (text), an object or array (structuredContent + its JSON as text), a
    * `ToolResult` (verbatim), or undefined (no content). Throwing gives an `isError` result.

@@ -6,6 +6,7 @@ import type { CompiledFilters } from './client-filters.js';
 import type { CacheHints } from './definitions.js';
 import type { RequestStateCodec } from './request-state.js';
 import type { ArgumentIssue } from './schema-compiler.js';
+import type { TaskRuntime } from './task-runtime.js';
 
 /** Where internal details go; the peer only ever sees generic text. */
 export interface DispatchLogger {
@@ -24,6 +25,8 @@ export interface DispatchEnv {
   /** Modern-era `ttlMs`/`cacheScope` for a read result. */
   readCache(hints: CacheHints | undefined): Required<CacheHints>;
   invalidArgumentsMessage(issues: readonly ArgumentIssue[], toolName: string): string;
+  /** Tasks (both eras); undefined when the dispatcher was built with `tasks: false`. */
+  readonly tasks?: TaskRuntime | undefined;
 }
 
 /** Adds the modern-era result fields: `resultType` always, cache hints when given. */

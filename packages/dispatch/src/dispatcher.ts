@@ -26,6 +26,8 @@ import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { type ArgumentIssue, describeIssues } from './schema-compiler.js';
 import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
+import { handleTaskMethod, isTaskMethod, taskCapabilities } from './task-methods.js';
+import { TaskRuntime, type TasksOptions } from './task-runtime.js';
 
 export interface DispatcherOptions {
   /** `classic`: one tool per operation named `{kind}_{id}`; `codemode`: exactly `search` + `execute`. Default classic. */
@@ -54,6 +56,8 @@ export interface DispatcherOptions {
   resourceSubscriptions?: boolean;
   /** Text of the isError result for arguments that fail the tool's schema. */
   formatInvalidArguments?: (issues: readonly ArgumentIssue[], toolName: string) => string;
+  /** Tasks for tools registered with `task` (store, lifetimes); `false` turns tasks off. */
+  tasks?: TasksOptions | false;
 }
 
 const consoleLogger: DispatchLogger = {
@@ -86,6 +90,8 @@ export class Dispatcher implements Handler {
   readonly #filtersFor: ((peer: Peer) => ClientFilters | undefined) | undefined;
   readonly #codeMode: CodeModeWiring | undefined;
   readonly #subscribe: boolean;
+  readonly #tasks: TaskRuntime | undefined;
+  readonly #taskTools = new Set<string>();
   #started = false;
 
   constructor(options: DispatcherOptions = {}) {
@@ -113,7 +119,9 @@ export class Dispatcher implements Handler {
     const filtersFor = options.filtersFor;
     const format =
       options.formatInvalidArguments ?? ((issues) => `Invalid arguments: ${describeIssues(issues)}`);
+    this.#tasks = options.tasks === false ? undefined : new TaskRuntime(options.tasks ?? {}, logger);
     this.#env = {
+      tasks: this.#tasks,
       catalogue: this.#catalogue,
       codec: new RequestStateCodec(options.requestState ?? {}),
       pageSize,
@@ -140,11 +148,23 @@ export class Dispatcher implements Handler {
 
   /** Registers a tool; returns a function that removes it. */
   registerTool(definition: ToolDefinition): () => boolean {
-    return this.#catalogue.addTool(definition);
+    const remove = this.#catalogue.addTool(definition);
+    if (definition.task === undefined) return remove;
+    this.#taskTools.add(definition.name);
+    return () => {
+      this.#taskTools.delete(definition.name);
+      return remove();
+    };
   }
 
   removeTool(name: string): boolean {
+    this.#taskTools.delete(name);
     return this.#catalogue.removeTool(name);
+  }
+
+  /** The task runtime (store, live runs); undefined with `tasks: false`. */
+  get tasks(): TaskRuntime | undefined {
+    return this.#tasks;
   }
 
   /** Registers an operation (exposed as `{kind}_{id}` in classic mode, through search/execute in code mode). */
@@ -240,11 +260,19 @@ export class Dispatcher implements Handler {
     if (c.prompts.size > 0) capabilities.prompts = { listChanged: true };
     if (c.prompts.size > 0 || c.templates.size > 0) capabilities.completions = {};
     if (capabilities.tools || capabilities.resources || capabilities.prompts) capabilities.logging = {};
+    if (this.#tasks !== undefined && this.#taskTools.size > 0)
+      Object.assign(capabilities, taskCapabilities());
     return capabilities;
   }
 
   async handle(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
     this.#started = true;
+    if (this.#tasks !== undefined && this.#taskTools.size > 0 && isTaskMethod(request.method)) {
+      const params = request.params ?? {};
+      if (!isJsonObject(params))
+        throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
+      return handleTaskMethod(this.#tasks, request.method, params, context);
+    }
     const method = METHODS[request.method];
     if (
       !method ||
@@ -274,6 +302,7 @@ export class Dispatcher implements Handler {
   async close(): Promise<void> {
     this.#events.close();
     await this.#codeMode?.close();
+    await this.#tasks?.close();
   }
 
   #changed(kinds: SurfaceKind[]): void {

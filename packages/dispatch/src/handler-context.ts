@@ -34,6 +34,12 @@ export interface HandlerContext {
   sample(params: JsonObject, options?: InputOptions): Promise<JsonObject>;
   /** `roots/list`; resolves to `{roots: [{uri, name?}]}`. */
   listRoots(options?: InputOptions): Promise<JsonObject>;
+  /**
+   * Tools with `task: {start: 'handler'}`: answer this call with a task now and go on in the
+   * background. Resolves to the task id, or undefined when the call stays a normal one (the
+   * client cannot take tasks, or the tool has no task support).
+   */
+  detach(): Promise<string | undefined>;
 }
 
 /** Builds the request's InputSession on first use; carries the answers known before it exists. */
@@ -105,6 +111,7 @@ export function createHandlerContext(
     elicit: (params, options) => input().ask('elicitation/create', params, options?.key),
     sample: (params, options) => input().ask('sampling/createMessage', params, options?.key),
     listRoots: (options) => input().ask('roots/list', {}, options?.key),
+    detach: () => Promise.resolve(undefined),
   };
   return {
     context,

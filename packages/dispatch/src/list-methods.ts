@@ -4,6 +4,7 @@ import type { RequestContext } from '@agentd/server';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import type { SortedList } from './sorted-list.js';
+import { listedTool } from './task-call.js';
 
 function page<T>(
   env: DispatchEnv,
@@ -28,7 +29,16 @@ export function listTools(env: DispatchEnv, params: JsonObject, context: Request
     ? undefined
     : (tool: { name: string; meta: boolean }) =>
         tool.meta ? filters.metaToolVisible(tool.name) : filters.toolVisible(tool.name);
-  return page(env, 'tools', env.catalogue.toolList(), params, keep, 'tools', (t) => t.entry, context);
+  return page(
+    env,
+    'tools',
+    env.catalogue.toolList(),
+    params,
+    keep,
+    'tools',
+    (t) => listedTool(t, context),
+    context,
+  );
 }
 
 export function listResources(env: DispatchEnv, params: JsonObject, context: RequestContext): JsonObject {

@@ -14,7 +14,8 @@ import { type LifecycleOptions, type ResolvedLifecycle, resolveLifecycle } from 
 import { modernResult } from './modern-result.js';
 import type { Implementation, ServerCapabilities } from './protocol-types.js';
 import { REMOVED_IN_MODERN, requestEra, servedEra } from './request-era.js';
-import { eraOfVersion } from './versions.js';
+import { capabilitiesForEra } from './tasks-extension.js';
+import { eraOfVersion, MODERN_VERSION } from './versions.js';
 
 /**
  * Returns the response for `initialize`, `server/discover` and `ping`, and for every modern
@@ -60,9 +61,10 @@ function legacyResponse(
       'Invalid params: initialize params.capabilities must be an object',
     );
   }
+  const protocolVersion = negotiateLegacyVersion(requested, resolved);
   const result: JsonObject = {
-    protocolVersion: negotiateLegacyVersion(requested, resolved),
-    capabilities: capabilities as JsonObject,
+    protocolVersion,
+    capabilities: capabilitiesForEra(capabilities, 'legacy', protocolVersion) as JsonObject,
     serverInfo: serverInfo as unknown as JsonObject,
   };
   if (resolved.instructions !== undefined) result.instructions = resolved.instructions;
@@ -101,7 +103,7 @@ function modernResponse(
   if (request.method !== 'server/discover') return undefined;
   const result: JsonObject = {
     supportedVersions: [...resolved.supported],
-    capabilities: capabilities as JsonObject,
+    capabilities: capabilitiesForEra(capabilities, 'modern', MODERN_VERSION) as JsonObject,
     ttlMs: resolved.ttlMs,
     cacheScope: resolved.cacheScope,
   };

@@ -10,6 +10,8 @@ export interface ServerCapabilities {
   logging?: JsonObject;
   experimental?: JsonObject;
   extensions?: JsonObject;
+  /** 2025-11-25 only (experimental tasks); the modern era uses the tasks extension instead. */
+  tasks?: JsonObject;
 }
 
 export interface Implementation {

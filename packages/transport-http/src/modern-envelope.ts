@@ -1,15 +1,11 @@
 /** Modern (2026-07-28) POST checks the transport owns: `_meta` presence, then header/body equality. */
 import type { IncomingHttpHeaders } from 'node:http';
-import { isLoggingLevel, MetaKey } from '@agentd/lifecycle';
+import { isLoggingLevel, MCP_NAME_FIELDS, MetaKey } from '@agentd/lifecycle';
 import { ErrorCode, isJsonObject, isRequestId, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
 import { decodeHeaderValue } from './header-value.js';
 
-/** Methods whose `Mcp-Name` header mirrors a body field. */
-const NAME_FIELD: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
+/** Methods whose `Mcp-Name` header mirrors a body field (the rule lives in lifecycle). */
+const NAME_FIELD = MCP_NAME_FIELDS;
 
 function invalidMeta(message: string): WireError {
   return new WireError(ErrorCode.InvalidParams, message);

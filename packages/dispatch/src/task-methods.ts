@@ -1,0 +1,168 @@
+/**
+ * The task methods of both eras. 2026-07-28 extension: `tasks/get` (DetailedTask), `tasks/update`
+ * (input answers), `tasks/cancel` (idempotent ack), each -32021 without the extension on the
+ * request. 2025-11-25: `tasks/get`, `tasks/result` (blocks; delivers parked client input as
+ * server-to-client requests), `tasks/list`, `tasks/cancel` (terminal: -32602).
+ * Unknown, foreign and expired ids get the same kinds of -32602: nothing about other
+ * principals' tasks leaks.
+ */
+import {
+  declaresTasksExtension,
+  isTerminalTaskStatus,
+  LEGACY_TASK_METHODS,
+  legacyTasksCapability,
+  legacyVersionHasTasks,
+  MODERN_TASK_METHODS,
+  missingTasksExtension,
+  RELATED_TASK_META,
+  TASKS_EXTENSION,
+  TaskErrorText,
+  taskWire,
+} from '@agentd/lifecycle';
+import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import type { RequestContext } from '@agentd/server';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { checkInputResponse } from './input-responses.js';
+import type { TaskRuntime } from './task-runtime.js';
+import type { TaskRecord } from './task-store.js';
+
+const LIST_PAGE = 50;
+
+function invalid(message: string): WireError {
+  return new WireError(ErrorCode.InvalidParams, message);
+}
+
+function methodNotFound(method: string): WireError {
+  return new WireError(ErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 128)}`);
+}
+
+/** True for a method this module answers in some era (the dispatcher routes `tasks/*` here). */
+export function isTaskMethod(method: string): boolean {
+  return MODERN_TASK_METHODS.has(method) || LEGACY_TASK_METHODS.has(method);
+}
+
+export async function handleTaskMethod(
+  runtime: TaskRuntime,
+  method: string,
+  params: JsonObject,
+  context: RequestContext,
+): Promise<JsonObject> {
+  if (context.era === 'modern') {
+    if (!MODERN_TASK_METHODS.has(method)) throw methodNotFound(method);
+    if (!declaresTasksExtension(context.clientCapabilities)) throw missingTasksExtension();
+    const record = await lookup(runtime, params, context);
+    if (method === 'tasks/get') return detailed(record);
+    if (method === 'tasks/update') return update(runtime, record, params);
+    if (!isTerminalTaskStatus(record.status)) await runtime.cancel(record);
+    return {};
+  }
+  if (!LEGACY_TASK_METHODS.has(method) || !legacyVersionHasTasks(context.protocolVersion)) {
+    throw methodNotFound(method);
+  }
+  if (method === 'tasks/list') return list(runtime, params, context);
+  const record = await lookup(runtime, params, context);
+  if (method === 'tasks/get') return taskWire(record, 'legacy');
+  if (method === 'tasks/result') return result(runtime, record, context);
+  if (isTerminalTaskStatus(record.status)) throw invalid(TaskErrorText.terminal(record.status));
+  const cancelled = await runtime.cancel(record);
+  return taskWire(cancelled ?? record, 'legacy');
+}
+
+/** The caller's task, or -32602: not found (missing or another principal's) or expired. */
+async function lookup(
+  runtime: TaskRuntime,
+  params: JsonObject,
+  context: RequestContext,
+): Promise<TaskRecord> {
+  const { taskId } = params;
+  if (typeof taskId !== 'string' || taskId === '' || taskId.length > 256)
+    throw invalid(TaskErrorText.missingTaskId);
+  const record = await runtime.store.get(taskId, runtime.ownerOf(context.peer));
+  // A task created in the other era is not visible here (its shapes and methods differ).
+  if (record === undefined || record.era !== context.era) throw invalid(TaskErrorText.notFound);
+  if (runtime.expired(record)) throw invalid(TaskErrorText.expired);
+  return record;
+}
+
+/** DetailedTask: the Task plus `inputRequests`, `result` or `error` for its status. */
+function detailed(record: TaskRecord): JsonObject {
+  const out = taskWire(record, 'modern');
+  if (record.status === 'input_required') out.inputRequests = { ...(record.inputRequests ?? {}) };
+  if (record.status === 'completed' && record.result !== undefined) out.result = record.result;
+  if (record.status === 'failed') {
+    out.error = (record.error ?? {
+      code: ErrorCode.InternalError,
+      message: record.statusMessage ?? 'Task failed',
+    }) as unknown as JsonObject;
+  }
+  return out;
+}
+
+async function update(runtime: TaskRuntime, record: TaskRecord, params: JsonObject): Promise<JsonObject> {
+  const responses = params.inputResponses;
+  if (!isJsonObject(responses)) throw invalid(TaskErrorText.badInputResponses);
+  const live = runtime.live(record.taskId);
+  // Answers for a task that no longer waits (terminal, or run elsewhere) are ignored, as unknown keys are.
+  if (live !== undefined) {
+    await runtime.answer(live, responses, (input, key, value) => {
+      checkInputResponse(input.method, key, value);
+    });
+  }
+  return {};
+}
+
+async function list(runtime: TaskRuntime, params: JsonObject, context: RequestContext): Promise<JsonObject> {
+  const after = decodeCursor('tasks', params.cursor);
+  const page = await runtime.store.list(runtime.ownerOf(context.peer), {
+    ...(after === undefined ? {} : { after }),
+    limit: LIST_PAGE,
+    era: 'legacy',
+  });
+  const out: JsonObject = {
+    tasks: page.tasks.filter((t) => !runtime.expired(t)).map((t) => taskWire(t, 'legacy')),
+  };
+  if (page.nextAfter !== undefined) out.nextCursor = encodeCursor('tasks', page.nextAfter);
+  return out;
+}
+
+/**
+ * 2025-11-25 `tasks/result`: blocks until the task is terminal. While it waits, client input the
+ * task parked is sent as server-to-client requests on this request's stream, tagged with the task.
+ */
+async function result(runtime: TaskRuntime, first: TaskRecord, context: RequestContext): Promise<JsonObject> {
+  let record = first;
+  const related = { [RELATED_TASK_META]: { taskId: record.taskId } };
+  const asked = new Set<string>();
+  while (!isTerminalTaskStatus(record.status)) {
+    if (context.signal.aborted) throw new WireError(ErrorCode.InternalError, 'Request cancelled');
+    const live = runtime.live(record.taskId);
+    if (live !== undefined && context.sendRequest !== undefined) {
+      for (const [key, input] of live.inputs) {
+        if (asked.has(key)) continue;
+        asked.add(key);
+        const send = context.sendRequest;
+        void send(input.method, { ...input.params, _meta: related }).then(
+          (answer) =>
+            runtime.answer(live, { [key]: answer }, (i, k, v) => void checkInputResponse(i.method, k, v)),
+          (error: unknown) => input.reject(error instanceof Error ? error : new Error(String(error))),
+        );
+      }
+    }
+    await runtime.changed(record.taskId, runtime.pollIntervalMs, context.signal);
+    const next = await runtime.store.get(record.taskId, record.owner);
+    if (next === undefined || runtime.expired(next)) throw invalid(TaskErrorText.expired);
+    record = next;
+  }
+  if (record.status === 'cancelled') throw invalid(`Task ${record.taskId} was cancelled`);
+  if (record.result !== undefined) {
+    const meta = isJsonObject(record.result._meta) ? record.result._meta : {};
+    return { ...record.result, _meta: { ...meta, ...related } };
+  }
+  const error = record.error;
+  throw new WireError(error?.code ?? ErrorCode.InternalError, error?.message ?? 'Task failed', error?.data);
+}
+
+/** What a dispatcher with task tools declares: the extension (modern) and the 2025-11-25 `tasks` slot (lifecycle shows each era its own). */
+export function taskCapabilities(): { extensions: JsonObject; tasks: JsonObject } {
+  return { extensions: { [TASKS_EXTENSION]: {} }, tasks: legacyTasksCapability() };
+}

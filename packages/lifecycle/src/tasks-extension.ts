@@ -1,0 +1,146 @@
+/**
+ * Tasks in both eras, as protocol rules: the `io.modelcontextprotocol/tasks` extension of
+ * 2026-07-28 (SEP-2663) and the experimental tasks of 2025-11-25. Field names, methods, gating and
+ * error texts live here; the runtime lives in `@agentd/dispatch`.
+ */
+import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import type { Era } from './versions.js';
+
+/** The extension identifier (client and server `capabilities.extensions` key). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** 2025-11-25: the `_meta` key tying a `tasks/result` answer (and task-related requests) to its task. */
+export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+
+/** The first legacy revision with tasks. */
+export const FIRST_TASKS_VERSION = '2025-11-25';
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export const TASK_STATUSES: readonly TaskStatus[] = Object.freeze([
+  'working',
+  'input_required',
+  'completed',
+  'failed',
+  'cancelled',
+]);
+
+export function isTerminalTaskStatus(status: TaskStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** How a tool takes part in tasks (2025-11-25 `execution.taskSupport`; the extension's server-directed choice). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** Methods each era's task surface answers. 2026-07-28 removed `tasks/result` and `tasks/list`. */
+export const MODERN_TASK_METHODS: ReadonlySet<string> = new Set([
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
+]);
+export const LEGACY_TASK_METHODS: ReadonlySet<string> = new Set([
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+]);
+
+/** Error texts (the spec's own wording where it has one). */
+export const TaskErrorText = {
+  notFound: 'Failed to retrieve task: Task not found',
+  expired: 'Failed to retrieve task: Task has expired',
+  missingTaskId: 'Invalid params: taskId must be a non-empty string',
+  badInputResponses: 'Invalid params: inputResponses must be an object of input responses',
+  terminal: (status: TaskStatus) => `Cannot cancel task: already in terminal status '${status}'`,
+  notTaskTool: (tool: string) => `Method not found: tool ${tool} does not support task-augmented calls`,
+  taskRequired: (tool: string) => `Method not found: tool ${tool} must be called as a task`,
+} as const;
+
+/** True when this request's (modern) or this session's (legacy) capabilities declare the extension. */
+export function declaresTasksExtension(clientCapabilities: JsonObject): boolean {
+  const extensions = clientCapabilities.extensions;
+  return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION]);
+}
+
+/** `-32021` naming the extension, for a request that needs it and did not declare it. */
+export function missingTasksExtension(): WireError {
+  return new WireError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
+    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+  });
+}
+
+/** Whether a legacy session at `version` has tasks (2025-11-25 and later legacy revisions). */
+export function legacyVersionHasTasks(version: string): boolean {
+  return version >= FIRST_TASKS_VERSION;
+}
+
+/** The 2025-11-25 server `tasks` capability: list, cancel and task-augmented `tools/call`. */
+export function legacyTasksCapability(): JsonObject {
+  return { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+}
+
+/** The era-independent task facts a server keeps. Times are epoch milliseconds. */
+export interface TaskInfo {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string | undefined;
+  readonly createdAt: number;
+  readonly lastUpdatedAt: number;
+  /** Lifetime from creation; null = unlimited. */
+  readonly ttlMs: number | null;
+  readonly pollIntervalMs?: number | undefined;
+}
+
+/**
+ * The `Task` object on the wire: `ttlMs`/`pollIntervalMs` in the extension, `ttl`/`pollInterval`
+ * in 2025-11-25. Never carries `requestState` (SEP-2663 has no such field on tasks).
+ */
+export function taskWire(info: TaskInfo, era: Era): JsonObject {
+  const out: JsonObject = { taskId: info.taskId, status: info.status };
+  if (info.statusMessage !== undefined) out.statusMessage = info.statusMessage;
+  out.createdAt = new Date(info.createdAt).toISOString();
+  out.lastUpdatedAt = new Date(info.lastUpdatedAt).toISOString();
+  if (era === 'modern') {
+    out.ttlMs = info.ttlMs;
+    if (info.pollIntervalMs !== undefined) out.pollIntervalMs = info.pollIntervalMs;
+  } else {
+    out.ttl = info.ttlMs;
+    if (info.pollIntervalMs !== undefined) out.pollInterval = info.pollIntervalMs;
+  }
+  return out;
+}
+
+/** The answer to a call that became a task: flat `Result & Task` with `resultType: "task"` (modern), `{task}` (legacy). */
+export function createTaskResult(info: TaskInfo, era: Era): JsonObject {
+  if (era === 'modern') return { ...taskWire(info, 'modern'), resultType: 'task' };
+  return { task: taskWire(info, 'legacy') };
+}
+
+/**
+ * Capabilities as each era states them: modern `server/discover` never shows the 2025-11-25
+ * `tasks` slot; a legacy `initialize` shows `tasks` only from 2025-11-25 and never the
+ * 2026-07-28 tasks extension.
+ */
+export function capabilitiesForEra<T extends { tasks?: unknown; extensions?: JsonObject }>(
+  capabilities: T,
+  era: Era,
+  version: string,
+): T {
+  if (era === 'modern') {
+    if (capabilities.tasks === undefined) return capabilities;
+    const { tasks: _legacy, ...rest } = capabilities;
+    return rest as T;
+  }
+  let out = capabilities;
+  if (out.tasks !== undefined && !legacyVersionHasTasks(version)) {
+    const { tasks: _legacy, ...rest } = out;
+    out = rest as T;
+  }
+  const extensions = out.extensions;
+  if (isJsonObject(extensions) && TASKS_EXTENSION in extensions) {
+    const { [TASKS_EXTENSION]: _ext, ...others } = extensions;
+    const { extensions: _all, ...rest } = out;
+    out = (Object.keys(others).length > 0 ? { ...rest, extensions: others } : rest) as T;
+  }
+  return out;
+}
