@@ -5,6 +5,7 @@ import { type HttpTransportOptions, paramHeadersOf, serveHttp } from '@agentd/tr
 import { registerClientInputTools } from './client-input-tools.js';
 import { CUSTOM_HEADERS_SCHEMA, registerContentTools } from './content-tools.js';
 import { registerPrompts, registerResources, WATCHED_URI } from './prompts-and-resources.js';
+import { registerTaskTools } from './task-tools.js';
 
 export interface EverythingServer {
   readonly core: ServerCore;
@@ -17,6 +18,7 @@ export function buildDispatcher(core: () => ServerCore): Dispatcher {
   const dispatcher = new Dispatcher({ cache: { listTtlMs: 300_000 }, logger: { error: () => undefined } });
   registerContentTools(dispatcher);
   registerClientInputTools(dispatcher);
+  registerTaskTools(dispatcher);
   dispatcher.registerTool({
     name: 'test_trigger_tool_change',
     description: 'Fires notifications/tools/list_changed to listen streams that asked for it',

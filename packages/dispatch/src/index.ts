@@ -50,5 +50,22 @@ export {
 export { NAME_PATTERN } from './names.js';
 export type { ArgumentIssue } from './schema-compiler.js';
 export type { SurfaceListener } from './surface-events.js';
+export {
+  TaskRuntime,
+  type TasksOptions,
+  type TaskToolOptions,
+  type ToolTaskSupport,
+} from './task-runtime.js';
+export {
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+  newTaskId,
+  type TaskChange,
+  type TaskInit,
+  TaskLimitError,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+} from './task-store.js';
 export { ToolResult } from './tool-result.js';
 export { type TemplateVariables, UriTemplate } from './uri-template.js';

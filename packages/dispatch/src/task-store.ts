@@ -17,7 +17,7 @@ export interface TaskRecord extends TaskInfo {
   readonly method: string;
   /** Outstanding client input while `input_required`: key -> `{method, params}`. */
   readonly inputRequests?: Readonly<Record<string, JsonObject>> | undefined;
-  /** `completed`: the result of the augmented request. */
+  /** `completed` (and a 2025-11-25 `failed` tool call): the result of the augmented request. */
   readonly result?: JsonObject | undefined;
   /** `failed`: the JSON-RPC error of the augmented request. */
   readonly error?: JsonRpcErrorObject | undefined;
@@ -141,7 +141,8 @@ export class MemoryTaskStore implements TaskStore {
       statusMessage: change.statusMessage,
       lastUpdatedAt: this.#now(),
       inputRequests: change.status === 'input_required' ? change.inputRequests : undefined,
-      result: change.status === 'completed' ? change.result : undefined,
+      // A failed 2025-11-25 tool task keeps its isError result for tasks/result.
+      result: change.status === 'completed' || change.status === 'failed' ? change.result : undefined,
       error: change.status === 'failed' ? change.error : undefined,
     };
     this.#tasks.set(taskId, next);
