@@ -168,6 +168,7 @@ export class Catalogue {
       description: definition.description,
       inputSchema: args,
       annotations: definition.kind === 'command' ? {} : { readOnlyHint: true },
+      ...(definition.task === undefined ? {} : { task: definition.task }),
       handler: definition.handler,
     });
     this.#assertFreeToolName(toolName);

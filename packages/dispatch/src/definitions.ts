@@ -46,6 +46,8 @@ export interface OperationDefinition {
   args?: JsonObject;
   /** A TypeScript type string for the result, e.g. `Server[]`; default `unknown`. */
   outputType?: string;
+  /** Task support of the operation's tool (classic exposure), as `ToolDefinition.task`. */
+  task?: ToolTaskSupport;
   handler: ToolHandler;
 }
 

@@ -169,10 +169,19 @@ export class Dispatcher implements Handler {
 
   /** Registers an operation (exposed as `{kind}_{id}` in classic mode, through search/execute in code mode). */
   registerOperation(definition: OperationDefinition): () => boolean {
-    return this.#catalogue.addOperation(definition);
+    const remove = this.#catalogue.addOperation(definition);
+    // In code mode operations run inside `execute`, never as their own (task-capable) tool.
+    if (definition.task === undefined || this.exposure !== 'classic') return remove;
+    const toolName = `${definition.kind}_${definition.id}`;
+    this.#taskTools.add(toolName);
+    return () => {
+      this.#taskTools.delete(toolName);
+      return remove();
+    };
   }
 
   removeOperation(kind: string, id: string): boolean {
+    this.#taskTools.delete(`${kind}_${id}`);
     return this.#catalogue.removeOperation(kind, id);
   }
 

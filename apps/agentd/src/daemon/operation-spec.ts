@@ -12,6 +12,10 @@ export interface OperationContext {
   progress(progress: number, total?: number, message?: string): void;
   /** `notifications/message` when the caller asked for logs at this level (no-op otherwise). */
   log(level: 'debug' | 'info' | 'warning' | 'error', data: unknown): void;
+  /** `task` operations: answer with a task now and continue in it; undefined when the call stays normal. */
+  detach(): Promise<string | undefined>;
+  /** Asks the client (elicitation); inside a task the answer comes through the task. */
+  elicit(params: JsonObject, options?: { key?: string }): Promise<JsonObject>;
 }
 
 export interface OperationSpec {
@@ -24,6 +28,8 @@ export interface OperationSpec {
   outputType: string;
   /** Operator operations: only management peers may see or call them (enforced by ClientFilters). */
   operator: boolean;
+  /** May answer with an MCP task (lifetime in ms) when the client takes tasks; see spawn-task.ts. */
+  taskTtlMs?: number;
   handler: (args: JsonObject, context: OperationContext) => Promise<unknown>;
 }
 

@@ -2,6 +2,7 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
+import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
 
 export interface OperationHost {
   supervisor(): Supervisor;
@@ -93,12 +94,17 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       args: spawnArgs(host),
       outputType: 'SubagentStatus',
       operator: false,
+      taskTtlMs: SPAWN_TASK_TTL_MS,
       handler: async (args, context) => {
         const request: SpawnRequest = { instruction: args.instruction as string };
         if (typeof args.agent === 'string') request.agent = args.agent;
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
+        // An async spawn for a client that takes tasks answers with a task that follows the run.
+        if (request.async === true && (await context.detach()) !== undefined) {
+          return runSpawnTask(sup(), request, context);
+        }
         // Tied to the request until it answers: a caller that gives up before it has the handle
         // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.
         const status = await sup().spawn(request, context.signal, { onEvent: forwardAgentEvents(context) });

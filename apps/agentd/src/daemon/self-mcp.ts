@@ -74,13 +74,21 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
       description: spec.description,
       args: spec.args,
       outputType: spec.outputType,
+      ...(spec.taskTtlMs === undefined
+        ? {}
+        : { task: { support: 'optional', start: 'handler', ttlMs: spec.taskTtlMs } as const }),
       handler: async (args, context) => {
         try {
           return await spec.handler(args as JsonObject, {
             peer: context.peer,
-            signal: context.signal,
+            // A getter: after detach() the context's signal is the task's, not the request's.
+            get signal() {
+              return context.signal;
+            },
             progress: (progress, total, message) => void context.progress(progress, total, message),
             log: (level, data) => void context.log(level, data, 'agentd'),
+            detach: () => context.detach(),
+            elicit: (params, options) => context.elicit(params, options),
           });
         } catch (error) {
           if (error instanceof LocalError) throw refusal(error);
