@@ -79,6 +79,34 @@ describe('subagent.spawn as a task', () => {
     }
   });
 
+  it('a listen stream watching the task gets notifications/tasks as the run ends', async () => {
+    const c = await NdjsonClient.connect(agentd.socket);
+    try {
+      const created = (await spawn(c, { instruction: 'sleep 300', async: true })).result as Json;
+      c.write({
+        jsonrpc: '2.0',
+        id: 'listen-1',
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { taskIds: [created.taskId] },
+          _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': TASKS }),
+        },
+      });
+      const ack = await c.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
+      expect((ack.params as Json).notifications).toEqual({ taskIds: [created.taskId] });
+      const done = await c.waitFor(
+        (m) => m.method === 'notifications/tasks' && (m.params as Json).status === 'completed',
+      );
+      expect(done.params).toMatchObject({
+        taskId: created.taskId,
+        result: { structuredContent: { state: 'succeeded' } },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' },
+      });
+    } finally {
+      c.close();
+    }
+  });
+
   it('tasks/cancel cancels the run', async () => {
     const c = await NdjsonClient.connect(agentd.socket);
     try {

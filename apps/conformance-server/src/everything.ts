@@ -54,6 +54,7 @@ function withSubscriptions(dispatcher: Dispatcher): Handler {
     },
     handle: (request, context) => dispatcher.handle(request, context),
     canSubscribe: (uri, peer) => dispatcher.canSubscribe(uri, peer),
+    canWatchTask: (taskId, peer) => dispatcher.canWatchTask(taskId, peer),
     onConnect: () => dispatcher.onConnect(),
   };
 }
@@ -72,6 +73,9 @@ export async function startEverythingServer(
   dispatcher.onSurfaceChanged((kinds) => {
     for (const kind of kinds) ready.notifyListChanged(kind);
   });
+  dispatcher.onTaskStatus((event) =>
+    ready.notifyTaskStatus(event.taskId, event.message, event.creatorConnectionId),
+  );
   const paramHeaders = new Map([['test_custom_headers', paramHeadersOf(CUSTOM_HEADERS_SCHEMA)]]);
   const transport = await serveHttp(ready, {
     toolParamHeaders: (name) => paramHeaders.get(name),

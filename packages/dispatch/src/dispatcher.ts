@@ -27,6 +27,7 @@ import { RequestStateCodec } from './request-state.js';
 import { type ArgumentIssue, describeIssues } from './schema-compiler.js';
 import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
 import { handleTaskMethod, isTaskMethod, taskCapabilities } from './task-methods.js';
+import type { TaskStatusEvent } from './task-notification.js';
 import { TaskRuntime, type TasksOptions } from './task-runtime.js';
 
 export interface DispatcherOptions {
@@ -160,6 +161,22 @@ export class Dispatcher implements Handler {
   removeTool(name: string): boolean {
     this.#taskTools.delete(name);
     return this.#catalogue.removeTool(name);
+  }
+
+  /**
+   * Task status changes, to deliver through the server's subscription machinery:
+   * `dispatcher.onTaskStatus((e) => core.notifyTaskStatus(e.taskId, e.message, e.creatorConnectionId))`.
+   */
+  onTaskStatus(listener: (event: TaskStatusEvent) => void): () => void {
+    return this.#tasks?.onStatus(listener) ?? (() => false);
+  }
+
+  /** Listen-stream gate for `notifications.taskIds`: only the peer's own, live, 2026-07-28 tasks. */
+  async canWatchTask(taskId: string, peer: Peer): Promise<boolean> {
+    const tasks = this.#tasks;
+    if (tasks === undefined) return false;
+    const record = await tasks.store.get(taskId, tasks.ownerOf(peer));
+    return record !== undefined && record.era === 'modern' && !tasks.expired(record);
   }
 
   /** The task runtime (store, live runs); undefined with `tasks: false`. */

@@ -50,6 +50,7 @@ export {
 export { NAME_PATTERN } from './names.js';
 export type { ArgumentIssue } from './schema-compiler.js';
 export type { SurfaceListener } from './surface-events.js';
+export { detailedTask, type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 export {
   TaskRuntime,
   type TasksOptions,

@@ -23,6 +23,7 @@ import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc
 import type { RequestContext } from '@agentd/server';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { checkInputResponse } from './input-responses.js';
+import { detailedTask } from './task-notification.js';
 import type { TaskRuntime } from './task-runtime.js';
 import type { TaskRecord } from './task-store.js';
 
@@ -51,7 +52,7 @@ export async function handleTaskMethod(
     if (!MODERN_TASK_METHODS.has(method)) throw methodNotFound(method);
     if (!declaresTasksExtension(context.clientCapabilities)) throw missingTasksExtension();
     const record = await lookup(runtime, params, context);
-    if (method === 'tasks/get') return detailed(record);
+    if (method === 'tasks/get') return detailedTask(record);
     if (method === 'tasks/update') return update(runtime, record, params);
     if (!isTerminalTaskStatus(record.status)) await runtime.cancel(record);
     return {};
@@ -82,20 +83,6 @@ async function lookup(
   if (record === undefined || record.era !== context.era) throw invalid(TaskErrorText.notFound);
   if (runtime.expired(record)) throw invalid(TaskErrorText.expired);
   return record;
-}
-
-/** DetailedTask: the Task plus `inputRequests`, `result` or `error` for its status. */
-function detailed(record: TaskRecord): JsonObject {
-  const out = taskWire(record, 'modern');
-  if (record.status === 'input_required') out.inputRequests = { ...(record.inputRequests ?? {}) };
-  if (record.status === 'completed' && record.result !== undefined) out.result = record.result;
-  if (record.status === 'failed') {
-    out.error = (record.error ?? {
-      code: ErrorCode.InternalError,
-      message: record.statusMessage ?? 'Task failed',
-    }) as unknown as JsonObject;
-  }
-  return out;
 }
 
 async function update(runtime: TaskRuntime, record: TaskRecord, params: JsonObject): Promise<JsonObject> {

@@ -16,6 +16,7 @@ import { ErrorCode, isJsonObject, type JsonObject, LocalError, WireError } from 
 import type { Peer, RequestContext } from '@agentd/server';
 import type { DispatchLogger } from './dispatch-env.js';
 import type { PendingInput, TaskInputHost } from './task-input.js';
+import { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 import { MemoryTaskStore, type TaskChange, type TaskRecord, type TaskStore } from './task-store.js';
 
 /** A tool's part in tasks. */
@@ -87,6 +88,8 @@ export interface LiveTask extends TaskInputHost {
   readonly taskId: string;
   readonly owner: string;
   readonly era: Era;
+  /** The connection that created the task (its 2025-11-25 session gets the status notifications). */
+  readonly creator: string;
   readonly controller: AbortController;
   /** Outstanding client input, in the order it was asked. */
   readonly inputs: Map<string, PendingInput>;
@@ -109,6 +112,7 @@ export class TaskRuntime {
   readonly #ownsStore: boolean;
   readonly #live = new Map<string, LiveTask>();
   readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #listeners = new Set<(event: TaskStatusEvent) => void>();
 
   constructor(options: TasksOptions, logger: DispatchLogger) {
     this.now = options.now ?? Date.now;
@@ -197,6 +201,7 @@ export class TaskRuntime {
       taskId: record.taskId,
       owner,
       era: context.era,
+      creator: context.peer.connectionId,
       controller: new AbortController(),
       inputs: new Map(),
       usedKeys: new Set(),
@@ -230,11 +235,44 @@ export class TaskRuntime {
 
   /** Appends a store write to the task's chain and wakes waiters after it lands. */
   write(live: LiveTask, change: TaskChange): Promise<TaskRecord | undefined> {
-    const next = live.chain.then(() => this.store.update(live.taskId, live.owner, change));
-    live.chain = next.catch((error: unknown) => {
-      this.#logger.error('task store update failed', { taskId: live.taskId, error: String(error) });
-    });
+    const before = live.chain;
+    const next = before.then(() => this.store.update(live.taskId, live.owner, change));
+    live.chain = next.then(
+      (record) => this.#emit(record, live.creator),
+      (error: unknown) => {
+        this.#logger.error('task store update failed', { taskId: live.taskId, error: String(error) });
+      },
+    );
     return next.finally(() => this.#wake(live.taskId));
+  }
+
+  /** Status changes (after they are stored), for delivery through the subscription machinery. */
+  onStatus(listener: (event: TaskStatusEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #last = new Map<string, string>();
+
+  #emit(record: TaskRecord | undefined, creator: string | undefined): void {
+    if (record === undefined || this.#listeners.size === 0) return;
+    // A write that changed nothing (e.g. a late result for a cancelled task) is not news.
+    const stamp = `${record.status}@${record.lastUpdatedAt}#${Object.keys(record.inputRequests ?? {}).join(',')}`;
+    if (this.#last.get(record.taskId) === stamp) return;
+    this.#last.set(record.taskId, stamp);
+    if (isTerminalTaskStatus(record.status)) this.#last.delete(record.taskId);
+    const event: TaskStatusEvent = {
+      taskId: record.taskId,
+      message: taskStatusNotification(record),
+      creatorConnectionId: creator,
+    };
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#logger.error('task status listener failed', { error: String(error) });
+      }
+    }
   }
 
   live(taskId: string): LiveTask | undefined {
@@ -257,6 +295,7 @@ export class TaskRuntime {
         status: 'cancelled',
         statusMessage: message,
       });
+      this.#emit(updated, undefined);
       this.#wake(record.taskId);
       return updated;
     }

@@ -91,6 +91,7 @@ export class Connection implements CoreConnection {
       maxSubscriptions: this.host.maxSubscriptions,
       isClosed: () => this.isClosed,
       canSubscribe: (uri) => this.canSubscribe(uri),
+      canWatchTask: async (taskId) => (await this.host.handler.canWatchTask?.(taskId, this.peer)) === true,
     });
     return this.listenStreams;
   }

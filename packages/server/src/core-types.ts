@@ -92,6 +92,11 @@ export interface ServerCore {
   /** Open connections. */
   readonly connectionCount: number;
   notifyResourceUpdated(uri: string, options?: { keep?: boolean }): number;
+  /**
+   * A task status notification (`notifications/tasks` or 2025-11-25 `notifications/tasks/status`):
+   * to listen streams watching the task and to the legacy session that created it, nobody else.
+   */
+  notifyTaskStatus(taskId: string, message: JsonRpcNotification, creatorConnectionId?: string): number;
   /** To legacy sessions and listen streams that asked; a no-op unless the capability declares listChanged. */
   notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): number;
   /** Ends listen streams with their final result, aborts in-flight requests (answered -32000), refuses new ones. */

@@ -57,6 +57,8 @@ export interface Handler {
    * offers no subscriptions (`resources.subscribe` is dropped from the capabilities).
    */
   canSubscribe?(uri: string, peer: Peer): boolean | Promise<boolean>;
+  /** Tasks extension: whether `peer` may watch the task on a listen stream (`notifications.taskIds`). */
+  canWatchTask?(taskId: string, peer: Peer): boolean | Promise<boolean>;
   onConnect?(peer: Peer): void;
   onDisconnect?(peer: Peer): void;
 }

@@ -1,5 +1,5 @@
 /** Parses a `subscriptions/listen` filter and reduces it to the subset this server honours. */
-import type { ServerCapabilities } from '@agentd/lifecycle';
+import { type ServerCapabilities, TASKS_EXTENSION } from '@agentd/lifecycle';
 import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { ListenFilter } from '@agentd/subscriptions';
 
@@ -31,6 +31,13 @@ export function parseListenFilter(params: JsonObject | undefined): ListenFilter 
     }
     filter.resourceSubscriptions = uris as string[];
   }
+  const taskIds = raw.taskIds;
+  if (taskIds !== undefined) {
+    if (!Array.isArray(taskIds) || !taskIds.every((t) => typeof t === 'string' && t.length > 0)) {
+      throw invalid('notifications.taskIds must be an array of non-empty strings');
+    }
+    filter.taskIds = taskIds as string[];
+  }
   return filter;
 }
 
@@ -38,8 +45,15 @@ export function parseListenFilter(params: JsonObject | undefined): ListenFilter 
 export function deliversListenNotifications(capabilities: ServerCapabilities): boolean {
   return (
     FLAGS.some(([, kind]) => capabilities[kind]?.listChanged === true) ||
-    capabilities.resources?.subscribe === true
+    capabilities.resources?.subscribe === true ||
+    offersTasks(capabilities)
   );
+}
+
+/** The server offers the 2026-07-28 tasks extension (and so `notifications/tasks`). */
+export function offersTasks(capabilities: ServerCapabilities): boolean {
+  const extensions = capabilities.extensions;
+  return typeof extensions?.[TASKS_EXTENSION] === 'object' && extensions[TASKS_EXTENSION] !== null;
 }
 
 /**
@@ -50,6 +64,7 @@ export async function honourListenFilter(
   requested: ListenFilter,
   capabilities: ServerCapabilities,
   canSubscribe: (uri: string) => Promise<boolean>,
+  canWatchTask: (taskId: string) => Promise<boolean> = async () => false,
 ): Promise<ListenFilter> {
   const honoured: ListenFilter = {};
   for (const [flag, kind] of FLAGS) {
@@ -61,6 +76,12 @@ export async function honourListenFilter(
       if (await canSubscribe(uri)) admitted.push(uri);
     }
     honoured.resourceSubscriptions = admitted;
+  }
+  if (requested.taskIds !== undefined && offersTasks(capabilities)) {
+    // Only the caller's own tasks: an id it cannot see is left out, exactly like an unknown one.
+    const watched: string[] = [];
+    for (const taskId of new Set(requested.taskIds)) if (await canWatchTask(taskId)) watched.push(taskId);
+    honoured.taskIds = watched;
   }
   return honoured;
 }

@@ -1,7 +1,15 @@
 /** The modern `subscriptions/listen` streams open on one connection: open, acknowledge, end. */
-import { type Implementation, modernResult, type ServerCapabilities } from '@agentd/lifecycle';
+import {
+  declaresTasksExtension,
+  type Implementation,
+  MetaKey,
+  missingTasksExtension,
+  modernResult,
+  type ServerCapabilities,
+} from '@agentd/lifecycle';
 import {
   ErrorCode,
+  isJsonObject,
   type JsonRpcRequest,
   type JsonRpcResponse,
   successResponse,
@@ -24,6 +32,8 @@ export interface ListenHost {
   isClosed(): boolean;
   /** The handler's gate, given the canonical uri; false when there is no gate. */
   canSubscribe(uri: string): Promise<boolean>;
+  /** The handler's task gate (tasks extension): may this peer watch the task? */
+  canWatchTask?(taskId: string): Promise<boolean>;
 }
 
 interface OpenListen {
@@ -60,10 +70,23 @@ export class ListenStreams {
       );
     }
     const requested = parseListenFilter(request.params);
-    if ((requested.resourceSubscriptions?.length ?? 0) > this.host.maxSubscriptions) {
+    if (
+      (requested.resourceSubscriptions?.length ?? 0) > this.host.maxSubscriptions ||
+      (requested.taskIds?.length ?? 0) > this.host.maxSubscriptions
+    ) {
       throw subscriptionLimit(this.host.maxSubscriptions);
     }
-    const filter = await honourListenFilter(requested, caps, (uri) => this.admits(uri));
+    const meta = request.params?._meta;
+    const declared = isJsonObject(meta) ? meta[MetaKey.clientCapabilities] : undefined;
+    if (requested.taskIds !== undefined && !(isJsonObject(declared) && declaresTasksExtension(declared))) {
+      throw missingTasksExtension();
+    }
+    const filter = await honourListenFilter(
+      requested,
+      caps,
+      (uri) => this.admits(uri),
+      (taskId) => this.watches(taskId),
+    );
     if (signal?.aborted === true || this.host.isClosed()) return undefined;
     const stream = new ListenStream({
       subscriptionId: request.id,
@@ -100,6 +123,18 @@ export class ListenStreams {
   endAll(graceful: boolean): void {
     if (this.streams.size === 0) return;
     for (const key of [...this.streams.keys()]) this.end(key, graceful);
+  }
+
+  private async watches(taskId: string): Promise<boolean> {
+    try {
+      return (await this.host.canWatchTask?.(taskId)) === true;
+    } catch (thrown) {
+      this.host.logger.error('handler.canWatchTask threw', {
+        connectionId: this.host.connectionId,
+        ...errorFields(thrown),
+      });
+      return false;
+    }
   }
 
   /** A refused uri is left out of the honoured subset; a gate that crashed is worth a log line. */

@@ -1,7 +1,7 @@
 /** createServerCore: the engine every transport shares (lifecycle, routing, subscriptions, shutdown). */
 import type { LifecycleOptions, ServerCapabilities } from '@agentd/lifecycle';
 import { resolveLifecycle } from '@agentd/lifecycle';
-import { LocalError } from '@agentd/rpc-frame';
+import { type JsonRpcNotification, LocalError } from '@agentd/rpc-frame';
 import { type PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
 import { Connection } from './core-connection.js';
 import type { CoreConnection, ServerCore, ServerCoreOptions } from './core-types.js';
@@ -123,6 +123,10 @@ class Core implements ServerCore, CoreHost {
 
   notifyResourceUpdated(uri: string, options: { keep?: boolean } = {}): number {
     return options.keep === true ? this.registry.notifyUpdatedKeep(uri) : this.registry.notifyUpdated(uri);
+  }
+
+  notifyTaskStatus(taskId: string, message: JsonRpcNotification, creatorConnectionId?: string): number {
+    return this.registry.notifyTask(taskId, message, creatorConnectionId);
   }
 
   notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): number {

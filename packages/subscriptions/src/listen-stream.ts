@@ -19,6 +19,8 @@ export interface ListenFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks extension (2026-07-28): `notifications/tasks` for these task ids. */
+  taskIds?: string[];
 }
 
 export type ListChangedKind = 'tools' | 'prompts' | 'resources';
@@ -46,6 +48,7 @@ export class ListenStream implements PushWriter {
   readonly filter: Readonly<ListenFilter>;
   private readonly target: PushWriter;
   private readonly uris: ReadonlySet<string>;
+  private readonly taskIds: ReadonlySet<string>;
   private readonly canonicalize: (uri: string) => string;
   private ended = false;
 
@@ -56,6 +59,12 @@ export class ListenStream implements PushWriter {
     this.id = `${options.target.id}#listen:${JSON.stringify(options.subscriptionId)}`;
     this.canonicalize = options.canonicalize ?? canonicalizeUri;
     this.uris = new Set((options.filter.resourceSubscriptions ?? []).map(this.canonicalize));
+    this.taskIds = new Set(options.filter.taskIds ?? []);
+  }
+
+  /** Whether this stream watches a task (tasks extension). */
+  watchesTask(taskId: string): boolean {
+    return this.taskIds.has(taskId);
   }
 
   get closed(): boolean {
@@ -77,6 +86,10 @@ export class ListenStream implements PushWriter {
     if (message.method === 'notifications/resources/updated') {
       const uri = message.params?.uri;
       return typeof uri === 'string' && this.uris.has(this.canonicalize(uri));
+    }
+    if (message.method === 'notifications/tasks') {
+      const taskId = message.params?.taskId;
+      return typeof taskId === 'string' && this.taskIds.has(taskId);
     }
     const flag = LIST_CHANGED[message.method];
     return flag !== undefined && this.filter[flag] === true;

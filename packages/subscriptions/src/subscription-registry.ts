@@ -1,7 +1,7 @@
 /** uri -> subscribers: one-shot, repeated and distinct-writer pushes, with listen streams as writers. */
 import { type JsonRpcMessage, type JsonRpcNotification, notification } from '@agentd/rpc-frame';
 import { canonicalizeUri } from './canonical-uri.js';
-import type { ListChangedKind, ListenStream } from './listen-stream.js';
+import { type ListChangedKind, ListenStream } from './listen-stream.js';
 import type { PushWriter } from './push-writer.js';
 
 export interface SubscriptionRegistryOptions {
@@ -98,7 +98,8 @@ export class SubscriptionRegistry {
     }
     keys.add(key);
     for (const uri of stream.filter.resourceSubscriptions ?? []) this.register(key, uri, stream);
-    if (stream.listChangedKinds.length > 0) this.channels.set(key, stream);
+    if (stream.listChangedKinds.length > 0 || (stream.filter.taskIds?.length ?? 0) > 0)
+      this.channels.set(key, stream);
   }
 
   removeListen(connectionId: string, stream: ListenStream): void {
@@ -147,6 +148,19 @@ export class SubscriptionRegistry {
       if (!targets.has(writer.id)) targets.set(writer.id, { key, writer });
     let written = 0;
     for (const { key, writer } of targets.values()) if (this.deliver(key, writer, message)) written += 1;
+    return written;
+  }
+
+  /**
+   * A task's status notification: to the listen streams watching `taskId` and, for a 2025-11-25
+   * task, to the legacy session `creator` (connection id) that created it. Nobody else.
+   */
+  notifyTask(taskId: string, message: JsonRpcNotification, creator?: string): number {
+    let written = 0;
+    for (const [key, writer] of [...this.channels]) {
+      const wanted = writer instanceof ListenStream ? writer.watchesTask(taskId) : key === creator;
+      if (wanted && this.deliver(key, writer, message)) written += 1;
+    }
     return written;
   }
 

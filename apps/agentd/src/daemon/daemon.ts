@@ -105,6 +105,9 @@ export class Daemon implements OperationHost, ResourceHost {
     this.#selfMcp.onSurfaceChanged((kinds) => {
       for (const kind of kinds) this.#core.notifyListChanged(kind);
     });
+    this.#selfMcp.onTaskStatus((event) => {
+      this.#core.notifyTaskStatus(event.taskId, event.message, event.creatorConnectionId);
+    });
     this.#wireNotifications();
   }
 

@@ -1,6 +1,6 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
 import { CodeModeRunner } from '@agentd/codemode';
-import { Dispatcher, type SurfaceKind } from '@agentd/dispatch';
+import { Dispatcher, type SurfaceKind, type TaskStatusEvent } from '@agentd/dispatch';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
@@ -21,6 +21,8 @@ export interface SelfMcp {
   /** Re-registers operations whose schema depends on the config (agent names); dispatch debounces list_changed. */
   refreshOperations(): void;
   onSurfaceChanged(listener: (kinds: readonly SurfaceKind[]) => void): void;
+  /** Task status changes (spawn tasks), to deliver with `core.notifyTaskStatus`. */
+  onTaskStatus(listener: (event: TaskStatusEvent) => void): void;
   /** Operations this peer can see (for agent://capabilities). */
   visibleOperations(peer: Peer): OperationSpec[];
   close(): Promise<void>;
@@ -168,6 +170,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     capabilities: () => ({ ...dispatcher.capabilities(), resources: { subscribe: true, listChanged: true } }),
     handle: (request, context) => dispatcher.handle(request, context),
     canSubscribe,
+    canWatchTask: (taskId, peer) => dispatcher.canWatchTask(taskId, peer),
     onConnect: () => dispatcher.onConnect(),
   };
 
@@ -184,6 +187,9 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     },
     onSurfaceChanged(listener) {
       dispatcher.onSurfaceChanged((kinds) => listener(kinds));
+    },
+    onTaskStatus(listener) {
+      dispatcher.onTaskStatus(listener);
     },
     visibleOperations(peer) {
       const denied = new Set(

@@ -102,6 +102,9 @@ export async function serve(dispatcher: Dispatcher): Promise<SocketHarness> {
     serverInfo: { name: 'task-test', version: '1.0.0' },
     logger: silentLogger,
   });
+  dispatcher.onTaskStatus((event) =>
+    core.notifyTaskStatus(event.taskId, event.message, event.creatorConnectionId),
+  );
   return socketHarness(core);
 }
 
