@@ -33,7 +33,14 @@ export async function callAsTask(
   work: TaskWork,
 ): Promise<JsonObject> {
   if (plan.start === 'call') {
-    const { record, live } = await runtime.begin(context, 'tools/call', plan);
+    let begun: Awaited<ReturnType<TaskRuntime['begin']>>;
+    try {
+      begun = await runtime.begin(context, 'tools/call', plan);
+    } catch (error) {
+      // Too many tasks for this principal: the model is told why, as for any tool failure.
+      return work.fail(error);
+    }
+    const { record, live } = begun;
     const control = createHandlerContext(
       context,
       new TaskInputSession(context, live),

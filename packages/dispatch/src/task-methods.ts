@@ -131,7 +131,11 @@ async function result(runtime: TaskRuntime, first: TaskRecord, context: RequestC
         void send(input.method, { ...input.params, _meta: related }).then(
           (answer) =>
             runtime.answer(live, { [key]: answer }, (i, k, v) => void checkInputResponse(i.method, k, v)),
-          (error: unknown) => input.reject(error instanceof Error ? error : new Error(String(error))),
+          (error: unknown) => {
+            // This tasks/result went away: the request stays parked for the next one to deliver.
+            if (context.signal.aborted) asked.delete(key);
+            else input.reject(error instanceof Error ? error : new Error(String(error)));
+          },
         );
       }
     }

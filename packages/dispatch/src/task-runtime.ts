@@ -264,7 +264,8 @@ export class TaskRuntime {
     const event: TaskStatusEvent = {
       taskId: record.taskId,
       message: taskStatusNotification(record),
-      creatorConnectionId: creator,
+      // Only a 2025-11-25 task notifies its creator's session; modern clients listen for it.
+      creatorConnectionId: record.era === 'legacy' ? creator : undefined,
     };
     for (const listener of [...this.#listeners]) {
       try {
@@ -431,9 +432,4 @@ function positive(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value <= 0)
     throw new LocalError('invalid_option', `${name} must be a positive integer`);
   return value;
-}
-
-/** Statuses in which a task still does work. */
-export function isActive(status: TaskStatus): boolean {
-  return !isTerminalTaskStatus(status);
 }

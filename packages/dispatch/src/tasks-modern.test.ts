@@ -1,6 +1,7 @@
 /** The 2026-07-28 tasks extension through the real server core on unix sockets: lifecycle, input, cancel, TTL, principals, bad input. */
 import type { JsonObject } from '@agentd/rpc-frame';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryTaskStore } from './task-store.js';
 import type { NdjsonPeer, SocketHarness } from './test-support/ndjson-peer.js';
 import { serve, TASKS, taskDispatcher, until } from './test-support/task-tools.js';
 
@@ -203,6 +204,21 @@ describe('tasks extension (2026-07-28)', () => {
     expect((await get(owner, taskId)).status).toBe('working');
     expect((await task(owner, 'tasks/get', {})).error?.code).toBe(-32602);
     expect((await task(owner, 'tasks/get', { taskId: 7 })).error?.code).toBe(-32602);
+  });
+
+  it('a principal past its task limit is told so in a tool error; others are unaffected', async () => {
+    const store = new MemoryTaskStore({ maxTasksPerOwner: 1 });
+    const { dispatcher } = taskDispatcher({ tasks: { store } });
+    harness = await serve(dispatcher);
+    const peer = await harness.connect('management');
+    expect((await call(peer, 'gated')).result).toMatchObject({ resultType: 'task' });
+    expect((await call(peer, 'gated')).result).toMatchObject({
+      isError: true,
+      content: [{ text: 'too many tasks: at most 1 per principal' }],
+    });
+    const other = await harness.connect('stdio');
+    expect((await call(other, 'gated')).result).toMatchObject({ resultType: 'task' });
+    await store.close();
   });
 
   it('TTL: the run is stopped and the task answers "Task has expired"; tasks outlive their connection', async () => {
