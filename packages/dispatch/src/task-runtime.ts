@@ -10,7 +10,6 @@ import {
   legacyVersionHasTasks,
   missingTasksExtension,
   TaskErrorText,
-  type TaskStatus,
 } from '@agentd/lifecycle';
 import { ErrorCode, isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from '@agentd/server';
