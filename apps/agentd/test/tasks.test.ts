@@ -189,3 +189,64 @@ describe('subagent.spawn as a task', () => {
     }
   });
 });
+
+describe('spawn tasks over HTTP are bound to their bearer principal', () => {
+  it('another principal cannot see or cancel the task; its owner can', async () => {
+    const tokens = { alice: 'alice-token-0123456789abcdef', bob: 'bob-token-0123456789abcdef0' };
+    const http = await startAgentd({
+      http: true,
+      args: ['--exposure', 'classic'],
+      config: {
+        auth: {
+          bearerTokens: [
+            { name: 'alice', token: tokens.alice },
+            { name: 'bob', token: tokens.bob },
+          ],
+        },
+      },
+    });
+    let nextId = 1;
+    const post = async (who: keyof typeof tokens, method: string, params: Json): Promise<Json> => {
+      const name = method === 'tools/call' ? params.name : params.taskId;
+      const response = await fetch(http.httpUrl as string, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tokens[who]}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: nextId++,
+          method,
+          params: { ...params, _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': TASKS }) },
+        }),
+      });
+      const text = await response.text();
+      const lines = text.split('\n').filter((l) => l.startsWith('data:'));
+      const body = lines.length > 0 ? (lines.at(-1) as string).slice(5) : text;
+      return JSON.parse(body) as Json;
+    };
+    try {
+      const created = await post('alice', 'tools/call', {
+        name: 'command_subagent.spawn',
+        arguments: { instruction: 'sleep 30000', async: true },
+      });
+      const taskId = (created.result as Json).taskId as string;
+      expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+      const notFound = { code: -32602, message: 'Failed to retrieve task: Task not found' };
+      expect((await post('bob', 'tasks/get', { taskId })).error).toEqual(notFound);
+      expect((await post('bob', 'tasks/cancel', { taskId })).error).toEqual(notFound);
+      expect(((await post('alice', 'tasks/get', { taskId })).result as Json).status).toBe('working');
+      expect((await post('alice', 'tasks/cancel', { taskId })).result).toMatchObject({
+        resultType: 'complete',
+      });
+      expect(((await post('alice', 'tasks/get', { taskId })).result as Json).status).toBe('cancelled');
+    } finally {
+      await http.stop();
+    }
+  });
+});
