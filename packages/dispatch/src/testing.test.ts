@@ -40,14 +40,26 @@ function dispatcher(): Dispatcher {
 
 describe.each(['modern', 'legacy'] as const)('createTestClient, %s era', (era) => {
   it('calls a tool and collects progress and log notifications', async () => {
-    client = await createTestClient(dispatcher(), { era, logLevel: 'info', peer: { attributes: { principal: 'ada' } } });
+    client = await createTestClient(dispatcher(), {
+      era,
+      logLevel: 'info',
+      peer: { attributes: { principal: 'ada' } },
+    });
     expect(client.era).toBe(era);
     expect(client.initializeResult === undefined).toBe(era === 'modern');
     const result = await client.callTool('add', { a: 2, b: 3 }, { progressToken: 'p1' });
     expect(result.structuredContent).toEqual({ sum: 5, peer: 'memory', era });
     if (era === 'modern') expect(result.resultType).toBe('complete');
-    expect(client.notifications.map((n) => n.method)).toEqual(['notifications/progress', 'notifications/message']);
-    expect(client.notifications[0]?.params).toEqual({ progressToken: 'p1', progress: 1, total: 2, message: 'half way' });
+    expect(client.notifications.map((n) => n.method)).toEqual([
+      'notifications/progress',
+      'notifications/message',
+    ]);
+    expect(client.notifications[0]?.params).toEqual({
+      progressToken: 'p1',
+      progress: 1,
+      total: 2,
+      message: 'half way',
+    });
   });
 
   it('answers client input with onInputRequest (legacy request or modern input_required rounds)', async () => {

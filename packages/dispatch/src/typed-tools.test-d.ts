@@ -5,9 +5,9 @@ import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
-import type { JsonSchemaType } from './json-schema-type.js';
 import { Dispatcher } from './dispatcher.js';
 import type { HandlerContext } from './handler-context.js';
+import type { JsonSchemaType } from './json-schema-type.js';
 import { toolError } from './tool-result.js';
 
 const d = new Dispatcher();
@@ -24,7 +24,12 @@ describe('JSON Schema literals', () => {
           b: { type: 'integer' },
           tags: { type: 'array', items: { type: 'string' } },
           mode: { enum: ['fast', 'slow'] },
-          owner: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+          owner: {
+            type: 'object',
+            properties: { id: { type: 'string' } },
+            required: ['id'],
+            additionalProperties: false,
+          },
           note: { type: ['string', 'null'] },
         },
         required: ['a', 'b'],
@@ -153,7 +158,13 @@ describe('Standard JSON Schema libraries', () => {
       name: 'valibot',
       description: 'valibot',
       inputSchema: toStandardJsonSchema(
-        v.object({ id: v.pipe(v.string(), v.transform((s) => s.length)), tags: v.array(v.string()) }),
+        v.object({
+          id: v.pipe(
+            v.string(),
+            v.transform((s) => s.length),
+          ),
+          tags: v.array(v.string()),
+        }),
       ),
       handler: (args) => {
         expectTypeOf(args).toEqualTypeOf<{ id: number; tags: string[] }>();
