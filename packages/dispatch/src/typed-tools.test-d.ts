@@ -1,4 +1,6 @@
 /** Type tests (vitest typecheck): handler argument and return types inferred from every schema style. */
+
+import type { LoggingLevel, Peer } from '@agentd/server';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as v from 'valibot';
@@ -218,6 +220,35 @@ describe('Standard JSON Schema libraries', () => {
       // @ts-expect-error zod 3 schemas are not Standard JSON Schemas
       inputSchema: z3.object({ a: z3.string() }),
       handler: () => 'x',
+    });
+  });
+});
+
+describe('the handler context', () => {
+  it('types signal, peer, progress, log and elicitation answers', () => {
+    d.registerTool({
+      name: 'ctx',
+      description: 'ctx',
+      handler: async (_args, ctx) => {
+        expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
+        expectTypeOf(ctx.peer).toEqualTypeOf<Peer>();
+        expectTypeOf(ctx.progress).parameters.toEqualTypeOf<
+          [number, (number | undefined)?, (string | undefined)?]
+        >();
+        expectTypeOf(ctx.log).parameter(0).toEqualTypeOf<LoggingLevel>();
+        const answer = await ctx.elicit({
+          message: 'Name?',
+          requestedSchema: {
+            type: 'object',
+            properties: { name: { type: 'string' } },
+            required: ['name'],
+            additionalProperties: false,
+          },
+        });
+        expectTypeOf(answer.action).toEqualTypeOf<'accept' | 'decline' | 'cancel'>();
+        expectTypeOf(answer.content).toEqualTypeOf<{ name: string } | undefined>();
+        return answer.content?.name;
+      },
     });
   });
 });
