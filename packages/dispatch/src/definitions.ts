@@ -35,7 +35,7 @@ export type TypedToolHandler<In, Out> = (
 
 export interface ToolDefinition<
   In extends ToolSchema = JsonObject,
-  Out extends ToolSchema | undefined = undefined,
+  Out extends ToolSchema | undefined = ToolSchema | undefined,
 > {
   /** 1-64 characters of `A-Z a-z 0-9 _ . / -`. */
   name: string;

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
+import type { ToolDefinition } from './definitions.js';
 import { Dispatcher } from './dispatcher.js';
 import type { HandlerContext } from './handler-context.js';
 import type { JsonSchemaType } from './json-schema-type.js';
@@ -251,4 +252,15 @@ describe('the handler context', () => {
       },
     });
   });
+});
+
+it('a ToolDefinition annotated by hand (no generics) still takes any schema and handler', () => {
+  const definition: ToolDefinition = {
+    name: 'by-hand',
+    description: 'd',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object' },
+    handler: (args) => args,
+  };
+  d.registerTool(definition);
 });
