@@ -46,10 +46,13 @@ it('an SDK client lists, calls and validates typed tools, and sees ported errors
     logger: silentLogger,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const send = (message: JsonRpcMessage) => void serverSide.send(message as unknown as JSONRPCMessage);
+  const send = (message: JsonRpcMessage): boolean => {
+    void serverSide.send(message as unknown as JSONRPCMessage);
+    return true;
+  };
   const connection = core.openConnection(
     { origin: 'management', connectionId: 'sdk', transport: 'memory', attributes: {} },
-    { id: 'sdk', closed: false, write: (message) => (send(message), true), close: () => {} },
+    { id: 'sdk', closed: false, write: send, close: () => {} },
   );
   serverSide.onmessage = (message) => {
     void connection.handle(classify(message)).then((response) => response && send(response));
