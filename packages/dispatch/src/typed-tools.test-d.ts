@@ -76,6 +76,23 @@ describe('JSON Schema literals', () => {
     }>();
   });
 
+  it('draft-07 schemas infer the same way', () => {
+    d.registerTool({
+      name: 'draft07',
+      description: 'draft-07',
+      inputSchema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { when: { type: 'string', format: 'date-time' }, count: { type: 'integer' } },
+        required: ['when'],
+        additionalProperties: false,
+      },
+      handler: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ when: string; count?: number }>();
+      },
+    });
+  });
+
   it('outputSchema types the return value', () => {
     d.registerTool({
       name: 'stat',

@@ -143,6 +143,23 @@ describe.each(libraries)('%s', (_library, input, output) => {
   });
 });
 
+it('a draft-07 JSON Schema literal is published as written and validated by ajv', async () => {
+  const dispatcher = new Dispatcher({ logger: quiet });
+  const schema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: { when: { type: 'string', format: 'date-time' } },
+    required: ['when'],
+  } as const;
+  dispatcher.registerTool({ name: 'at', description: 'd', inputSchema: schema, handler: ({ when }) => when });
+  const c = await connect(dispatcher);
+  expect((await c.listTools())[0]?.inputSchema).toEqual(schema);
+  expect(text(await c.callTool('at', { when: '2026-12-01T10:00:00Z' }))).toBe('2026-12-01T10:00:00Z');
+  const refused = await c.callTool('at', { when: 'yesterday' });
+  expect(refused.isError).toBe(true);
+  expect(text(refused)).toMatch(/argument `when` must match format "date-time"/);
+});
+
 describe('what is refused at registration', () => {
   const dispatcher = new Dispatcher({ logger: quiet });
   const register = (inputSchema: unknown, outputSchema?: unknown) =>
