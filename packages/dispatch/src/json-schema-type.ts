@@ -11,7 +11,12 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
   ? I
   : never;
 
-type RequiredKeys<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
+// A `required` list that is not literal (`string[]`) says nothing: its properties stay optional.
+type RequiredKeys<S> = S extends { readonly required: readonly (infer R)[] }
+  ? string extends R
+    ? never
+    : R
+  : never;
 
 type Additional<S> = S extends { readonly additionalProperties: false }
   ? unknown

@@ -120,6 +120,23 @@ describe('JSON Schema literals', () => {
     });
   });
 
+  it('a non-literal required list leaves every property optional', () => {
+    const required: string[] = ['a'];
+    d.registerTool({
+      name: 'loose-required',
+      description: 'd',
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' } },
+        required,
+        additionalProperties: false,
+      },
+      handler: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ a?: number }>();
+      },
+    });
+  });
+
   it('no schema (or a non-literal one) gives Record<string, unknown>', () => {
     d.registerTool({
       name: 'any',
