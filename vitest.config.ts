@@ -11,6 +11,12 @@ export default defineConfig({
       'apps/*/test/**/*.test.ts',
       'tooling/*/src/**/*.test.ts',
     ],
+    // Type tests (`*.test-d.ts`, expectTypeOf) run with the suite: vitest runs tsc over them.
+    typecheck: {
+      enabled: true,
+      include: ['packages/*/src/**/*.test-d.ts'],
+      tsconfig: './tsconfig.typecheck.json',
+    },
     benchmark: {
       include: ['packages/*/src/**/*.bench.ts', 'apps/*/src/**/*.bench.ts'],
     },

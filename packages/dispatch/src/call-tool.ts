@@ -73,13 +73,20 @@ async function runTool(
   }
   const refusal = filters.callRefusal(tool.name, args);
   if (refusal !== undefined) return errorResult(refusal);
-  const issues = tool.validate(args);
-  if (issues) return errorResult(env.invalidArgumentsMessage(issues, tool.name));
   const target = { method: 'tools/call', name: tool.name, arguments: args } as const;
+  let input: Record<string, unknown>;
+  try {
+    const pending = tool.parse(args);
+    const parsed = pending instanceof Promise ? await pending : pending;
+    if (!parsed.ok) return errorResult(env.invalidArgumentsMessage(parsed.issues, tool.name));
+    input = parsed.value as Record<string, unknown>;
+  } catch (error) {
+    return failureResult(env, tool, error);
+  }
   if (plan?.kind === 'task' && env.tasks !== undefined) {
     return callAsTask(env, env.tasks, context, params, target, plan, {
       run: async (handlerContext) =>
-        toToolResult(await tool.handler(args, handlerContext), context.era, tool.name, tool.validateOutput),
+        toToolResult(await tool.handler(input, handlerContext), context.era, tool.name, tool.parseOutput),
       fail: (error) => failureResult(env, tool, error),
       missingCapability: (message) =>
         errorResult(`Tool ${tool.name} needs a client capability this client did not declare: ${message}`),
@@ -87,7 +94,7 @@ async function runTool(
   }
   try {
     const outcome = await runClientInputRound(context, params, target, env.codec, async (handlerContext) =>
-      toToolResult(await tool.handler(args, handlerContext), context.era, tool.name, tool.validateOutput),
+      toToolResult(await tool.handler(input, handlerContext), context.era, tool.name, tool.parseOutput),
     );
     if (outcome.kind === 'complete') return outcome.value;
     if (outcome.kind === 'input_required') return outcome.result;

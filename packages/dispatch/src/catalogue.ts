@@ -3,20 +3,22 @@ import { jsonSchemaToTs } from '@agentd/codemode';
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type {
   Completer,
+  ErasedOperationDefinition,
+  ErasedToolDefinition,
   OperationDefinition,
   OperationIndexEntry,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
-  ToolDefinition,
   ToolHandler,
 } from './definitions.js';
 import { OPERATION_KINDS } from './definitions.js';
 import { deepFreeze, frozenCopy, isJsonObject } from './json.js';
 import { assertValidName } from './names.js';
-import { compileSchema, type SchemaValidator } from './schema-compiler.js';
+import { promptSchema } from './prompt-schema.js';
 import { SortedList } from './sorted-list.js';
 import { type ResolvedTaskTool, resolveTaskTool } from './task-runtime.js';
+import { resolveSchema, type SchemaParser, schemaParser, type ToolSchema } from './tool-schema.js';
 import { UriTemplate } from './uri-template.js';
 
 export type SurfaceKind = 'tools' | 'resources' | 'prompts';
@@ -25,8 +27,9 @@ export interface RegisteredTool {
   readonly name: string;
   /** The frozen `tools/list` entry. */
   readonly entry: JsonObject;
-  readonly validate: SchemaValidator;
-  readonly validateOutput: SchemaValidator | undefined;
+  /** Validates the arguments; for Standard Schemas also transforms them (may be async). */
+  readonly parse: SchemaParser;
+  readonly parseOutput: SchemaParser | undefined;
   readonly requiredClientCapabilities: JsonObject | undefined;
   /** Task support, when the tool has any. */
   readonly task: ResolvedTaskTool | undefined;
@@ -49,8 +52,10 @@ export interface RegisteredTemplate {
 }
 
 export interface RegisteredPrompt {
-  readonly definition: PromptDefinition;
+  readonly definition: PromptDefinition<ToolSchema | undefined>;
   readonly entry: JsonObject;
+  /** `argsSchema` prompts: validates (and transforms) the arguments. */
+  readonly parse: SchemaParser | undefined;
 }
 
 export interface ListedResource {
@@ -96,19 +101,24 @@ export class Catalogue {
     readonly onChange: (kinds: SurfaceKind[]) => void,
   ) {}
 
-  buildTool(definition: ToolDefinition, meta = false): RegisteredTool {
+  buildTool(definition: ErasedToolDefinition, meta = false): RegisteredTool {
     assertValidName('tool', definition.name);
     requireText(`tool ${definition.name}: description`, definition.description);
     requireFunction(`tool ${definition.name}: handler`, definition.handler);
-    const inputSchema = definition.inputSchema ?? { type: 'object' };
-    if (!isJsonObject(inputSchema) || inputSchema.type !== 'object') {
-      throw new LocalError('invalid_schema', `tool ${definition.name}: inputSchema must have type "object"`);
-    }
+    const what = `tool ${definition.name}: inputSchema`;
+    const input = resolveSchema(definition.inputSchema ?? { type: 'object' }, what, 'input');
+    if (input.json.type !== 'object')
+      throw new LocalError('invalid_schema', `${what} must have type "object"`);
+    const outWhat = `tool ${definition.name}: outputSchema`;
+    const output =
+      definition.outputSchema === undefined
+        ? undefined
+        : resolveSchema(definition.outputSchema, outWhat, 'output');
     const entry: JsonObject = { name: definition.name };
     optional(entry, 'title', definition.title);
     entry.description = definition.description;
-    entry.inputSchema = inputSchema;
-    optional(entry, 'outputSchema', definition.outputSchema);
+    entry.inputSchema = input.json;
+    optional(entry, 'outputSchema', output?.json);
     optional(entry, 'annotations', definition.annotations);
     optional(entry, 'icons', definition.icons);
     optional(entry, '_meta', definition.meta);
@@ -116,11 +126,8 @@ export class Catalogue {
     return {
       name: definition.name,
       entry: frozen,
-      validate: compileSchema(frozen.inputSchema, `tool ${definition.name}: inputSchema`),
-      validateOutput:
-        definition.outputSchema === undefined
-          ? undefined
-          : compileSchema(frozen.outputSchema, `tool ${definition.name}: outputSchema`),
+      parse: schemaParser(input, frozen.inputSchema, what),
+      parseOutput: output && schemaParser(output, frozen.outputSchema, outWhat),
       requiredClientCapabilities:
         definition.requiredClientCapabilities && frozenCopy(definition.requiredClientCapabilities),
       task: resolveTaskTool(definition.task, definition.name),
@@ -129,7 +136,7 @@ export class Catalogue {
     };
   }
 
-  addTool(definition: ToolDefinition): () => boolean {
+  addTool(definition: ErasedToolDefinition): () => boolean {
     const tool = this.buildTool(definition);
     this.#assertFreeToolName(tool.name);
     this.tools.set(tool.name, tool);
@@ -148,7 +155,7 @@ export class Catalogue {
     this.#changed(['tools']);
   }
 
-  addOperation(definition: OperationDefinition): () => boolean {
+  addOperation(definition: ErasedOperationDefinition): () => boolean {
     if (!OPERATION_KINDS.includes(definition.kind)) {
       throw new LocalError(
         'invalid_definition',
@@ -250,7 +257,7 @@ export class Catalogue {
     return true;
   }
 
-  addPrompt(definition: PromptDefinition): () => boolean {
+  addPrompt(definition: PromptDefinition<ToolSchema | undefined>): () => boolean {
     assertValidName('prompt', definition.name);
     requireText(`prompt ${definition.name}: description`, definition.description);
     requireFunction(`prompt ${definition.name}: get`, definition.get);
@@ -275,9 +282,19 @@ export class Catalogue {
         return out;
       });
     }
+    const schema =
+      definition.argsSchema === undefined
+        ? undefined
+        : promptSchema(
+            definition.name,
+            definition.argsSchema,
+            definition.arguments !== undefined,
+            definition.complete,
+          );
+    if (schema) entry.arguments = schema.arguments;
     optional(entry, 'icons', definition.icons);
     optional(entry, '_meta', definition.meta);
-    this.prompts.set(definition.name, { definition, entry: frozenCopy(entry) });
+    this.prompts.set(definition.name, { definition, entry: frozenCopy(entry), parse: schema?.parse });
     this.#changed(['prompts']);
     return () => this.removePrompt(definition.name);
   }

@@ -142,10 +142,13 @@ async function callOperation(
   if (!isJsonObject(args)) throw new Error(`Invalid arguments for ${name}: arguments must be an object`);
   const refusal = filters.callRefusal(name, args);
   if (refusal !== undefined) throw new Error(refusal);
-  const issues = op.tool.validate(args);
-  if (issues) throw new Error(`Invalid arguments for ${name}: ${describeIssues(issues)}`);
+  const parsed = await op.tool.parse(args);
+  if (!parsed.ok) throw new Error(`Invalid arguments for ${name}: ${describeIssues(parsed.issues)}`);
   try {
-    const value = await op.definition.handler(args, { ...context, signal: callContext.signal });
+    const value = await op.tool.handler(parsed.value as JsonObject, {
+      ...context,
+      signal: callContext.signal,
+    });
     return value instanceof ToolResult ? (value.result.structuredContent ?? value.result.content) : value;
   } catch (error) {
     if (!isInternalError(error)) throw error;

@@ -74,7 +74,13 @@ function findCompleter(
     const prompt = visiblePrompt(env, context, ref.name);
     if (!prompt) throw unknownPrompt(ref.name);
     const registered = catalogue.completers.get(completerKey('ref/prompt', ref.name, argument));
-    return registered ?? prompt.definition.arguments?.find((a) => a.name === argument)?.complete;
+    return (
+      registered ??
+      prompt.definition.arguments?.find((a) => a.name === argument)?.complete ??
+      (Object.hasOwn(prompt.definition.complete ?? {}, argument)
+        ? prompt.definition.complete?.[argument]
+        : undefined)
+    );
   }
   if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
     const template = catalogue.templates.get(ref.uri);

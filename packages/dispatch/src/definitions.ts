@@ -2,19 +2,57 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { HandlerContext } from './handler-context.js';
 import type { ToolTaskSupport } from './task-runtime.js';
+import type { ToolResult } from './tool-result.js';
+import type { InferArgs, InferOutputValue, ToolSchema } from './tool-schema.js';
 import type { TemplateVariables } from './uri-template.js';
 
+/** The erased handler type every registered tool is stored as. */
 export type ToolHandler = (args: Record<string, unknown>, context: HandlerContext) => unknown;
 
-export interface ToolDefinition {
+/** A content block of a CallToolResult (`text`, `image`, `audio`, `resource_link`, `resource`). */
+export type ContentBlock = { type: string; [key: string]: unknown };
+
+/**
+ * An SDK-style CallToolResult. Returned from a handler (a plain object with a `content` array of
+ * blocks and no keys but `content`, `structuredContent`, `isError`, `_meta`), it is sent as it is:
+ * `isError: true` stays an error.
+ */
+export interface CallToolResultShape {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: JsonObject;
+}
+
+/** What a handler may return: anything without an `outputSchema`, else the schema's type or a verbatim result. */
+export type ToolReturn<Out> = [Out] extends [undefined]
+  ? unknown
+  : InferOutputValue<Out> | ToolResult | CallToolResultShape;
+
+export type TypedToolHandler<In, Out> = (
+  args: InferArgs<In>,
+  context: HandlerContext,
+) => ToolReturn<Out> | Promise<ToolReturn<Out>>;
+
+export interface ToolDefinition<
+  In extends ToolSchema = JsonObject,
+  Out extends ToolSchema | undefined = ToolSchema | undefined,
+> {
   /** 1-64 characters of `A-Z a-z 0-9 _ . / -`. */
   name: string;
   title?: string;
   description: string;
-  /** JSON Schema (2020-12 unless `$schema` says draft-07) with `type: "object"`; default `{type: "object"}`. */
-  inputSchema?: JsonObject;
-  /** When set, results must carry conforming `structuredContent` (a violation becomes an isError result). */
-  outputSchema?: JsonObject;
+  /**
+   * The arguments: a JSON Schema (2020-12 unless `$schema` says draft-07) with `type: "object"`,
+   * or a Standard JSON Schema (zod >= 4.2, ArkType >= 2.1.28, Valibot via `toStandardJsonSchema`).
+   * Default `{type: "object"}`. The handler's `args` type is inferred from it.
+   */
+  inputSchema?: In;
+  /**
+   * When set, results must carry conforming `structuredContent` (a violation becomes an isError
+   * result) and the handler's return type is inferred from it.
+   */
+  outputSchema?: Out;
   annotations?: JsonObject;
   icons?: JsonObject[];
   /** Sent as the tool's `_meta`. */
@@ -28,28 +66,42 @@ export interface ToolDefinition {
   task?: ToolTaskSupport;
   /**
    * Returns a string (text), an object or array (structuredContent + its JSON as text), a
-   * `ToolResult` (verbatim), or undefined (no content). Throwing gives an `isError` result.
+   * `ToolResult` or a CallToolResult-shaped object (verbatim; `toolError(…)` builds an error one),
+   * or undefined (no content). Throwing gives an `isError` result.
    */
-  handler: ToolHandler;
+  handler: TypedToolHandler<In, Out>;
 }
+
+/** A tool definition with its schema types erased: what the catalogue stores. */
+export type ErasedToolDefinition = Omit<ToolDefinition, 'inputSchema' | 'outputSchema' | 'handler'> & {
+  inputSchema?: ToolSchema;
+  outputSchema?: ToolSchema | undefined;
+  handler: ToolHandler;
+};
 
 export type OperationKind = 'query' | 'view' | 'report' | 'command';
 
 export const OPERATION_KINDS: readonly OperationKind[] = ['query', 'view', 'report', 'command'];
 
-export interface OperationDefinition {
+export interface OperationDefinition<In extends ToolSchema = JsonObject> {
   kind: OperationKind;
   /** `A-Z a-z 0-9 _ . -`; `{kind}_{id}` must be a valid tool name. */
   id: string;
   description: string;
-  /** JSON Schema of the arguments object; default `{type: "object"}`. */
-  args?: JsonObject;
+  /** The arguments object: JSON Schema or a Standard JSON Schema, as a tool's `inputSchema`; default `{type: "object"}`. */
+  args?: In;
   /** A TypeScript type string for the result, e.g. `Server[]`; default `unknown`. */
   outputType?: string;
   /** Task support of the operation's tool (classic exposure), as `ToolDefinition.task`. */
   task?: ToolTaskSupport;
-  handler: ToolHandler;
+  handler: (args: InferArgs<In>, context: HandlerContext) => unknown;
 }
+
+/** An operation definition with its schema type erased. */
+export type ErasedOperationDefinition = Omit<OperationDefinition, 'args' | 'handler'> & {
+  args?: ToolSchema;
+  handler: ToolHandler;
+};
 
 /** One entry of the operation index (`search` results and `Dispatcher.operationIndex`). */
 export interface OperationIndexEntry {
@@ -143,14 +195,25 @@ export interface PromptMessage {
 
 export type PromptGetValue = string | PromptMessage[] | { description?: string; messages: PromptMessage[] };
 
-export interface PromptDefinition {
+export interface PromptDefinition<In extends ToolSchema | undefined = undefined> {
   name: string;
   title?: string;
   description: string;
   arguments?: PromptArgument[];
+  /**
+   * Instead of `arguments`: an object schema (JSON Schema or Standard JSON Schema) of string
+   * arguments. Its properties are published as the arguments (`description`, `required` from the
+   * schema), the values are validated with it (a failure is -32602) and `get` receives its output.
+   */
+  argsSchema?: In;
+  /** Completers per argument, for `argsSchema` prompts. */
+  complete?: Record<string, Completer>;
   icons?: JsonObject[];
   meta?: JsonObject;
-  get(args: Record<string, string>, context: HandlerContext): PromptGetValue | Promise<PromptGetValue>;
+  get(
+    args: [In] extends [undefined] ? Record<string, string> : InferArgs<In>,
+    context: HandlerContext,
+  ): PromptGetValue | Promise<PromptGetValue>;
 }
 
 export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };

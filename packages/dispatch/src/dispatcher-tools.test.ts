@@ -246,12 +246,14 @@ describe('tools/call', () => {
       name: 'typed',
       description: 't',
       outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+      // @ts-expect-error the output type is inferred from outputSchema; this checks the runtime guard too
       handler: (args) => (args.good ? { n: 1 } : { n: 'one' }),
     });
     d.registerTool({
       name: 'typed-text',
       description: 't',
       outputSchema: { type: 'object' },
+      // @ts-expect-error a string is not structured content
       handler: () => 'not structured',
     });
     d.registerTool({

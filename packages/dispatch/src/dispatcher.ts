@@ -11,6 +11,8 @@ import type {
   CacheHints,
   Completer,
   CompletionRef,
+  ErasedOperationDefinition,
+  ErasedToolDefinition,
   OperationDefinition,
   OperationIndexEntry,
   PromptDefinition,
@@ -29,13 +31,14 @@ import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
 import { handleTaskMethod, isTaskMethod, taskCapabilities } from './task-methods.js';
 import type { TaskStatusEvent } from './task-notification.js';
 import { TaskRuntime, type TasksOptions } from './task-runtime.js';
+import type { ToolSchema } from './tool-schema.js';
 
 export interface DispatcherOptions {
   /** `classic`: one tool per operation named `{kind}_{id}`; `codemode`: exactly `search` + `execute`. Default classic. */
   exposure?: 'classic' | 'codemode';
   /** Filters for a peer (called per request; return the same object to reuse its compiled form). */
   filtersFor?: (peer: Peer) => ClientFilters | undefined;
-  /** Entries per list page (default 100). */
+  /** Entries per list page (default `DEFAULT_PAGE_SIZE`, 1000). */
   pageSize?: number;
   /** Scheme of operation schema resources `<scheme>://schema/<kind>/<id>` (default `agentd`); false disables them. */
   schemaScheme?: string | false;
@@ -60,6 +63,12 @@ export interface DispatcherOptions {
   /** Tasks for tools registered with `task` (store, lifetimes); `false` turns tasks off. */
   tasks?: TasksOptions | false;
 }
+
+/**
+ * Entries per list page by default: large enough that clients which never follow
+ * `nextCursor` still see a whole 320-tool catalogue; bigger surfaces page.
+ */
+export const DEFAULT_PAGE_SIZE = 1000;
 
 const consoleLogger: DispatchLogger = {
   error: (message, fields) => console.error(`[agentd/dispatch] ${message}`, fields ?? ''),
@@ -100,7 +109,7 @@ export class Dispatcher implements Handler {
     if (this.exposure !== 'classic' && this.exposure !== 'codemode') {
       throw new LocalError('invalid_option', `exposure must be 'classic' or 'codemode'`);
     }
-    const pageSize = options.pageSize ?? 100;
+    const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new LocalError('invalid_option', 'pageSize must be a positive integer');
     const scheme = options.schemaScheme ?? 'agentd';
@@ -147,9 +156,15 @@ export class Dispatcher implements Handler {
 
   // ---- registration ---------------------------------------------------------------------
 
-  /** Registers a tool; returns a function that removes it. */
-  registerTool(definition: ToolDefinition): () => boolean {
-    const remove = this.#catalogue.addTool(definition);
+  /**
+   * Registers a tool; returns a function that removes it. The handler's argument and return types
+   * are inferred from `inputSchema` / `outputSchema` (JSON Schema literals or Standard JSON Schemas).
+   */
+  registerTool<
+    const In extends ToolSchema = JsonObject,
+    const Out extends ToolSchema | undefined = undefined,
+  >(definition: ToolDefinition<In, Out>): () => boolean {
+    const remove = this.#catalogue.addTool(definition as unknown as ErasedToolDefinition);
     if (definition.task === undefined) return remove;
     this.#taskTools.add(definition.name);
     return () => {
@@ -185,8 +200,10 @@ export class Dispatcher implements Handler {
   }
 
   /** Registers an operation (exposed as `{kind}_{id}` in classic mode, through search/execute in code mode). */
-  registerOperation(definition: OperationDefinition): () => boolean {
-    const remove = this.#catalogue.addOperation(definition);
+  registerOperation<const In extends ToolSchema = JsonObject>(
+    definition: OperationDefinition<In>,
+  ): () => boolean {
+    const remove = this.#catalogue.addOperation(definition as unknown as ErasedOperationDefinition);
     // In code mode operations run inside `execute`, never as their own (task-capable) tool.
     if (definition.task === undefined || this.exposure !== 'classic') return remove;
     const toolName = `${definition.kind}_${definition.id}`;
@@ -218,8 +235,11 @@ export class Dispatcher implements Handler {
     return this.#catalogue.removeTemplate(uriTemplate);
   }
 
-  registerPrompt(definition: PromptDefinition): () => boolean {
-    return this.#catalogue.addPrompt(definition);
+  /** Registers a prompt; with an `argsSchema`, `get`'s argument type is inferred from it. */
+  registerPrompt<const In extends ToolSchema | undefined = undefined>(
+    definition: PromptDefinition<In>,
+  ): () => boolean {
+    return this.#catalogue.addPrompt(definition as unknown as PromptDefinition<ToolSchema | undefined>);
   }
 
   removePrompt(name: string): boolean {

@@ -6,6 +6,8 @@ import { runClientInputRound } from './client-input-round.js';
 import type { PromptGetValue } from './definitions.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import { isJsonObject } from './json.js';
+import { describeIssues } from './schema-compiler.js';
+import type { SchemaParser } from './tool-schema.js';
 
 export function unknownPrompt(name: string): WireError {
   return new WireError(
@@ -34,9 +36,10 @@ export async function getPrompt(
   const prompt = visiblePrompt(env, context, name);
   if (!prompt) throw unknownPrompt(name);
   const args = readArguments(params.arguments, prompt);
+  const input = prompt.parse ? await parsePromptArguments(prompt.parse, args) : args;
   const target = { method: 'prompts/get', name, arguments: args } as const;
   const outcome = await runClientInputRound(context, params, target, env.codec, async (ctx) =>
-    toPromptResult(await prompt.definition.get(args, ctx), name),
+    toPromptResult(await prompt.definition.get(input as Record<string, string>, ctx), name),
   ).catch((error: unknown) => {
     if (error instanceof WireError) throw error;
     env.logger.error('prompt failed', {
@@ -66,6 +69,13 @@ function readArguments(raw: unknown, prompt: RegisteredPrompt): Record<string, s
     }
   }
   return args;
+}
+
+async function parsePromptArguments(parse: SchemaParser, args: Record<string, string>): Promise<unknown> {
+  const outcome = await parse(args);
+  if (!outcome.ok)
+    throw new WireError(ErrorCode.InvalidParams, `Invalid arguments: ${describeIssues(outcome.issues)}`);
+  return outcome.value;
 }
 
 function toPromptResult(value: PromptGetValue, name: string): JsonObject {

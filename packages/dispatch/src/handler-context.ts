@@ -3,15 +3,26 @@ import { isLevelEnabled, isLoggingLevel } from '@agentd/lifecycle';
 import type { JsonObject, RequestId } from '@agentd/rpc-frame';
 import type { Era, LoggingLevel, Peer, RequestContext } from '@agentd/server';
 import type { InputSession } from './input-session.js';
+import type { InferArgs } from './tool-schema.js';
 
 export interface InputOptions {
   /** The `inputRequests` key; defaults to `elicit_N` / `sample_N` / `roots_N` in call order. Keep keys stable across rounds. */
   key?: string;
 }
 
+/** The client's answer to `elicitation/create`: `content` is present when `action` is `accept`. */
+export type ElicitResult<Content = Record<string, unknown>> = {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Content;
+  _meta?: JsonObject;
+};
+
+type ElicitContent<P> = P extends { requestedSchema: infer S } ? InferArgs<S> : Record<string, unknown>;
+
 export interface HandlerContext {
   /** Aborted on cancel, disconnect, HTTP stream close or shutdown. */
   readonly signal: AbortSignal;
+  /** Who is calling: origin, connection, transport facts and, when it authenticated, `peer.auth`. */
   readonly peer: Peer;
   readonly era: Era;
   readonly protocolVersion: string;
@@ -28,8 +39,14 @@ export interface HandlerContext {
   log(level: LoggingLevel, data: unknown, logger?: string): boolean;
   /** Whether this request's client declared the capability. */
   supports(capability: 'elicitation' | 'sampling' | 'roots'): boolean;
-  /** `elicitation/create`; resolves to the ElicitResult `{action, content?}`. */
-  elicit(params: JsonObject, options?: InputOptions): Promise<JsonObject>;
+  /**
+   * `elicitation/create`; resolves to the ElicitResult `{action, content?}`. With a literal
+   * `requestedSchema`, `content` is typed from it (as tool arguments are).
+   */
+  elicit<const P extends JsonObject>(
+    params: P,
+    options?: InputOptions,
+  ): Promise<ElicitResult<ElicitContent<P>>>;
   /** `sampling/createMessage`; resolves to the CreateMessageResult. */
   sample(params: JsonObject, options?: InputOptions): Promise<JsonObject>;
   /** `roots/list`; resolves to `{roots: [{uri, name?}]}`. */
@@ -108,7 +125,8 @@ export function createHandlerContext(
       const value = request.clientCapabilities[capability];
       return typeof value === 'object' && value !== null;
     },
-    elicit: (params, options) => input().ask('elicitation/create', params, options?.key),
+    elicit: (params, options) =>
+      input().ask('elicitation/create', params, options?.key) as Promise<ElicitResult<never>>,
     sample: (params, options) => input().ask('sampling/createMessage', params, options?.key),
     listRoots: (options) => input().ask('roots/list', {}, options?.key),
     detach: () => Promise.resolve(undefined),

@@ -17,9 +17,11 @@ export {
 export type { CodeModeOptions } from './code-mode.js';
 export {
   type CacheHints,
+  type CallToolResultShape,
   type Completer,
   type CompletionRef,
   type CompletionValue,
+  type ContentBlock,
   OPERATION_KINDS,
   type OperationDefinition,
   type OperationIndexEntry,
@@ -34,11 +36,14 @@ export {
   type ResourceTemplateDefinition,
   type ToolDefinition,
   type ToolHandler,
+  type ToolReturn,
+  type TypedToolHandler,
 } from './definitions.js';
 export type { DispatchLogger } from './dispatch-env.js';
-export { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+export { DEFAULT_PAGE_SIZE, Dispatcher, type DispatcherOptions } from './dispatcher.js';
 export type { HandlerContext, InputOptions } from './handler-context.js';
 export { InputRequired } from './input-required.js';
+export type { JsonSchemaType } from './json-schema-type.js';
 export {
   type HandleRequestOptions,
   INPUT_REQUIRED_TEXT,
@@ -49,6 +54,12 @@ export {
 } from './mcp-server.js';
 export { NAME_PATTERN } from './names.js';
 export type { ArgumentIssue } from './schema-compiler.js';
+export type {
+  StandardJSONSchemaV1,
+  StandardSchemaV1,
+  StandardToolSchema,
+  StandardTypedV1,
+} from './standard-schema.js';
 export type { SurfaceListener } from './surface-events.js';
 export { detailedTask, type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 export {
@@ -68,5 +79,6 @@ export {
   type TaskRecord,
   type TaskStore,
 } from './task-store.js';
-export { ToolResult } from './tool-result.js';
+export { isCallToolResult, ToolResult, toolError } from './tool-result.js';
+export type { InferArgs, InferOutputValue, JsonSchemaObject, ToolSchema } from './tool-schema.js';
 export { type TemplateVariables, UriTemplate } from './uri-template.js';

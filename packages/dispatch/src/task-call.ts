@@ -153,7 +153,7 @@ function switchable(
   const viaTask =
     (
       method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
-      original: HandlerContext['elicit'],
+      original: (params: JsonObject, options?: { key?: string }) => Promise<JsonObject>,
     ) =>
     (params: JsonObject, options?: { key?: string }): Promise<JsonObject> => {
       const live = current();
@@ -165,8 +165,8 @@ function switchable(
       value: (...a: Parameters<HandlerContext['progress']>) => (current() ? false : base.progress(...a)),
     },
     log: { value: (...a: Parameters<HandlerContext['log']>) => (current() ? false : base.log(...a)) },
-    elicit: { value: viaTask('elicitation/create', base.elicit) },
-    sample: { value: viaTask('sampling/createMessage', base.sample) },
+    elicit: { value: viaTask('elicitation/create', (p, o) => base.elicit(p, o) as Promise<JsonObject>) },
+    sample: { value: viaTask('sampling/createMessage', (p, o) => base.sample(p, o)) },
     listRoots: {
       value: (options?: { key?: string }) => viaTask('roots/list', (_p, o) => base.listRoots(o))({}, options),
     },

@@ -82,6 +82,18 @@ for (const s of specifiers) {
 process.stdout.write(JSON.stringify(out));
 `;
 
+/** A typed tool as a user writes it: handler types inferred from a JSON Schema literal, wrong use refused. */
+const typedToolConsumer = [
+  `import { Dispatcher as TypedDispatcher } from '@agentd/dispatch';`,
+  `import { createTestClient } from '@agentd/dispatch/testing';`,
+  `const typed = new TypedDispatcher();`,
+  `const addSchema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } as const;`,
+  `typed.registerTool({ name: 'add', description: 'adds', inputSchema: addSchema, outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] }, handler: ({ a, b }) => ({ sum: a + b }) });`,
+  `// @ts-expect-error a is a number`,
+  `typed.registerTool({ name: 'bad', description: 'bad', inputSchema: addSchema, handler: ({ a }) => a.toUpperCase() });`,
+  `export const typedClient = createTestClient(typed, { era: 'legacy' }).then((c) => c.callTool('add', { a: 1, b: 2 }));`,
+];
+
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'agentd-pack-'));
   const tarballs = join(scratch, 'tarballs');
@@ -130,7 +142,7 @@ beforeAll(async () => {
       uses.push(/^[A-Za-z_$][\w$]*$/.test(name) ? `m${i}.${name}` : `m${i}[${JSON.stringify(name)}]`);
     }
   });
-  lines.push(`export const used: unknown[] = [${uses.join(', ')}];`);
+  lines.push(`export const used: unknown[] = [${uses.join(', ')}];`, ...typedToolConsumer);
   await writeFile(join(project, 'consumer.ts'), `${lines.join('\n')}\n`);
   typecheckErrors = typecheckConsumer(join(project, 'consumer.ts'), {
     scope: '@agentd',
