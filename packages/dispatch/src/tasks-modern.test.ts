@@ -206,6 +206,21 @@ describe('tasks extension (2026-07-28)', () => {
     expect((await task(owner, 'tasks/get', { taskId: 7 })).error?.code).toBe(-32602);
   });
 
+  it('arguments are validated before a task is created: invalid ones are an isError result, not a task', async () => {
+    const { dispatcher } = taskDispatcher();
+    harness = await serve(dispatcher);
+    const peer = await harness.connect('management');
+    const bad = (await call(peer, 'typed', TASKS, { arguments: { n: 'x' } })).result as JsonObject;
+    expect(bad).toMatchObject({ resultType: 'complete', isError: true });
+    expect(bad).not.toHaveProperty('taskId');
+    const good = (await call(peer, 'typed', TASKS, { arguments: { n: 3 } })).result as JsonObject;
+    const done = await until(
+      () => get(peer, good.taskId as string),
+      (t) => t.status === 'completed',
+    );
+    expect(done.result).toMatchObject({ content: [{ text: 'n=3' }] });
+  });
+
   it('a principal past its task limit is told so in a tool error; others are unaffected', async () => {
     const store = new MemoryTaskStore({ maxTasksPerOwner: 1 });
     const { dispatcher } = taskDispatcher({ tasks: { store } });

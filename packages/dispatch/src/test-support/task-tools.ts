@@ -63,6 +63,13 @@ export function taskDispatcher(options: DispatcherOptions = {}): { dispatcher: D
   });
   dispatcher.registerTool({ name: 'sync', description: 'A normal tool', handler: () => 'plain' });
   dispatcher.registerTool({
+    name: 'typed',
+    description: 'A task tool with a required argument',
+    inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+    task: 'optional',
+    handler: (args) => `n=${String(args.n)}`,
+  });
+  dispatcher.registerTool({
     name: 'strict',
     description: 'Only as a task',
     task: 'required',
