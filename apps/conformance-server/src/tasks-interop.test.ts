@@ -12,7 +12,11 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EverythingServer, startEverythingServer } from './everything.js';
 
@@ -36,6 +40,10 @@ const anyResult: StandardSchemaV1<Json> = {
 describe('SDK v1 client: 2025-11-25 tasks (experimental API)', () => {
   it('callToolStream creates, polls and collects a task; list, get and cancel work', async () => {
     const client = new ClientV1({ name: 'v1-tasks', version: '1.0.0' });
+    const statuses: Json[] = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (n) => {
+      statuses.push(n.params as Json);
+    });
     await client.connect(new HttpV1(new URL(server.url)));
     try {
       expect(client.getServerCapabilities()?.tasks).toMatchObject({ requests: { tools: { call: {} } } });
@@ -55,6 +63,11 @@ describe('SDK v1 client: 2025-11-25 tasks (experimental API)', () => {
       expect(seen[0]).toBe('taskCreated');
       expect(seen.at(-1)).toBe('result');
       expect(final?.content).toEqual([{ type: 'text', text: 'Computed v1 after 0.2s' }]);
+      // The status change also reached the session as notifications/tasks/status (its GET stream).
+      for (let i = 0; i < 100 && !statuses.some((t) => t.status === 'completed'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(statuses).toContainEqual(expect.objectContaining({ status: 'completed', ttl: 60_000 }));
 
       const { tasks } = await client.experimental.tasks.listTasks();
       expect(tasks.length).toBeGreaterThan(0);
