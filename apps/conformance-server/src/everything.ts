@@ -1,15 +1,15 @@
-/** Builds the conformance "everything" server: a Dispatcher, a ServerCore and the HTTP transport. */
+/** Builds the conformance "everything" server: a Dispatcher and a ServerCore, on any runtime (no `node:` import). */
 import { Dispatcher } from '@agentd/dispatch';
 import { createServerCore, type Handler, type ServerCore, silentLogger } from '@agentd/server';
-import { type HttpTransportOptions, paramHeadersOf, serveHttp } from '@agentd/transport-http';
+import { type ParamHeader, paramHeadersOf } from '@agentd/transport-http';
 import { registerClientInputTools } from './client-input-tools.js';
 import { CUSTOM_HEADERS_SCHEMA, registerContentTools } from './content-tools.js';
 import { registerPrompts, registerResources, WATCHED_URI } from './prompts-and-resources.js';
 
-export interface EverythingServer {
+/** The fixture without a transport: serve `core` through any adapter, with `toolParamHeaders`. */
+export interface EverythingApp {
   readonly core: ServerCore;
-  readonly url: string;
-  readonly port: number;
+  readonly toolParamHeaders: (toolName: string) => readonly ParamHeader[] | undefined;
   close(): Promise<void>;
 }
 
@@ -56,9 +56,7 @@ function withSubscriptions(dispatcher: Dispatcher): Handler {
   };
 }
 
-export async function startEverythingServer(
-  options: HttpTransportOptions & { host?: string; port?: number } = {},
-): Promise<EverythingServer> {
+export function createEverythingApp(): EverythingApp {
   let core: ServerCore | undefined;
   const dispatcher = buildDispatcher(() => core as ServerCore);
   core = createServerCore({
@@ -71,21 +69,15 @@ export async function startEverythingServer(
     for (const kind of kinds) ready.notifyListChanged(kind);
   });
   const paramHeaders = new Map([['test_custom_headers', paramHeadersOf(CUSTOM_HEADERS_SCHEMA)]]);
-  const transport = await serveHttp(ready, {
-    toolParamHeaders: (name) => paramHeaders.get(name),
-    ...options,
-  });
   // The watched resource changes every 3 s, as in the reference fixture.
   const ticker = setInterval(() => ready.notifyResourceUpdated(WATCHED_URI, { keep: true }), 3_000);
-  ticker.unref();
+  (ticker as { unref?: () => void }).unref?.();
   return {
     core: ready,
-    url: `http://localhost:${transport.address.port}${options.path ?? '/mcp'}`,
-    port: transport.address.port,
+    toolParamHeaders: (name) => paramHeaders.get(name),
     async close() {
       clearInterval(ticker);
       await ready.close();
-      await transport.close(2_000);
       await dispatcher.close();
     },
   };

@@ -3,7 +3,7 @@ import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
 import { openStdio, type ServerCore } from '@agentd/server';
-import { serveHttp } from '@agentd/transport-http';
+import { serveHttp } from '@agentd/transport-http/node';
 import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { defaultRuntimeDir } from '../config/runtime-dir.js';

@@ -1,7 +1,7 @@
 /** Starts a real ServerCore + HTTP transport on an ephemeral loopback port for a test. */
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
-import { type HttpTransportOptions, serveHttp } from '../index.js';
+import { type HttpTransportOptions, serveHttp } from '../node.js';
 import { testHandler } from './test-handler.js';
 
 export interface Harness {

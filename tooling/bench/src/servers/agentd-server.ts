@@ -1,7 +1,7 @@
 /** agentd's stack on the workload: createServerCore + Dispatcher (classic tools, or Code Mode operations) on one transport. */
 import { Dispatcher } from '@agentd/dispatch';
 import { createServerCore, type ServerCore, serveStdio, silentLogger } from '@agentd/server';
-import { serveHttp } from '@agentd/transport-http';
+import { serveHttp } from '@agentd/transport-http/node';
 import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import { CATALOGUE, inputSchemaOf, type Operation } from '../catalogue.js';
 import { CatalogueStore } from '../catalogue-store.js';
