@@ -1,5 +1,5 @@
 /** A Web `Request` and the `Response` it will get, as the host-neutral HTTP exchange. */
-import { BodyTooLarge, type HttpIncoming, type HttpOutgoing } from './http-io.js';
+import { BodyTooLarge, type HeaderReader, type HttpIncoming, type HttpOutgoing } from './http-io.js';
 
 const encoder = new TextEncoder();
 
@@ -16,12 +16,13 @@ function pathOfUrl(url: string): string {
   return url.slice(start, end);
 }
 
-export class FetchExchange implements HttpIncoming, HttpOutgoing {
+export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
   readonly method: string;
   readonly path: string;
   readonly remoteAddress: string | undefined;
   readonly response: Promise<Response>;
   readonly #request: Request;
+  readonly #headers: Headers;
   #resolve!: (response: Response) => void;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #sent = false;
@@ -30,6 +31,7 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing {
 
   constructor(request: Request, remoteAddress: string | undefined) {
     this.#request = request;
+    this.#headers = request.headers;
     this.method = request.method;
     this.path = pathOfUrl(request.url);
     this.remoteAddress = remoteAddress;
@@ -41,8 +43,18 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing {
     else signal?.addEventListener('abort', () => this.#finish(), { once: true });
   }
 
-  get headers(): Headers {
-    return this.#request.headers;
+  get headers(): HeaderReader {
+    return this;
+  }
+
+  /** HeaderReader: the request's headers; `Host` falls back to the URL's authority (a Request built in code has none). */
+  get(name: string): string | null {
+    const value = this.#headers.get(name);
+    if (value !== null || name !== 'host') return value;
+    const url = this.#request.url;
+    const start = url.indexOf('://') + 3;
+    const end = url.indexOf('/', start);
+    return url.slice(start, end === -1 ? url.length : end);
   }
 
   url(): string {
@@ -50,10 +62,13 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing {
   }
 
   async readText(limit: number): Promise<string> {
-    const declared = this.#request.headers.get('content-length');
+    const declared = this.#headers.get('content-length');
     if (declared !== null && Number(declared) > limit) {
       throw new BodyTooLarge(`body of ${declared} bytes exceeds ${limit}`);
     }
+    // A declared length bounds the body already (hosts enforce it), and `text()` is the hosts'
+    // fast path (@hono/node-server skips building a full Request); otherwise read with a limit.
+    if (declared !== null) return this.#request.text();
     const body = this.#request.body;
     if (body === null) return '';
     const reader = body.getReader();
@@ -146,9 +161,16 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing {
     else this.#listeners.push(listener);
   }
 
-  /** The route ended without answering (it always answers; this is a safety net). */
+  /**
+   * The route ended without answering: the client went away first (nobody reads this), or a bug.
+   * The host still gets a Response, so its promise never dangles.
+   */
   settle(): void {
-    if (!this.#sent) this.send(500, { 'content-type': 'application/json' }, INTERNAL_ERROR_BODY);
+    if (this.#sent) return;
+    this.#sent = true;
+    this.#resolve(
+      new Response(INTERNAL_ERROR_BODY, { status: 500, headers: { 'content-type': 'application/json' } }),
+    );
   }
 
   #finish(): void {
