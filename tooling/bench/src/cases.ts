@@ -68,6 +68,14 @@ export const CASES: readonly BenchCase[] = [
     validates: true,
   },
   {
+    id: 'agentd-bun/http-modern',
+    impl: 'agentd-bun',
+    transport: 'http',
+    flavour: 'http-modern',
+    load: true,
+    validates: true,
+  },
+  {
     id: 'agentd-codemode/stdio',
     impl: 'agentd-codemode',
     transport: 'stdio',
@@ -180,6 +188,13 @@ export const COMPARISONS: readonly Comparison[] = [
   {
     ours: 'agentd-fetch/http-modern',
     label: 'HTTP modern stateless, fetch handler on Node',
+    floor: 'floor/http',
+    sdks: ['sdk-v1/http-stateless', 'sdk-v2/http-stateless'],
+    floorTarget: 0.5,
+  },
+  {
+    ours: 'agentd-bun/http-modern',
+    label: 'HTTP modern stateless, fetch handler on Bun',
     floor: 'floor/http',
     sdks: ['sdk-v1/http-stateless', 'sdk-v2/http-stateless'],
     floorTarget: 0.5,

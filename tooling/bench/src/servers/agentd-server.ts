@@ -74,6 +74,10 @@ export async function launchAgentd(launch: ServerLaunch): Promise<void> {
     await serveFetch(core, launch);
     return;
   }
+  if (launch.impl === 'agentd-bun') {
+    await serveBun(core, launch);
+    return;
+  }
   const transport = await serveHttp(core, { host: '127.0.0.1', port: 0 });
   launch.ready({ port: transport.address.port });
   await launch.stopped;
@@ -93,4 +97,23 @@ async function serveFetch(core: ServerCore, launch: ServerLaunch): Promise<void>
   await launch.stopped;
   await handler.close(100);
   await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+declare const Bun: {
+  serve(options: {
+    port: number;
+    hostname: string;
+    idleTimeout: number;
+    fetch: (request: Request) => Promise<Response>;
+  }): { port: number; stop(closeActive?: boolean): void };
+};
+
+/** The fetch handler under Bun's own HTTP server (this process is run by the bun binary). */
+async function serveBun(core: ServerCore, launch: ServerLaunch): Promise<void> {
+  const handler = createFetchHandler(core);
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 0, fetch: handler });
+  launch.ready({ port: server.port });
+  await launch.stopped;
+  await handler.close(100);
+  server.stop(true);
 }
