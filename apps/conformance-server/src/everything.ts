@@ -1,16 +1,16 @@
-/** Builds the conformance "everything" server: a Dispatcher, a ServerCore and the HTTP transport. */
+/** Builds the conformance "everything" server: a Dispatcher and a ServerCore, on any runtime (no `node:` import). */
 import { Dispatcher } from '@agentd/dispatch';
 import { createServerCore, type Handler, type ServerCore, silentLogger } from '@agentd/server';
-import { type HttpTransportOptions, paramHeadersOf, serveHttp } from '@agentd/transport-http';
+import { type ParamHeader, paramHeadersOf } from '@agentd/transport-http';
 import { registerClientInputTools } from './client-input-tools.js';
 import { CUSTOM_HEADERS_SCHEMA, registerContentTools } from './content-tools.js';
 import { registerPrompts, registerResources, WATCHED_URI } from './prompts-and-resources.js';
 import { registerTaskTools } from './task-tools.js';
 
-export interface EverythingServer {
+/** The fixture without a transport: serve `core` through any adapter, with `toolParamHeaders`. */
+export interface EverythingApp {
   readonly core: ServerCore;
-  readonly url: string;
-  readonly port: number;
+  readonly toolParamHeaders: (toolName: string) => readonly ParamHeader[] | undefined;
   close(): Promise<void>;
 }
 
@@ -59,9 +59,7 @@ function withSubscriptions(dispatcher: Dispatcher): Handler {
   };
 }
 
-export async function startEverythingServer(
-  options: HttpTransportOptions & { host?: string; port?: number } = {},
-): Promise<EverythingServer> {
+export function createEverythingApp(): EverythingApp {
   let core: ServerCore | undefined;
   const dispatcher = buildDispatcher(() => core as ServerCore);
   core = createServerCore({
@@ -77,21 +75,15 @@ export async function startEverythingServer(
     ready.notifyTaskStatus(event.taskId, event.message, event.creatorConnectionId),
   );
   const paramHeaders = new Map([['test_custom_headers', paramHeadersOf(CUSTOM_HEADERS_SCHEMA)]]);
-  const transport = await serveHttp(ready, {
-    toolParamHeaders: (name) => paramHeaders.get(name),
-    ...options,
-  });
   // The watched resource changes every 3 s, as in the reference fixture.
   const ticker = setInterval(() => ready.notifyResourceUpdated(WATCHED_URI, { keep: true }), 3_000);
-  ticker.unref();
+  (ticker as { unref?: () => void }).unref?.();
   return {
     core: ready,
-    url: `http://localhost:${transport.address.port}${options.path ?? '/mcp'}`,
-    port: transport.address.port,
+    toolParamHeaders: (name) => paramHeaders.get(name),
     async close() {
       clearInterval(ticker);
       await ready.close();
-      await transport.close(2_000);
       await dispatcher.close();
     },
   };

@@ -18,7 +18,7 @@ import {
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EverythingServer, startEverythingServer } from './everything.js';
+import { type EverythingServer, startEverythingServer } from './serve-everything.js';
 
 const TASKS = { 'io.modelcontextprotocol/tasks': {} };
 let server: EverythingServer;

@@ -1,5 +1,5 @@
 /** The shared registries: tools, operations, resources, templates, prompts and completers, with precomputed sorted lists. */
-import { jsonSchemaToTs } from '@agentd/codemode';
+import { jsonSchemaToTs } from '@agentd/codemode/tools';
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type {
   Completer,

@@ -1,12 +1,13 @@
 /** Code Mode exposure: the `search` and `execute` tools, and the one bridge every sandboxed operation call goes through. */
+import type { CodeModeRunner } from '@agentd/codemode';
+// The runtime-neutral half: the sandbox (Node-only) is loaded lazily by the Dispatcher.
 import {
   type CallContext,
-  type CodeModeRunner,
   createCodeModeTools,
   DEFAULT_NAMESPACE,
   type OperationDescriptor,
   searchOperations,
-} from '@agentd/codemode';
+} from '@agentd/codemode/tools';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { RegisteredOperation } from './catalogue.js';
 import type { CompiledFilters } from './client-filters.js';

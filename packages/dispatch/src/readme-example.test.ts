@@ -9,7 +9,7 @@ import { McpServer } from './mcp-server.js';
 describe('README examples', () => {
   it('the Dispatcher example serves its tools through a real server core', async () => {
     const dispatcher = new Dispatcher({
-      filtersFor: (peer) => (peer.origin === 'stdio' ? { visible: { deny: ['command_*'] } } : undefined),
+      filtersFor: (peer) => (peer.origin === 'management' ? undefined : { visible: { deny: ['command_*'] } }),
     });
     dispatcher.registerTool({
       name: 'greet',

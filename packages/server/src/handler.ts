@@ -5,11 +5,34 @@ import type { JsonObject, JsonRpcNotification, JsonRpcRequest, RequestId } from 
 // One definition of the protocol shapes (in lifecycle), re-exported here for handler authors.
 export type { Era, Implementation, LoggingLevel, ServerCapabilities };
 
-/** The trust domain a peer arrived in; the embedder decides what each may do. */
-export type PeerOrigin = 'management' | 'stdio';
+/**
+ * The trust domain a peer arrived in; the embedder decides what each may do. `management`: an
+ * access-controlled channel (0600 unix socket, vsock, authenticated HTTP); `stdio`: the process
+ * that launched this server; `anonymous`: HTTP without credentials, reachable by anyone who can
+ * reach the port, so it must never be treated as management.
+ */
+export type PeerOrigin = 'management' | 'stdio' | 'anonymous';
+
+/** Who a peer proved to be (HTTP bearer token or OAuth access token). */
+export interface PeerAuth {
+  /** The authenticated principal: a static token's name, or the OAuth token's subject. */
+  readonly principal: string;
+  /** Granted scopes (OAuth `scope`); empty for static tokens. */
+  readonly scopes: readonly string[];
+  /** `token` (a configured static bearer token) or `oauth` (a verified access token). */
+  readonly scheme: 'token' | 'oauth';
+  /** OAuth client id (`client_id`/`azp` claim), when known. */
+  readonly clientId?: string;
+  /** Expiry in seconds since the epoch (`exp`), when known. */
+  readonly expiresAt?: number;
+  /** Other verified facts (claims) the verifier chose to keep. */
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
 
 export interface Peer {
   readonly origin: PeerOrigin;
+  /** Set when the peer authenticated; absent for anonymous, stdio, unix and vsock peers. */
+  readonly auth?: PeerAuth;
   /** Unique per connection (socket, stdio process, HTTP session or stateless HTTP request). */
   readonly connectionId: string;
   /** 'unix' | 'vsock' | 'stdio' | 'http' | …: informational, never a trust decision. */

@@ -16,6 +16,7 @@ export type {
   Implementation,
   LoggingLevel,
   Peer,
+  PeerAuth,
   PeerOrigin,
   RequestContext,
   ServerCapabilities,

@@ -26,7 +26,7 @@ async function bare() {
 async function agentd() {
   const { Dispatcher } = await import('@agentd/dispatch');
   const { createServerCore, silentLogger } = await import('@agentd/server');
-  const { serveHttp } = await import('@agentd/transport-http');
+  const { serveHttp } = await import('@agentd/transport-http/node');
   const dispatcher = new Dispatcher({ logger: { error: () => undefined } });
   dispatcher.registerTool({
     name: 'echo',

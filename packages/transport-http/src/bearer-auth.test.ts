@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAuthenticator } from './bearer-auth.js';
+import { bearerTokenOf, createAuthenticator } from './bearer-auth.js';
 
 describe('createAuthenticator', () => {
   const authenticate = createAuthenticator([
@@ -7,20 +7,28 @@ describe('createAuthenticator', () => {
     { token: 'bravo-token-0123456789', name: 'bob' },
   ]);
 
-  it('maps each token to its principal and filters', () => {
-    expect(authenticate('Bearer alpha-token-0123456789')).toEqual({
-      name: 'alice',
+  it('maps each token to its principal and filters', async () => {
+    expect(await authenticate('alpha-token-0123456789')).toEqual({
+      auth: { principal: 'alice', scopes: [], scheme: 'token' },
       filters: { visible: { deny: ['command_*'] } },
     });
-    expect(authenticate('bearer bravo-token-0123456789')?.name).toBe('bob');
+    expect((await authenticate('bravo-token-0123456789'))?.auth.principal).toBe('bob');
   });
 
-  it('refuses missing, malformed, wrong and prefix tokens', () => {
-    expect(authenticate(undefined)).toBeUndefined();
-    expect(authenticate('Basic YWxhZGRpbjpvcGVu')).toBeUndefined();
-    expect(authenticate('Bearer')).toBeUndefined();
-    expect(authenticate('Bearer alpha-token-012345678')).toBeUndefined();
-    expect(authenticate('Bearer alpha-token-0123456789x')).toBeUndefined();
+  it('refuses wrong and prefix tokens', async () => {
+    expect(await authenticate('alpha-token-012345678')).toBeUndefined();
+    expect(await authenticate('alpha-token-0123456789x')).toBeUndefined();
+    expect(await authenticate('')).toBeUndefined();
+  });
+
+  it('reads only well-formed Bearer headers', () => {
+    expect(bearerTokenOf('Bearer abc')).toBe('abc');
+    expect(bearerTokenOf('bearer  abc ')).toBe('abc');
+    expect(bearerTokenOf(undefined)).toBeUndefined();
+    expect(bearerTokenOf(null)).toBeUndefined();
+    expect(bearerTokenOf('Basic YWxhZGRpbjpvcGVu')).toBeUndefined();
+    expect(bearerTokenOf('Bearer')).toBeUndefined();
+    expect(bearerTokenOf('Bearer a b')).toBeUndefined();
   });
 
   it('rejects empty token lists and short tokens at construction', () => {

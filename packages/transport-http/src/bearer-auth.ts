@@ -1,47 +1,69 @@
-/** Bearer-token authentication: every configured token is compared in constant time. */
-import { createHash, timingSafeEqual } from 'node:crypto';
+/** Static bearer tokens: every configured token is compared in constant time (Web Crypto, any runtime). */
+import type { PeerAuth } from '@agentd/server';
 
 export interface BearerToken {
   /** The secret the client presents as `Authorization: Bearer <token>`. */
   readonly token: string;
-  /** The principal this token authenticates (kept on the peer as `attributes.principal`). */
+  /** The principal this token authenticates (`peer.auth.principal`, also `attributes.principal`). */
   readonly name: string;
   /** Dispatch `ClientFilters` for this principal (kept on the peer as `attributes.filters`). */
   readonly filters?: unknown;
 }
 
 export interface Principal {
-  readonly name: string;
+  readonly auth: PeerAuth;
   readonly filters: unknown;
 }
 
-export type Authenticator = (authorization: string | undefined) => Principal | undefined;
+/** Resolves to the token's principal, or undefined when no configured token matches. */
+export type Authenticator = (token: string) => Promise<Principal | undefined>;
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+const encoder = new TextEncoder();
+
+async function digest(value: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(value)));
+}
+
+/** Equal-length (32-byte digest) comparison whose time does not depend on where bytes differ. */
+function equalDigests(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = 0;
+  for (let i = 0; i < 32; i++) diff |= (a[i] as number) ^ (b[i] as number);
+  return diff === 0;
 }
 
 /**
- * Hashing first gives equal-length inputs to timingSafeEqual, and every token is compared even
+ * Hashing first gives equal-length inputs to the comparison, and every token is compared even
  * after a match, so timing reveals neither which token matched nor its length.
  */
 export function createAuthenticator(tokens: readonly BearerToken[]): Authenticator {
   if (tokens.length === 0) throw new TypeError('auth.tokens must name at least one token');
-  const entries = tokens.map((t) => {
+  for (const t of tokens) {
     if (typeof t.token !== 'string' || t.token.length < 16) {
       throw new TypeError(`auth token for "${t.name}" must be a string of at least 16 characters`);
     }
-    return { hash: digest(t.token), principal: { name: t.name, filters: t.filters } satisfies Principal };
-  });
-  return (authorization) => {
-    if (authorization === undefined) return undefined;
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-    if (match === null) return undefined;
-    const presented = digest(match[1] as string);
+  }
+  const entries = Promise.all(
+    tokens.map(async (t) => ({
+      hash: await digest(t.token),
+      principal: {
+        auth: { principal: t.name, scopes: [], scheme: 'token' },
+        filters: t.filters,
+      } satisfies Principal,
+    })),
+  );
+  return async (token) => {
+    const presented = await digest(token);
     let found: Principal | undefined;
-    for (const entry of entries) {
-      if (timingSafeEqual(entry.hash, presented) && found === undefined) found = entry.principal;
+    for (const entry of await entries) {
+      if (equalDigests(entry.hash, presented) && found === undefined) found = entry.principal;
     }
     return found;
   };
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerTokenOf(authorization: string | null | undefined): string | undefined {
+  if (authorization === undefined || authorization === null) return undefined;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+  return match === null ? undefined : match[1];
 }

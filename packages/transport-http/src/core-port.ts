@@ -1,13 +1,9 @@
 /** The slice of `@agentd/server`'s ServerCore the HTTP transport drives. */
 import type { Classified, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from '@agentd/rpc-frame';
+import type { Peer } from '@agentd/server';
 
-/** Structurally identical to `@agentd/server`'s `Peer`. */
-export interface HttpPeer {
-  readonly origin: 'management' | 'stdio';
-  readonly connectionId: string;
-  readonly transport: string;
-  readonly attributes: Readonly<Record<string, unknown>>;
-}
+/** The server's own `Peer`: HTTP peers are `management` when authenticated, `anonymous` otherwise. */
+export type HttpPeer = Peer;
 
 /** Structurally identical to `@agentd/subscriptions`' `PushWriter`. */
 export interface HttpPushWriter {

@@ -1,4 +1,4 @@
-/** After an early answer (413), reads and discards the rest of the body so the client sees the answer. */
+/** After an early 413, discards the rest of the body before the response ends, so the client reads the answer. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface DrainLimits {
@@ -10,45 +10,51 @@ export interface DrainLimits {
 
 /**
  * Closing a socket with unread request bytes makes the kernel send a reset, which destroys the
- * answer before the client reads it. So the body is discarded up to the limits and the connection
- * closed cleanly after; a body declared larger than `maxBytes` is cut as soon as the answer is out.
+ * answer before the client reads it; Node closes the socket as soon as a response ends when the
+ * client sent `Connection: close` (or the answer says so). So the answer's bytes are written but
+ * the response is ended only once the body has been read to its end; a body declared larger than
+ * `maxBytes`, or one still arriving after `maxMs`, is cut after the answer.
  */
-export function drainBody(req: IncomingMessage, res: ServerResponse, limits: DrainLimits): void {
-  const socket = req.socket;
+export function endAfterDrain(req: IncomingMessage, res: ServerResponse, limits: DrainLimits): void {
+  const cutAfterAnswer = () => {
+    cleanup();
+    res.end(() => req.socket.destroy());
+  };
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limits.maxBytes) {
-    res.once('finish', () => socket.destroy());
+  if (req.complete) {
+    res.end();
     return;
   }
-  if (req.complete) {
-    res.once('finish', () => socket.end());
+  if (Number.isFinite(declared) && declared > limits.maxBytes) {
+    cutAfterAnswer();
     return;
   }
   let seen = 0;
-  const cut = () => {
-    cleanup();
-    socket.destroy();
-  };
-  const timer = setTimeout(cut, limits.maxMs);
+  const timer = setTimeout(cutAfterAnswer, limits.maxMs);
   timer.unref();
   const onData = (chunk: Buffer) => {
     seen += chunk.length;
-    if (seen > limits.maxBytes) cut();
+    if (seen > limits.maxBytes) cutAfterAnswer();
   };
   const onEnd = () => {
     cleanup();
-    // Everything was read: a plain FIN after the answer, no reset.
-    if (res.writableFinished) socket.end();
-    else res.once('finish', () => socket.end());
+    // Everything was read: the socket can close with a plain FIN, no reset.
+    res.end();
   };
-  const cleanup = () => {
+  const onGone = () => {
+    cleanup();
+    res.end();
+  };
+  function cleanup() {
     clearTimeout(timer);
     req.off('data', onData);
     req.off('end', onEnd);
-    req.off('error', cleanup);
-  };
+    req.off('error', onGone);
+    req.off('close', onGone);
+  }
   req.on('data', onData);
   req.on('end', onEnd);
-  req.on('error', cleanup);
+  req.on('error', onGone);
+  req.on('close', onGone);
   req.resume();
 }

@@ -1,11 +1,16 @@
-/** Ends a request's HTTP answer: the final SSE event, a JSON body, or nothing left to say. */
+/** Ends a request's HTTP answer: the final SSE event, a JSON body, or an empty event stream. */
 import type { JsonRpcResponse } from '@agentd/rpc-frame';
 import { statusOf } from './error-status.js';
-import { sendEmpty, sendJson } from './replies.js';
+import { sendJson } from './replies.js';
 import type { SseStream } from './sse-stream.js';
 import type { Caller } from './transport-context.js';
 
-/** A request cancelled or cut at shutdown has no response: its stream ends, or 204 when unstarted. */
+/**
+ * A request cancelled (or whose session ended, or cut at shutdown) has no response, but a POST
+ * that carried a request must still end as JSON or SSE: official clients reject anything else
+ * (a 204 has no content type). An SSE stream with no events ends it cleanly; with no event id
+ * there is nothing to resume, so clients do not reconnect.
+ */
 export function finishAnswer(
   caller: Caller,
   stream: SseStream,
@@ -13,10 +18,9 @@ export function finishAnswer(
   modern: boolean,
 ): void {
   if (stream.closed) return;
-  if (stream.started) {
+  if (stream.started || response === undefined) {
     stream.end(response);
     return;
   }
-  if (response === undefined) sendEmpty(caller.res, 204, caller.corsHeaders);
-  else sendJson(caller.res, statusOf(response, modern), response, caller.corsHeaders);
+  sendJson(caller.out, statusOf(response, modern), response, caller.corsHeaders);
 }

@@ -13,7 +13,9 @@ export function decodeHeaderValue(raw: string): string | undefined {
   if (raw.startsWith(PREFIX) && raw.endsWith(SUFFIX) && raw.length >= PREFIX.length + SUFFIX.length) {
     const encoded = raw.slice(PREFIX.length, raw.length - SUFFIX.length);
     if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) return undefined;
-    const bytes = Buffer.from(encoded, 'base64');
+    const binary = atob(encoded);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     const text = new TextDecoder('utf-8', { fatal: true });
     try {
       return text.decode(bytes);

@@ -49,7 +49,7 @@ export function isAllowedHost(host: string | undefined, policy: HostPolicy): boo
   if (host === undefined || host === '') return false;
   const value = host.trim().toLowerCase();
   const name = hostName(value);
-  return isLoopbackName(name) || policy.hosts.has(value) || policy.hosts.has(name);
+  return isLoopbackName(name) || policy.hosts.has(value) || policy.hosts.has(name) || policy.hosts.has('*');
 }
 
 /** An absent Origin is fine (non-browser clients); a present one must be loopback or allow-listed. */

@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpTransport, serveHttp } from './index.js';
+import { createHttpTransport, serveHttp } from './node.js';
 import { type Harness, MODERN_META, modernPost, startHarness } from './test-support/harness.js';
 import { testHandler } from './test-support/test-handler.js';
 

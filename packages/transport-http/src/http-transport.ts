@@ -1,4 +1,5 @@
-/** createHttpTransport / serveHttp: one node:http(s) server speaking both MCP eras on one path. */
+/** createHttpTransport / serveHttp: a ready-made node:http(s) server around the Node handler. */
+import { readFileSync } from 'node:fs';
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -8,16 +9,30 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalError } from '@agentd/rpc-frame';
-import { type Authenticator, createAuthenticator } from './bearer-auth.js';
 import type { CorePort } from './core-port.js';
-import { hostPolicy, isLoopbackAddress } from './host-origin.js';
-import { type HttpTransportOptions, resolveOptions } from './options.js';
-import { routeRequest } from './route-request.js';
-import { servedVersions } from './served-versions.js';
-import { SessionStore } from './session-store.js';
-import type { TransportContext } from './transport-context.js';
+import { isLoopbackAddress } from './host-origin.js';
+import { createEndpoint } from './mcp-endpoint.js';
+import { serveNodeRequest } from './node-handler.js';
+import type { McpHttpOptions } from './options.js';
+
+export interface TlsOptions {
+  /** PEM certificate chain, or `certFile` to read it from disk. */
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  certFile?: string;
+  keyFile?: string;
+}
+
+export interface HttpTransportOptions extends McpHttpOptions {
+  tls?: TlsOptions;
+  /** Largest request head (default 16 KiB); larger gets 431. */
+  maxHeaderBytes?: number;
+  /** Time allowed to receive the request head (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Time allowed to receive the whole request, body included (default 30 s). */
+  requestTimeoutMs?: number;
+}
 
 export interface HttpTransport {
   readonly server: Server;
@@ -31,36 +46,39 @@ export interface HttpTransport {
   readonly activeRequests: number;
 }
 
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`${name} must be a positive number`);
+  return value;
+}
+
+function loadTls(tls: TlsOptions | undefined): { cert: string | Buffer; key: string | Buffer } | undefined {
+  if (tls === undefined) return undefined;
+  const cert = tls.cert ?? (tls.certFile !== undefined ? readFileSync(tls.certFile) : undefined);
+  const key = tls.key ?? (tls.keyFile !== undefined ? readFileSync(tls.keyFile) : undefined);
+  if (cert === undefined || key === undefined)
+    throw new TypeError('tls needs cert (or certFile) and key (or keyFile)');
+  return { cert, key };
+}
+
 export function createHttpTransport(core: CorePort, options: HttpTransportOptions = {}): HttpTransport {
-  const served = servedVersions(core, options.legacy);
-  const resolved = { ...resolveOptions(options), legacy: served.legacy };
-  const authenticate: Authenticator | undefined =
-    resolved.tokens === undefined ? undefined : createAuthenticator(resolved.tokens);
-  let counter = 0;
-  const context: TransportContext = {
-    core,
-    options: resolved,
-    versions: served.versions,
-    sse: { keepAliveMs: resolved.keepAliveMs, maxBufferedBytes: resolved.maxStreamBufferBytes },
-    sessions: new SessionStore({ ttlMs: resolved.sessionTtlMs, maxSessions: resolved.maxSessions }),
-    exchanges: new Set(),
-    closing: false,
-    nextId: () => `http-${(++counter).toString(36)}`,
-  };
-  const policy = hostPolicy(resolved.allowedHosts, resolved.allowedOrigins);
-  const onRequest = (req: IncomingMessage, res: ServerResponse) =>
-    routeRequest(context, policy, authenticate, req, res);
+  const { tls: tlsOption, maxHeaderBytes, headersTimeoutMs, requestTimeoutMs, ...rules } = options;
+  const endpoint = createEndpoint(core, rules);
+  const tls = loadTls(tlsOption);
+  const headersTimeout = positive('headersTimeoutMs', headersTimeoutMs, 10_000);
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => serveNodeRequest(endpoint, req, res);
   const serverOptions = {
-    maxHeaderSize: resolved.maxHeaderBytes,
-    headersTimeout: resolved.headersTimeoutMs,
-    requestTimeout: resolved.requestTimeoutMs,
-    connectionsCheckingInterval: Math.min(1_000, resolved.headersTimeoutMs),
+    maxHeaderSize: positive('maxHeaderBytes', maxHeaderBytes, 16 * 1024),
+    headersTimeout,
+    // Node requires requestTimeout >= headersTimeout.
+    requestTimeout: Math.max(headersTimeout, positive('requestTimeoutMs', requestTimeoutMs, 30_000)),
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
   };
   const server: Server =
-    resolved.tls === undefined
+    tls === undefined
       ? createHttpServer(serverOptions, onRequest)
       : (createHttpsServer(
-          { ...serverOptions, cert: resolved.tls.cert, key: resolved.tls.key },
+          { ...serverOptions, cert: tls.cert, key: tls.key },
           onRequest,
         ) as unknown as Server);
   server.on('clientError', answerClientError);
@@ -69,17 +87,17 @@ export function createHttpTransport(core: CorePort, options: HttpTransportOption
   return {
     server,
     get sessionCount() {
-      return context.sessions.size;
+      return endpoint.sessionCount;
     },
     get activeRequests() {
-      return context.exchanges.size;
+      return endpoint.activeRequests;
     },
     listen(port = 0, host = '127.0.0.1') {
-      if (authenticate === undefined && !isLoopbackAddress(host)) {
+      if (!endpoint.authenticated && !isLoopbackAddress(host)) {
         return Promise.reject(
           new LocalError(
             'insecure_bind',
-            `refusing to listen on non-loopback ${host} without auth (set auth.tokens)`,
+            `refusing to listen on non-loopback ${host} without auth (set auth.tokens or auth.oauth)`,
           ),
         );
       }
@@ -91,8 +109,8 @@ export function createHttpTransport(core: CorePort, options: HttpTransportOption
         });
       });
     },
-    close(deadlineMs = resolved.closeDeadlineMs) {
-      closing ??= shutdown(context, server, deadlineMs);
+    close(deadlineMs = endpoint.options.closeDeadlineMs) {
+      closing ??= shutdown(server, () => endpoint.close(deadlineMs));
       return closing;
     },
   };
@@ -113,17 +131,10 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
 }
 
-async function shutdown(context: TransportContext, server: Server, deadlineMs: number): Promise<void> {
-  context.closing = true;
+async function shutdown(server: Server, drainEndpoint: () => Promise<void>): Promise<void> {
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  // Long-lived streams never finish on their own: end them now (listen streams with a result).
-  context.sessions.endStreams();
-  for (const exchange of context.exchanges) if (exchange.longLived()) exchange.shutdown(false);
-  const deadline = Date.now() + deadlineMs;
-  while (context.exchanges.size > 0 && Date.now() < deadline) await sleep(10);
-  for (const exchange of [...context.exchanges]) exchange.shutdown(true);
-  context.sessions.endAll();
+  await drainEndpoint();
   server.closeAllConnections();
   await stopped;
 }

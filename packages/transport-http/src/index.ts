@@ -1,17 +1,18 @@
 /**
  * @agentd/transport-http: Streamable HTTP for MCP, legacy sessions and the stateless 2026-07-28
- * era on one endpoint. This file is the package's public API.
+ * era on one endpoint. This entry is runtime-neutral (no `node:` import: Node, Bun, Deno,
+ * Workers); the Node server and middleware are in `@agentd/transport-http/node`, the JWT
+ * verifier in `@agentd/transport-http/jwt`. This file is the package's public API.
  */
+export type { AuthOptions } from './auth-gate.js';
 export type { Authenticator, BearerToken, Principal } from './bearer-auth.js';
-export { createAuthenticator } from './bearer-auth.js';
+export { bearerTokenOf, createAuthenticator } from './bearer-auth.js';
 export type { CoreConnectionPort, CorePort, HandleOptions, HttpPeer, HttpPushWriter } from './core-port.js';
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
 export { decodeHeaderValue } from './header-value.js';
 export { isAllowedHost, isAllowedOrigin, isLoopbackAddress } from './host-origin.js';
-export {
-  createHttpTransport,
-  type HttpTransport,
-  type ServeHttpOptions,
-  serveHttp,
-} from './http-transport.js';
-export type { HttpTransportOptions, TlsOptions } from './options.js';
+export type { HeaderReader } from './http-io.js';
+export type { OAuthResourceOptions, TokenRequest, VerifyToken } from './oauth-options.js';
+export type { McpHttpOptions } from './options.js';
 export { checkParamHeaders, type ParamHeader, paramHeadersOf } from './param-headers.js';
+export { bearerChallenge, metadataUrlOf, WELL_KNOWN } from './protected-resource.js';

@@ -13,16 +13,11 @@ import { sendEmpty, sendJson, sendRpcError } from './replies.js';
 import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
 import { SseStream } from './sse-stream.js';
-import { type Caller, makePeer, type TransportContext } from './transport-context.js';
+import { type Caller, headerOf, makePeer, type TransportContext } from './transport-context.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 /** Implementation-defined code the official SDKs use for an unknown session. */
 const SESSION_NOT_FOUND = -32001;
-
-function headerOf(caller: Caller, name: string): string | undefined {
-  const value = caller.req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /**
  * Finds the caller's session, or answers 400 (no id) / 404 (unknown, ended, or another
@@ -32,7 +27,7 @@ function sessionOf(context: TransportContext, caller: Caller, id: RequestId | nu
   const sessionId = headerOf(caller, SESSION_HEADER);
   if (sessionId === undefined) {
     sendRpcError(
-      caller.res,
+      caller.out,
       400,
       id,
       { code: -32600, message: 'Bad Request: Mcp-Session-Id header is required' },
@@ -41,9 +36,9 @@ function sessionOf(context: TransportContext, caller: Caller, id: RequestId | nu
     return undefined;
   }
   const session = context.sessions.get(sessionId);
-  if (session === undefined || session.principal !== caller.principal?.name) {
+  if (session === undefined || session.principal !== caller.principal?.auth.principal) {
     sendRpcError(
-      caller.res,
+      caller.out,
       404,
       id,
       { code: SESSION_NOT_FOUND, message: 'Session not found' },
@@ -54,7 +49,7 @@ function sessionOf(context: TransportContext, caller: Caller, id: RequestId | nu
   const version = headerOf(caller, 'mcp-protocol-version');
   if (version !== undefined && version !== session.version) {
     sendRpcError(
-      caller.res,
+      caller.out,
       400,
       id,
       {
@@ -86,7 +81,7 @@ export async function serveLegacyPost(
   if (frame.kind !== 'request') {
     // Notifications and the client's answers to our requests (routed to sendRequest callers).
     await connection.handle(frame).catch(() => undefined);
-    sendEmpty(caller.res, 202, caller.corsHeaders);
+    sendEmpty(caller.out, 202, caller.corsHeaders);
     return;
   }
   await answer(context, caller, session, connection, frame.message);
@@ -100,7 +95,7 @@ async function answer(
   request: JsonRpcRequest,
 ): Promise<void> {
   const stream = new SseStream(
-    caller.res,
+    caller.out,
     `${session.sink.id}/${context.nextId()}`,
     context.sse,
     caller.corsHeaders,
@@ -138,7 +133,7 @@ async function answer(
 async function initialize(context: TransportContext, caller: Caller, request: JsonRpcRequest): Promise<void> {
   if (headerOf(caller, SESSION_HEADER) !== undefined) {
     sendRpcError(
-      caller.res,
+      caller.out,
       400,
       request.id,
       { code: -32600, message: 'Bad Request: initialize must not carry Mcp-Session-Id' },
@@ -146,9 +141,9 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     );
     return;
   }
-  if (!context.sessions.makeRoom()) {
+  if (!context.sessions.makeRoom(caller.principal?.auth.principal)) {
     sendRpcError(
-      caller.res,
+      caller.out,
       503,
       request.id,
       { code: -32603, message: 'Too many sessions, retry later' },
@@ -168,20 +163,20 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
   if (response === undefined || 'error' in response) {
     connection.close();
     const failed = response ?? errorResponse(request.id, { code: -32603, message: 'Internal error' });
-    sendJson(caller.res, 400, failed, caller.corsHeaders);
+    sendJson(caller.out, 400, failed, caller.corsHeaders);
     return;
   }
   const version = response.result.protocolVersion;
   context.sessions.add({
     id: sessionId,
     sink,
-    principal: caller.principal?.name,
+    principal: caller.principal?.auth.principal,
     connection,
     version: typeof version === 'string' ? version : '',
     lastSeen: Date.now(),
     active: 0,
   });
-  sendJson(caller.res, 200, response, { ...caller.corsHeaders, 'mcp-session-id': sessionId });
+  sendJson(caller.out, 200, response, { ...caller.corsHeaders, 'mcp-session-id': sessionId });
 }
 
 /** GET: the session's server-to-client SSE stream (one at a time). */
@@ -190,7 +185,7 @@ export function serveLegacyGet(context: TransportContext, caller: Caller): void 
   if (session === undefined) return;
   if (session.sink.stream !== undefined) {
     sendRpcError(
-      caller.res,
+      caller.out,
       409,
       null,
       { code: -32600, message: 'Conflict: this session already has an open GET stream' },
@@ -198,7 +193,7 @@ export function serveLegacyGet(context: TransportContext, caller: Caller): void 
     );
     return;
   }
-  const stream = new SseStream(caller.res, `${session.sink.id}/get`, context.sse, caller.corsHeaders);
+  const stream = new SseStream(caller.out, `${session.sink.id}/get`, context.sse, caller.corsHeaders);
   stream.start();
   session.sink.attach(stream);
   stream.onClose(() => {
@@ -210,5 +205,5 @@ export function serveLegacyDelete(context: TransportContext, caller: Caller): vo
   const session = sessionOf(context, caller, null);
   if (session === undefined) return;
   context.sessions.end(session.id);
-  sendEmpty(caller.res, 204, caller.corsHeaders);
+  sendEmpty(caller.out, 204, caller.corsHeaders);
 }

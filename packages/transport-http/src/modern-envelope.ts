@@ -1,8 +1,9 @@
 /** Modern (2026-07-28) POST checks the transport owns: `_meta` presence, then header/body equality. */
-import type { IncomingHttpHeaders } from 'node:http';
+
 import { isLoggingLevel, MCP_NAME_FIELDS, MetaKey } from '@agentd/lifecycle';
 import { ErrorCode, isJsonObject, isRequestId, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
 import { decodeHeaderValue } from './header-value.js';
+import type { HeaderReader } from './http-io.js';
 
 /** Methods whose `Mcp-Name` header mirrors a body field (the rule lives in lifecycle). */
 const NAME_FIELD = MCP_NAME_FIELDS;
@@ -15,19 +16,12 @@ function mismatch(message: string): WireError {
   return new WireError(ErrorCode.HeaderMismatch, message);
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 /**
  * Returns the error to answer with HTTP 400, or undefined. Order matters (the conformance suite
  * checks it): missing `_meta` fields (-32602) first, then header presence/equality (-32020);
  * version support (-32022) and capabilities (-32021) are the core's and dispatch's.
  */
-export function checkModernEnvelope(
-  message: JsonRpcRequest,
-  headers: IncomingHttpHeaders,
-): WireError | undefined {
+export function checkModernEnvelope(message: JsonRpcRequest, headers: HeaderReader): WireError | undefined {
   const meta = message.params?._meta;
   if (!isJsonObject(meta)) return invalidMeta('params._meta is required (protocol 2026-07-28)');
   const version = meta[MetaKey.protocolVersion];
@@ -53,7 +47,7 @@ export function checkModernEnvelope(
   );
 }
 
-function checkName(message: JsonRpcRequest, headers: IncomingHttpHeaders): WireError | undefined {
+function checkName(message: JsonRpcRequest, headers: HeaderReader): WireError | undefined {
   const field = NAME_FIELD[message.method];
   if (field === undefined) return undefined;
   const value = message.params?.[field];
@@ -63,13 +57,13 @@ function checkName(message: JsonRpcRequest, headers: IncomingHttpHeaders): WireE
 }
 
 function compareHeader(
-  headers: IncomingHttpHeaders,
+  headers: HeaderReader,
   key: string,
   label: string,
   expected: string,
 ): WireError | undefined {
-  const raw = single(headers[key]);
-  if (raw === undefined) return mismatch(`Header mismatch: ${label} header is required`);
+  const raw = headers.get(key);
+  if (raw === null) return mismatch(`Header mismatch: ${label} header is required`);
   const decoded = decodeHeaderValue(raw);
   if (decoded === undefined) return mismatch(`Header mismatch: ${label} header has invalid characters`);
   if (decoded !== expected) {

@@ -21,7 +21,7 @@ const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 export function acceptModernMessage(caller: Caller, frame: Classified): void {
   if (frame.kind === 'response') {
     sendRpcError(
-      caller.res,
+      caller.out,
       400,
       null,
       { code: -32600, message: 'Invalid Request: clients must not send responses in protocol 2026-07-28' },
@@ -29,7 +29,7 @@ export function acceptModernMessage(caller: Caller, frame: Classified): void {
     );
     return;
   }
-  sendEmpty(caller.res, 202, caller.corsHeaders);
+  sendEmpty(caller.out, 202, caller.corsHeaders);
 }
 
 function checkToolParams(
@@ -42,7 +42,7 @@ function checkToolParams(
   if (lookup === undefined || request.method !== 'tools/call' || typeof name !== 'string') return undefined;
   const headers = lookup(name);
   if (headers === undefined || headers.length === 0) return undefined;
-  return checkParamHeaders(headers, request.params?.arguments, caller.req.headers);
+  return checkParamHeaders(headers, request.params?.arguments, caller.headers);
 }
 
 export async function serveModernRequest(
@@ -50,15 +50,14 @@ export async function serveModernRequest(
   caller: Caller,
   request: JsonRpcRequest,
 ): Promise<void> {
-  const { res } = caller;
   const envelopeError =
-    checkModernEnvelope(request, caller.req.headers) ?? checkToolParams(context, request, caller);
+    checkModernEnvelope(request, caller.headers) ?? checkToolParams(context, request, caller);
   if (envelopeError !== undefined) {
-    sendRpcError(res, 400, request.id, envelopeError.toJSON(), caller.corsHeaders);
+    sendRpcError(caller.out, 400, request.id, envelopeError.toJSON(), caller.corsHeaders);
     return;
   }
   const id = context.nextId();
-  const stream = new SseStream(res, id, context.sse, caller.corsHeaders);
+  const stream = new SseStream(caller.out, id, context.sse, caller.corsHeaders);
   const connection = context.core.openConnection(makePeer(id, caller), stream);
   // The client closing its stream before the answer is a cancellation (spec: HTTP cancellation):
   // closing this request's own connection aborts it. After the answer this is a no-op.

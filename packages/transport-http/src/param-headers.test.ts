@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { HeaderReader } from './http-io.js';
 import { checkParamHeaders, paramHeadersOf } from './param-headers.js';
+
+/** Raw header values, as a host hands them over (lower-case names). */
+const h = (record: Record<string, string>): HeaderReader => ({ get: (name) => record[name] ?? null });
 
 const schema = {
   type: 'object',
@@ -28,30 +32,37 @@ describe('Mcp-Param headers', () => {
   it('accepts matching headers (base64 decoded, integers numerically)', () => {
     const args = { region: 'us-west1', priority: 3, verbose: false, nested: { zone: 'zürich' } };
     const zone = `=?base64?${Buffer.from('zürich').toString('base64')}?=`;
-    const ok = checkParamHeaders(headers, args, {
-      'mcp-param-region': 'us-west1',
-      'mcp-param-priority': '3.0',
-      'mcp-param-verbose': 'false',
-      'mcp-param-zone': zone,
-    });
+    const ok = checkParamHeaders(
+      headers,
+      args,
+      h({
+        'mcp-param-region': 'us-west1',
+        'mcp-param-priority': '3.0',
+        'mcp-param-verbose': 'false',
+        'mcp-param-zone': zone,
+      }),
+    );
     expect(ok).toBeUndefined();
-    expect(checkParamHeaders(headers, {}, {})).toBeUndefined();
+    expect(checkParamHeaders(headers, {}, h({}))).toBeUndefined();
   });
 
   it('rejects a missing, unequal, badly encoded or unexpected header with -32020', () => {
-    expect(checkParamHeaders(headers, { region: 'a' }, {})?.code).toBe(-32020);
-    expect(checkParamHeaders(headers, { region: 'a' }, { 'mcp-param-region': 'b' })?.code).toBe(-32020);
+    expect(checkParamHeaders(headers, { region: 'a' }, h({}))?.code).toBe(-32020);
+    expect(checkParamHeaders(headers, { region: 'a' }, h({ 'mcp-param-region': 'b' }))?.code).toBe(-32020);
     expect(
-      checkParamHeaders(headers, { region: 'Hello' }, { 'mcp-param-region': '=?base64?SGVsbG8?=' })?.code,
+      checkParamHeaders(headers, { region: 'Hello' }, h({ 'mcp-param-region': '=?base64?SGVsbG8?=' }))?.code,
     ).toBe(-32020);
     expect(
-      checkParamHeaders(headers, { region: 'Hello' }, { 'mcp-param-region': '=?base64?SGVs!!!bG8=?=' })?.code,
+      checkParamHeaders(headers, { region: 'Hello' }, h({ 'mcp-param-region': '=?base64?SGVs!!!bG8=?=' }))
+        ?.code,
     ).toBe(-32020);
-    expect(checkParamHeaders(headers, {}, { 'mcp-param-region': 'x' })?.code).toBe(-32020);
-    expect(checkParamHeaders(headers, { priority: 3 }, { 'mcp-param-priority': 'three' })?.code).toBe(-32020);
+    expect(checkParamHeaders(headers, {}, h({ 'mcp-param-region': 'x' }))?.code).toBe(-32020);
+    expect(checkParamHeaders(headers, { priority: 3 }, h({ 'mcp-param-priority': 'three' }))?.code).toBe(
+      -32020,
+    );
     // A literal value that merely looks like base64 is compared as is.
     expect(
-      checkParamHeaders(headers, { region: 'SGVsbG8=' }, { 'mcp-param-region': 'SGVsbG8=' }),
+      checkParamHeaders(headers, { region: 'SGVsbG8=' }, h({ 'mcp-param-region': 'SGVsbG8=' })),
     ).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 /** `x-mcp-header` tool parameters mirrored as `Mcp-Param-{Name}` headers (2026-07-28, SEP-2243). */
-import type { IncomingHttpHeaders } from 'node:http';
+
 import { ErrorCode, isJsonObject, WireError } from '@agentd/rpc-frame';
 import { decodeHeaderValue } from './header-value.js';
+import type { HeaderReader } from './http-io.js';
 
 export interface ParamHeader {
   /** The header name suffix: `Region` → `Mcp-Param-Region`. */
@@ -64,19 +65,19 @@ function matches(header: string, value: unknown, type: ParamHeader['type']): boo
 export function checkParamHeaders(
   headers: readonly ParamHeader[],
   args: unknown,
-  requestHeaders: IncomingHttpHeaders,
+  requestHeaders: HeaderReader,
 ): WireError | undefined {
   for (const param of headers) {
     const label = `Mcp-Param-${param.name}`;
-    const raw = requestHeaders[label.toLowerCase()];
+    const raw = requestHeaders.get(label.toLowerCase());
     const value = valueAt(args, param.path);
     const present = value !== undefined && value !== null;
-    if (raw === undefined) {
+    if (raw === null) {
       if (present)
         return new WireError(ErrorCode.HeaderMismatch, `Header mismatch: ${label} header is required`);
       continue;
     }
-    const decoded = decodeHeaderValue(Array.isArray(raw) ? raw.join(', ') : raw);
+    const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) {
       return new WireError(
         ErrorCode.HeaderMismatch,

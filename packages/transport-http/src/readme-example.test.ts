@@ -1,7 +1,7 @@
 import { Dispatcher } from '@agentd/dispatch';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { expect, it } from 'vitest';
-import { serveHttp } from './index.js';
+import { serveHttp } from './node.js';
 import { modernPost } from './test-support/harness.js';
 
 it('runs the README example', async () => {

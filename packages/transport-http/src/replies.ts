@@ -1,37 +1,36 @@
 /** Writing plain HTTP answers: JSON bodies, JSON-RPC errors, empty statuses. */
-import type { ServerResponse } from 'node:http';
 import { errorResponse, type JsonRpcErrorObject, type RequestId } from '@agentd/rpc-frame';
+import type { HttpOutgoing } from './http-io.js';
 import { encodeOrInternalError } from './safe-encode.js';
 
+const JSON_TYPE = { 'content-type': 'application/json' } as const;
+
 export function sendJson(
-  res: ServerResponse,
+  out: HttpOutgoing,
   status: number,
   body: unknown,
-  headers?: Record<string, string>,
+  headers?: Readonly<Record<string, string>>,
 ): void {
-  if (res.headersSent || res.destroyed) return;
+  if (out.sent) return;
   const text = encodeOrInternalError(body, (value) => JSON.stringify(value));
-  const head: Record<string, string | number> = {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  };
-  if (headers !== undefined) Object.assign(head, headers);
-  res.writeHead(status, head);
-  res.end(text);
+  out.send(status, headers === undefined ? JSON_TYPE : { ...JSON_TYPE, ...headers }, text);
 }
 
 export function sendRpcError(
-  res: ServerResponse,
+  out: HttpOutgoing,
   status: number,
   id: RequestId | null,
   error: JsonRpcErrorObject,
-  headers?: Record<string, string>,
+  headers?: Readonly<Record<string, string>>,
 ): void {
-  sendJson(res, status, errorResponse(id, error), headers);
+  sendJson(out, status, errorResponse(id, error), headers);
 }
 
-export function sendEmpty(res: ServerResponse, status: number, headers?: Record<string, string>): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, headers);
-  res.end();
+export function sendEmpty(
+  out: HttpOutgoing,
+  status: number,
+  headers?: Readonly<Record<string, string>>,
+): void {
+  if (out.sent) return;
+  out.send(status, headers ?? {});
 }

@@ -1,28 +1,34 @@
-/** The per-request pipeline: path, Host/Origin, auth, method, then the era's handler. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+/** The per-request pipeline: Host/Origin, CORS preflight, auth, method, then the era's handler. */
 import { requestEra } from '@agentd/lifecycle';
 import { classify, invalidMessageResponse } from '@agentd/rpc-frame';
 import { acceptsMediaType } from './accept.js';
-import type { Authenticator } from './bearer-auth.js';
-import { drainBody } from './drain-body.js';
+import type { AuthGate } from './auth-gate.js';
+import type { Principal } from './bearer-auth.js';
 import { isModernPost } from './era.js';
 import { type HostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
+import { BodyTooLarge, type HttpIncoming, type HttpOutgoing } from './http-io.js';
 import { serveLegacyDelete, serveLegacyGet, serveLegacyPost } from './legacy-exchange.js';
 import { acceptModernMessage, serveModernRequest } from './modern-exchange.js';
-import { BodyTooLarge, readBody } from './read-body.js';
+import { isMetadataPath, metadataDocument, resourceOf } from './protected-resource.js';
 import { sendEmpty, sendJson, sendRpcError } from './replies.js';
 import type { Caller, TransportContext } from './transport-context.js';
 
 const ALLOW = 'GET, POST, DELETE';
-/** How long the rest of an oversized body is discarded after the 413 before the connection is cut. */
-const DRAIN_MS = 2_000;
 const CORS_ALLOW_HEADERS =
   'authorization, content-type, accept, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, last-event-id';
 
-function pathOf(url: string | undefined): string {
+/** The path part of a request target (no query string). */
+export function pathOf(url: string | undefined): string {
   if (url === undefined) return '';
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
+}
+
+/** True for the paths an endpoint answers: its own, and the OAuth metadata paths when OAuth is on. */
+export function ownsPath(context: TransportContext, gate: AuthGate | undefined, path: string): boolean {
+  return (
+    path === context.options.path || (gate?.oauth !== undefined && isMetadataPath(path, context.options.path))
+  );
 }
 
 function corsFor(origin: string | undefined, policy: HostPolicy): Record<string, string> | undefined {
@@ -34,25 +40,37 @@ function corsFor(origin: string | undefined, policy: HostPolicy): Record<string,
   };
 }
 
-export function routeRequest(
+/** Serves one request on an owned path (see `ownsPath`); never rejects (internal errors answer 500). */
+export async function routeRequest(
   context: TransportContext,
   policy: HostPolicy,
-  authenticate: Authenticator | undefined,
-  req: IncomingMessage,
-  res: ServerResponse,
-): void {
-  if (pathOf(req.url) !== context.options.path) {
-    sendJson(res, 404, { error: 'not found' });
-    return;
+  gate: AuthGate | undefined,
+  incoming: HttpIncoming,
+  out: HttpOutgoing,
+): Promise<void> {
+  try {
+    await route(context, policy, gate, incoming, out);
+  } catch {
+    failed(out);
   }
-  const origin = req.headers.origin;
-  if (!isAllowedHost(req.headers.host, policy) || !isAllowedOrigin(origin, policy)) {
-    sendRpcError(res, 403, null, { code: -32600, message: 'Forbidden: Host or Origin not allowed' });
+}
+
+async function route(
+  context: TransportContext,
+  policy: HostPolicy,
+  gate: AuthGate | undefined,
+  incoming: HttpIncoming,
+  out: HttpOutgoing,
+): Promise<void> {
+  const headers = incoming.headers;
+  const origin = headers.get('origin') ?? undefined;
+  if (!isAllowedHost(headers.get('host') ?? undefined, policy) || !isAllowedOrigin(origin, policy)) {
+    sendRpcError(out, 403, null, { code: -32600, message: 'Forbidden: Host or Origin not allowed' });
     return;
   }
   const corsHeaders = corsFor(origin, policy);
-  if (req.method === 'OPTIONS' && corsHeaders !== undefined) {
-    sendEmpty(res, 204, {
+  if (incoming.method === 'OPTIONS' && corsHeaders !== undefined) {
+    sendEmpty(out, 204, {
       ...corsHeaders,
       'access-control-allow-methods': ALLOW,
       'access-control-allow-headers': CORS_ALLOW_HEADERS,
@@ -60,23 +78,25 @@ export function routeRequest(
     });
     return;
   }
-  let principal: ReturnType<Authenticator>;
-  if (authenticate !== undefined) {
-    principal = authenticate(req.headers.authorization);
-    if (principal === undefined) {
-      sendRpcError(
-        res,
-        401,
-        null,
-        { code: -32600, message: 'Unauthorized' },
-        { ...corsHeaders, 'www-authenticate': 'Bearer' },
-      );
+  if (incoming.path !== context.options.path) {
+    serveMetadata(context, gate, incoming, out, corsHeaders);
+    return;
+  }
+  let principal: Principal | undefined;
+  if (gate !== undefined) {
+    const outcome = await gate.check(incoming, context.options.path);
+    if (outcome.kind === 'refused') {
+      const extra: Record<string, string> = { ...corsHeaders };
+      if (outcome.challenge !== undefined) extra['www-authenticate'] = outcome.challenge;
+      if (outcome.status === 503) extra['retry-after'] = '5';
+      sendRpcError(out, outcome.status, null, { code: -32600, message: outcome.message }, extra);
       return;
     }
+    principal = outcome.principal;
   }
   if (context.closing) {
     sendRpcError(
-      res,
+      out,
       503,
       null,
       { code: -32603, message: 'Server is shutting down' },
@@ -84,24 +104,48 @@ export function routeRequest(
     );
     return;
   }
-  const caller: Caller = { req, res, principal, corsHeaders };
-  switch (req.method) {
+  const caller: Caller = { headers, out, remoteAddress: incoming.remoteAddress, principal, corsHeaders };
+  switch (incoming.method) {
     case 'POST':
-      servePost(context, caller).catch((error: unknown) => failed(res, error));
+      await servePost(context, caller, incoming);
       return;
     case 'GET':
     case 'DELETE':
-      serveSessionMethod(context, caller, req.method);
+      serveSessionMethod(context, caller, incoming.method);
       return;
     default:
-      sendEmpty(res, 405, { ...corsHeaders, allow: ALLOW });
+      sendEmpty(out, 405, { ...corsHeaders, allow: ALLOW });
   }
+}
+
+/** RFC 9728 metadata (public: clients read it before they have a token). */
+function serveMetadata(
+  context: TransportContext,
+  gate: AuthGate | undefined,
+  incoming: HttpIncoming,
+  out: HttpOutgoing,
+  corsHeaders: Record<string, string> | undefined,
+): void {
+  const oauth = gate?.oauth;
+  if (oauth === undefined) {
+    sendJson(out, 404, { error: 'not found' }, corsHeaders);
+    return;
+  }
+  if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+    sendEmpty(out, 405, { ...corsHeaders, allow: 'GET' });
+    return;
+  }
+  const resource = resourceOf(oauth, incoming.url(), context.options.path);
+  sendJson(out, 200, metadataDocument(oauth, resource), {
+    ...corsHeaders,
+    'cache-control': 'max-age=3600',
+  });
 }
 
 /** GET/DELETE exist only for legacy sessions; without one (or legacy off) they are 405. */
 function serveSessionMethod(context: TransportContext, caller: Caller, method: 'GET' | 'DELETE'): void {
-  const { req, res } = caller;
-  if (!context.options.legacy || req.headers['mcp-session-id'] === undefined) {
+  const res = caller.out;
+  if (!context.options.legacy || caller.headers.get('mcp-session-id') === null) {
     sendEmpty(res, 405, { ...caller.corsHeaders, allow: context.options.legacy ? ALLOW : 'POST' });
     return;
   }
@@ -109,7 +153,7 @@ function serveSessionMethod(context: TransportContext, caller: Caller, method: '
     serveLegacyDelete(context, caller);
     return;
   }
-  if (!acceptsMediaType(req.headers.accept, 'text/event-stream')) {
+  if (!acceptsMediaType(caller.headers.get('accept') ?? undefined, 'text/event-stream')) {
     sendRpcError(
       res,
       406,
@@ -122,15 +166,15 @@ function serveSessionMethod(context: TransportContext, caller: Caller, method: '
   serveLegacyGet(context, caller);
 }
 
-function isJsonContentType(value: string | undefined): boolean {
-  if (value === undefined) return false;
+function isJsonContentType(value: string | null): boolean {
+  if (value === null) return false;
   const semi = value.indexOf(';');
   return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
 }
 
-async function servePost(context: TransportContext, caller: Caller): Promise<void> {
-  const { req, res, corsHeaders } = caller;
-  const accept = req.headers.accept;
+async function servePost(context: TransportContext, caller: Caller, incoming: HttpIncoming): Promise<void> {
+  const { out: res, corsHeaders } = caller;
+  const accept = caller.headers.get('accept') ?? undefined;
   if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
     sendRpcError(
       res,
@@ -141,7 +185,7 @@ async function servePost(context: TransportContext, caller: Caller): Promise<voi
     );
     return;
   }
-  if (!isJsonContentType(req.headers['content-type'])) {
+  if (!isJsonContentType(caller.headers.get('content-type'))) {
     sendRpcError(
       res,
       415,
@@ -151,9 +195,9 @@ async function servePost(context: TransportContext, caller: Caller): Promise<voi
     );
     return;
   }
-  let body: Buffer;
+  let body: string;
   try {
-    body = await readBody(req, context.options.maxBodyBytes);
+    body = await incoming.readText(context.options.maxBodyBytes);
   } catch (error) {
     if (!(error instanceof BodyTooLarge)) throw error;
     sendRpcError(
@@ -161,14 +205,13 @@ async function servePost(context: TransportContext, caller: Caller): Promise<voi
       413,
       null,
       { code: -32600, message: `Payload Too Large: limit is ${context.options.maxBodyBytes} bytes` },
-      corsHeaders,
+      { ...corsHeaders, connection: 'close' },
     );
-    drainBody(req, res, { maxBytes: context.options.maxBodyBytes * 4, maxMs: DRAIN_MS });
     return;
   }
   let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    value = JSON.parse(body);
   } catch {
     sendRpcError(res, 400, null, { code: -32700, message: 'Parse error' }, corsHeaders);
     return;
@@ -181,10 +224,10 @@ async function servePost(context: TransportContext, caller: Caller): Promise<voi
   // A session id means legacy traffic (spec classifier rule 1): only a modern `_meta` body overrides it,
   // so a modern version header alongside a session is that session's version mismatch, not a bare modern POST.
   const sessionHeld =
-    context.options.legacy && req.headers['mcp-session-id'] !== undefined && frame.kind !== 'response'
+    context.options.legacy && caller.headers.get('mcp-session-id') !== null && frame.kind !== 'response'
       ? requestEra(frame.message) === 'legacy'
       : false;
-  const modern = frame.kind !== 'response' && !sessionHeld && isModernPost(frame.message, req.headers);
+  const modern = frame.kind !== 'response' && !sessionHeld && isModernPost(frame.message, caller.headers);
   if (modern || (frame.kind !== 'request' && !context.options.legacy)) {
     if (frame.kind === 'request') await serveModernRequest(context, caller, frame.message);
     else acceptModernMessage(caller, frame);
@@ -211,7 +254,7 @@ function refuseLegacy(
   if (request?.method === 'initialize') {
     const versions = context.versions;
     sendRpcError(
-      caller.res,
+      caller.out,
       404,
       id,
       {
@@ -224,7 +267,7 @@ function refuseLegacy(
     return;
   }
   sendRpcError(
-    caller.res,
+    caller.out,
     400,
     id,
     { code: -32602, message: `params._meta is required (protocol ${context.versions[0] ?? ''})` },
@@ -232,7 +275,7 @@ function refuseLegacy(
   );
 }
 
-function failed(res: ServerResponse, _error: unknown): void {
-  if (!res.headersSent) sendRpcError(res, 500, null, { code: -32603, message: 'Internal error' });
-  else res.destroy();
+function failed(out: HttpOutgoing): void {
+  if (!out.sent) sendRpcError(out, 500, null, { code: -32603, message: 'Internal error' });
+  else out.destroy();
 }

@@ -1,6 +1,7 @@
 import { createServerCore, silentLogger } from '@agentd/server';
 import { expect, it } from 'vitest';
-import { paramHeadersOf, serveHttp } from './index.js';
+import { paramHeadersOf } from './index.js';
+import { serveHttp } from './node.js';
 import { modernPost } from './test-support/harness.js';
 import { testHandler } from './test-support/test-handler.js';
 

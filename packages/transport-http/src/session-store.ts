@@ -1,12 +1,12 @@
-/** Legacy sessions: crypto-random ids, bounded count, idle TTL reaping. */
-import { randomBytes } from 'node:crypto';
+/** Legacy sessions: crypto-random ids, bounded count per principal and in total, idle TTL reaping. */
 import type { CoreConnectionPort } from './core-port.js';
 import type { SessionSink } from './session-sink.js';
+import { startInterval, stopTimer, type Timer } from './timer.js';
 
 export interface Session {
   readonly id: string;
   readonly sink: SessionSink;
-  /** Principal that created the session; other principals cannot use its id. */
+  /** Principal that created the session (undefined: anonymous); other principals cannot use its id. */
   readonly principal: string | undefined;
   connection: CoreConnectionPort | undefined;
   /** Negotiated protocol version (from the initialize result). */
@@ -23,36 +23,39 @@ function isIdle(session: Session): boolean {
 export interface SessionStoreOptions {
   ttlMs: number;
   maxSessions: number;
+  maxSessionsPerPrincipal: number;
 }
+
+/** Anonymous callers share one quota. */
+const ANONYMOUS = '\u0000anonymous';
 
 export class SessionStore {
   readonly #sessions = new Map<string, Session>();
+  readonly #byPrincipal = new Map<string, Set<Session>>();
   readonly #options: SessionStoreOptions;
-  readonly #timer: NodeJS.Timeout;
+  // Started with the first session: Workers forbid timers outside a request.
+  #timer: Timer | undefined;
 
   constructor(options: SessionStoreOptions) {
     this.#options = options;
-    const every = Math.max(50, Math.min(60_000, Math.floor(options.ttlMs / 2)));
-    this.#timer = setInterval(() => this.reap(Date.now()), every);
-    this.#timer.unref();
   }
 
   get size(): number {
     return this.#sessions.size;
   }
 
-  get full(): boolean {
-    return this.#sessions.size >= this.#options.maxSessions;
-  }
-
   /**
-   * Room for one more session: at the cap, ends the least recently used idle session (no request
-   * in flight, no GET stream). False when every session is busy.
+   * Room for one more session of `principal`. At its own quota or at the total cap, ends that
+   * principal's least recently used idle session (no request in flight, no GET stream); never
+   * another principal's. False when there is nothing of its own to end.
    */
-  makeRoom(): boolean {
-    if (!this.full) return true;
+  makeRoom(principal: string | undefined): boolean {
+    const own = this.#byPrincipal.get(principal ?? ANONYMOUS);
+    const ownCount = own?.size ?? 0;
+    if (ownCount < this.#options.maxSessionsPerPrincipal && this.#sessions.size < this.#options.maxSessions)
+      return true;
     let oldest: Session | undefined;
-    for (const session of this.#sessions.values()) {
+    for (const session of own ?? []) {
       if (!isIdle(session)) continue;
       if (oldest === undefined || session.lastSeen < oldest.lastSeen) oldest = session;
     }
@@ -63,11 +66,25 @@ export class SessionStore {
 
   /** 128 random bits, hex: visible ASCII as the spec requires, unguessable. */
   static mintId(): string {
-    return randomBytes(16).toString('hex');
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    let hex = '';
+    for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+    return hex;
   }
 
   add(session: Session): void {
     this.#sessions.set(session.id, session);
+    const key = session.principal ?? ANONYMOUS;
+    let own = this.#byPrincipal.get(key);
+    if (own === undefined) {
+      own = new Set();
+      this.#byPrincipal.set(key, own);
+    }
+    own.add(session);
+    if (this.#timer === undefined) {
+      const every = Math.max(50, Math.min(60_000, Math.floor(this.#options.ttlMs / 2)));
+      this.#timer = startInterval(() => this.reap(Date.now()), every);
+    }
   }
 
   get(id: string): Session | undefined {
@@ -79,9 +96,14 @@ export class SessionStore {
     const session = this.#sessions.get(id);
     if (session === undefined) return false;
     this.#sessions.delete(id);
+    const key = session.principal ?? ANONYMOUS;
+    const own = this.#byPrincipal.get(key);
+    own?.delete(session);
+    if (own?.size === 0) this.#byPrincipal.delete(key);
     session.sink.close();
     session.connection?.close();
     session.connection = undefined;
+    if (this.#sessions.size === 0) this.#stopReaper();
     return true;
   }
 
@@ -89,7 +111,7 @@ export class SessionStore {
   reap(now: number): number {
     const cutoff = now - this.#options.ttlMs;
     let reaped = 0;
-    for (const session of this.#sessions.values()) {
+    for (const session of [...this.#sessions.values()]) {
       if (session.lastSeen <= cutoff && isIdle(session)) {
         this.end(session.id);
         reaped++;
@@ -105,6 +127,11 @@ export class SessionStore {
 
   endAll(): void {
     for (const id of [...this.#sessions.keys()]) this.end(id);
-    clearInterval(this.#timer);
+    this.#stopReaper();
+  }
+
+  #stopReaper(): void {
+    stopTimer(this.#timer);
+    this.#timer = undefined;
   }
 }

@@ -1,8 +1,9 @@
 /** One SSE response: started lazily, keep-alive comments, bounded buffer, a PushWriter. */
-import type { ServerResponse } from 'node:http';
 import { encodeSseComment, encodeSseMessage, type JsonRpcMessage } from '@agentd/rpc-frame';
 import type { HttpPushWriter } from './core-port.js';
+import type { HttpOutgoing } from './http-io.js';
 import { encodeOrInternalError } from './safe-encode.js';
+import { startInterval, stopTimer, type Timer } from './timer.js';
 
 export interface SseOptions {
   /** Interval of `:` comment keep-alives (default 15 s). */
@@ -25,20 +26,21 @@ export const SSE_HEADERS = {
  */
 export class SseStream implements HttpPushWriter {
   readonly id: string;
-  readonly #res: ServerResponse;
+  readonly #out: HttpOutgoing;
   readonly #options: SseOptions;
   readonly #extraHeaders: Record<string, string> | undefined;
   #started = false;
   #closed = false;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: Timer | undefined;
+  #finished = false;
   #onClose: (() => void)[] = [];
 
-  constructor(res: ServerResponse, id: string, options: SseOptions, extraHeaders?: Record<string, string>) {
+  constructor(out: HttpOutgoing, id: string, options: SseOptions, extraHeaders?: Record<string, string>) {
     this.id = id;
-    this.#res = res;
+    this.#out = out;
     this.#options = options;
     this.#extraHeaders = extraHeaders;
-    res.once('close', () => this.#finish());
+    out.onClose(() => this.#finish());
   }
 
   get closed(): boolean {
@@ -51,20 +53,18 @@ export class SseStream implements HttpPushWriter {
 
   /** Called once when the response closes for any reason (answered, client gone, dropped). */
   onClose(listener: () => void): void {
-    this.#onClose.push(listener);
+    if (this.#finished) listener();
+    else this.#onClose.push(listener);
   }
 
   start(): void {
     if (this.#started || this.#closed) return;
     this.#started = true;
-    const res = this.#res;
-    res.writeHead(
+    this.#out.open(
       200,
       this.#extraHeaders === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...this.#extraHeaders },
     );
-    res.flushHeaders();
-    this.#timer = setInterval(() => this.#push(KEEP_ALIVE), this.#options.keepAliveMs);
-    this.#timer.unref();
+    this.#timer = startInterval(() => this.#push(KEEP_ALIVE), this.#options.keepAliveMs);
   }
 
   write(message: JsonRpcMessage): boolean {
@@ -81,7 +81,7 @@ export class SseStream implements HttpPushWriter {
     if (!this.#started) this.start();
     this.#closed = true;
     this.#stopTimer();
-    this.#res.end();
+    this.#out.end();
   }
 
   /** PushWriter.close: ends the stream; a stream dropped for overflow is cut at once. */
@@ -90,7 +90,7 @@ export class SseStream implements HttpPushWriter {
     if (reason === 'overflow') {
       this.#closed = true;
       this.#stopTimer();
-      this.#res.destroy();
+      this.#out.destroy();
       return;
     }
     this.end();
@@ -98,8 +98,8 @@ export class SseStream implements HttpPushWriter {
 
   #push(text: string): boolean {
     if (this.#closed) return false;
-    this.#res.write(text);
-    if (this.#res.writableLength > this.#options.maxBufferedBytes) {
+    this.#out.write(text);
+    if (this.#out.bufferedBytes > this.#options.maxBufferedBytes) {
       this.close('overflow');
       return false;
     }
@@ -107,12 +107,13 @@ export class SseStream implements HttpPushWriter {
   }
 
   #stopTimer(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    stopTimer(this.#timer);
     this.#timer = undefined;
   }
 
   #finish(): void {
     this.#closed = true;
+    this.#finished = true;
     this.#stopTimer();
     const listeners = this.#onClose;
     this.#onClose = [];

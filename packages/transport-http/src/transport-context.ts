@@ -1,7 +1,7 @@
-/** State shared by the request handlers of one transport instance. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+/** State shared by the request handlers of one endpoint, and the caller of one request. */
 import type { Principal } from './bearer-auth.js';
 import type { CorePort, HttpPeer } from './core-port.js';
+import type { HeaderReader, HttpOutgoing } from './http-io.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionStore } from './session-store.js';
 import type { SseOptions } from './sse-stream.js';
@@ -31,22 +31,40 @@ export interface TransportContext {
 
 /** Everything known about the caller of one HTTP request after the guards passed. */
 export interface Caller {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  readonly headers: HeaderReader;
+  readonly out: HttpOutgoing;
+  readonly remoteAddress: string | undefined;
+  /** Undefined: the caller presented no credentials (auth is off). */
   readonly principal: Principal | undefined;
   /** CORS headers to add to the answer, when the Origin was allow-listed. */
   readonly corsHeaders: Record<string, string> | undefined;
 }
 
+/** The header's value, or undefined when absent. */
+export function headerOf(caller: Caller, name: string): string | undefined {
+  return caller.headers.get(name) ?? undefined;
+}
+
+/** Authenticated callers are management peers (the embedder narrows by `peer.auth`); others are anonymous. */
 export function makePeer(connectionId: string, caller: Caller): HttpPeer {
+  const principal = caller.principal;
+  if (principal === undefined) {
+    return {
+      origin: 'anonymous',
+      connectionId,
+      transport: 'http',
+      attributes: { principal: undefined, filters: undefined, remoteAddress: caller.remoteAddress },
+    };
+  }
   return {
     origin: 'management',
     connectionId,
     transport: 'http',
+    auth: principal.auth,
     attributes: {
-      principal: caller.principal?.name,
-      filters: caller.principal?.filters,
-      remoteAddress: caller.req.socket.remoteAddress,
+      principal: principal.auth.principal,
+      filters: principal.filters,
+      remoteAddress: caller.remoteAddress,
     },
   };
 }

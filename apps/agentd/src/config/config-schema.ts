@@ -32,10 +32,19 @@ export interface BearerTokenConfig {
   token: string;
 }
 
+/** OAuth 2.1 resource server: JWT access tokens from `issuer`, checked against its JWKS. */
+export interface OAuthConfig {
+  issuer: string;
+  /** This server's resource URI (RFC 8707): tokens must be issued for it. */
+  audience: string;
+  jwksUri: string;
+  requiredScopes?: string[];
+}
+
 /** The fully resolved configuration (every layer merged, every default filled). */
 export interface AgentdConfig {
   serve: string[];
-  auth: { bearerTokens: BearerTokenConfig[] };
+  auth: { bearerTokens: BearerTokenConfig[]; oauth?: OAuthConfig };
   tls?: { cert: string; key: string };
   http: { allowedHosts: string[]; allowedOrigins: string[] };
   exposure: Exposure;
@@ -112,6 +121,33 @@ export const CONFIG_SCHEMA: JsonObject = {
             properties: {
               name: { type: 'string', minLength: 1, description: 'Principal name, used in logs.' },
               token: { type: 'string', minLength: 16, description: 'The secret (at least 16 characters).' },
+            },
+          },
+        },
+        oauth: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['issuer', 'audience', 'jwksUri'],
+          description:
+            'OAuth 2.1 resource server: accept JWT access tokens from this issuer (served with RFC 9728 metadata).',
+          properties: {
+            issuer: {
+              type: 'string',
+              pattern: '^https?://',
+              description: "The authorization server's issuer identifier (the tokens' iss).",
+            },
+            audience: {
+              type: 'string',
+              pattern: '^https?://',
+              description:
+                "This server's resource URI, e.g. 'https://agentd.example.com/mcp' (the tokens' aud).",
+            },
+            jwksUri: { type: 'string', pattern: '^https?://', description: "The issuer's JWKS URL." },
+            requiredScopes: {
+              type: 'array',
+              items: { type: 'string', minLength: 1, pattern: '^[^ ]+$' },
+              uniqueItems: true,
+              description: 'Scopes every request needs (403 insufficient_scope otherwise).',
             },
           },
         },

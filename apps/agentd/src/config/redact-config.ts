@@ -15,7 +15,11 @@ export function redactConfig(config: AgentdConfig): JsonObject {
   }
   const redacted: JsonObject = {
     ...config,
-    auth: { bearerTokens: config.auth.bearerTokens.map((t) => ({ name: t.name, token: REDACTED })) },
+    auth: {
+      bearerTokens: config.auth.bearerTokens.map((t) => ({ name: t.name, token: REDACTED })),
+      // OAuth settings are public facts (issuer, audience, JWKS URL), not secrets.
+      ...(config.auth.oauth === undefined ? {} : { oauth: { ...config.auth.oauth } }),
+    },
     agents,
   };
   return JSON.parse(JSON.stringify(redacted)) as JsonObject;

@@ -115,10 +115,10 @@ function crossFieldIssues(config: AgentdConfig, layers: readonly Layer[], cwd: s
       issue(`/serve/${i}`, `${t.raw}: https needs tls.cert and tls.key`);
     }
     const remote = (t.kind === 'http' || t.kind === 'https') && !t.loopback;
-    if (remote && config.auth.bearerTokens.length === 0) {
+    if (remote && config.auth.bearerTokens.length === 0 && config.auth.oauth === undefined) {
       issue(
         `/serve/${i}`,
-        `${t.raw}: a non-loopback HTTP target needs a bearer token (auth.bearerTokens or ${ENV_BEARER_TOKEN})`,
+        `${t.raw}: a non-loopback HTTP target needs a bearer token or OAuth (auth.bearerTokens, auth.oauth or ${ENV_BEARER_TOKEN})`,
       );
     }
   }

@@ -3,7 +3,8 @@ import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
 import { openStdio, type ServerCore } from '@agentd/server';
-import { serveHttp } from '@agentd/transport-http';
+import { createJwtVerifier } from '@agentd/transport-http/jwt';
+import { serveHttp } from '@agentd/transport-http/node';
 import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { defaultRuntimeDir } from '../config/runtime-dir.js';
@@ -78,12 +79,15 @@ async function listenHttp(
   ctx: ListenContext,
 ): Promise<Listener> {
   const tokens = ctx.config.auth.bearerTokens.map((t) => ({ name: t.name, token: t.token }));
+  const oauth = oauthOf(ctx.config.auth.oauth);
   try {
     const served = await serveHttp(ctx.core, {
       host: target.host,
       port: target.port,
       path: target.path,
-      ...(tokens.length > 0 ? { auth: { tokens } } : {}),
+      ...(tokens.length > 0 || oauth !== undefined
+        ? { auth: { ...(tokens.length > 0 ? { tokens } : {}), ...(oauth === undefined ? {} : { oauth }) } }
+        : {}),
       allowedHosts: [...(target.loopback ? [] : [target.host]), ...ctx.config.http.allowedHosts],
       allowedOrigins: ctx.config.http.allowedOrigins,
       ...(target.kind === 'https' && ctx.tls !== undefined
@@ -136,4 +140,19 @@ export async function startListener(target: ServeTarget, ctx: ListenContext): Pr
     case 'stdio':
       return listenStdio(target, ctx);
   }
+}
+
+/** `auth.oauth` as the transport's resource server: JWTs from the issuer, audience = this resource. */
+function oauthOf(config: AgentdConfig['auth']['oauth']) {
+  if (config === undefined) return undefined;
+  return {
+    verifyToken: createJwtVerifier({
+      issuer: config.issuer,
+      audience: config.audience,
+      jwksUri: config.jwksUri,
+    }),
+    authorizationServers: [config.issuer],
+    resource: config.audience,
+    ...(config.requiredScopes === undefined ? {} : { requiredScopes: config.requiredScopes }),
+  };
 }

@@ -1,8 +1,8 @@
 /** Starts a real ServerCore + HTTP transport on an ephemeral loopback port for a test. */
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
-import { type HttpTransportOptions, serveHttp } from '../index.js';
-import { testHandler } from './test-handler.js';
+import { type HttpTransportOptions, serveHttp } from '../node.js';
+import { type TestHandlerHooks, testHandler } from './test-handler.js';
 
 export interface Harness {
   core: ServerCore;
@@ -11,9 +11,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: HttpTransportOptions = {}): Promise<Harness> {
+export async function startHarness(
+  options: HttpTransportOptions = {},
+  hooks: TestHandlerHooks = {},
+): Promise<Harness> {
   const core = createServerCore({
-    handler: testHandler(),
+    handler: testHandler(hooks),
     serverInfo: { name: 'transport-http-test', version: '1.0.0' },
     logger: silentLogger,
   });

@@ -30,7 +30,11 @@ function text(value: string): JsonObject {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function callTool(params: JsonObject, context: RequestContext): Promise<JsonObject> {
+async function callTool(
+  params: JsonObject,
+  context: RequestContext,
+  hooks: TestHandlerHooks,
+): Promise<JsonObject> {
   const args = (params.arguments ?? {}) as JsonObject;
   switch (params.name) {
     case 'echo':
@@ -76,6 +80,7 @@ async function callTool(params: JsonObject, context: RequestContext): Promise<Js
         const timer = setTimeout(resolve, 10_000);
         context.signal.addEventListener('abort', () => {
           clearTimeout(timer);
+          hooks.onAbort?.(context);
           resolve();
         });
       });
@@ -87,7 +92,14 @@ async function callTool(params: JsonObject, context: RequestContext): Promise<Js
 
 const cache = { ttlMs: 0, cacheScope: 'private' };
 
-export function testHandler(): Handler {
+export interface TestHandlerHooks {
+  /** Called when a `wait` call is aborted (cancelled, disconnected or shut down). */
+  onAbort?: (context: RequestContext) => void;
+  /** Called with every request's context (to see the peer a transport made). */
+  onRequest?: (context: RequestContext) => void;
+}
+
+export function testHandler(hooks: TestHandlerHooks = {}): Handler {
   return {
     capabilities(): ServerCapabilities {
       return { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} };
@@ -95,11 +107,12 @@ export function testHandler(): Handler {
     canSubscribe: () => true,
     async handle(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
       const params = request.params ?? {};
+      hooks.onRequest?.(context);
       switch (request.method) {
         case 'tools/list':
           return { tools: TOOLS, ...cache };
         case 'tools/call':
-          return callTool(params, context);
+          return callTool(params, context, hooks);
         case 'resources/list':
           return { resources: [{ uri: WATCHED_URI, name: 'watched' }], ...cache };
         case 'resources/read':

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ChildTransport, Impl } from '../servers/launch.js';
+import { bunBinary } from './bun-binary.js';
 import type { Endpoint } from './sessions.js';
 
 const SERVE_JS = fileURLToPath(new URL('../serve.js', import.meta.url));
@@ -37,9 +38,15 @@ export class ServerChild {
     this.#socketPath = options.socketPath;
     const flags =
       options.profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`];
-    this.proc = spawn(process.execPath, [...flags, SERVE_JS, impl, transport, options.socketPath], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    // Bun cases run the same entry under the bun binary (no Node profiler flags there).
+    const runtime = impl === 'agentd-bun' ? bunBinary() : process.execPath;
+    this.proc = spawn(
+      runtime,
+      [...(impl === 'agentd-bun' ? [] : flags), SERVE_JS, impl, transport, options.socketPath],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     this.proc.stderr?.setEncoding('utf8');
     this.proc.stderr?.on('data', (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-4_000);

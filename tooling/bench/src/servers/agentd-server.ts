@@ -1,7 +1,8 @@
 /** agentd's stack on the workload: createServerCore + Dispatcher (classic tools, or Code Mode operations) on one transport. */
 import { Dispatcher } from '@agentd/dispatch';
 import { createServerCore, type ServerCore, serveStdio, silentLogger } from '@agentd/server';
-import { serveHttp } from '@agentd/transport-http';
+import { createFetchHandler } from '@agentd/transport-http';
+import { serveHttp } from '@agentd/transport-http/node';
 import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import { CATALOGUE, inputSchemaOf, type Operation } from '../catalogue.js';
 import { CatalogueStore } from '../catalogue-store.js';
@@ -69,8 +70,50 @@ export async function launchAgentd(launch: ServerLaunch): Promise<void> {
     await server.close(100);
     return;
   }
+  if (launch.impl === 'agentd-fetch') {
+    await serveFetch(core, launch);
+    return;
+  }
+  if (launch.impl === 'agentd-bun') {
+    await serveBun(core, launch);
+    return;
+  }
   const transport = await serveHttp(core, { host: '127.0.0.1', port: 0 });
   launch.ready({ port: transport.address.port });
   await launch.stopped;
   await transport.close(100);
+}
+
+/** The fetch handler on Node, the way users run one there: `@hono/node-server`. */
+async function serveFetch(core: ServerCore, launch: ServerLaunch): Promise<void> {
+  const { serve } = await import('@hono/node-server');
+  const handler = createFetchHandler(core);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const started = serve({ fetch: handler, hostname: '127.0.0.1', port: 0 }, (info) => {
+      launch.ready({ port: info.port });
+      resolve(started);
+    });
+  });
+  await launch.stopped;
+  await handler.close(100);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+declare const Bun: {
+  serve(options: {
+    port: number;
+    hostname: string;
+    idleTimeout: number;
+    fetch: (request: Request) => Promise<Response>;
+  }): { port: number; stop(closeActive?: boolean): void };
+};
+
+/** The fetch handler under Bun's own HTTP server (this process is run by the bun binary). */
+async function serveBun(core: ServerCore, launch: ServerLaunch): Promise<void> {
+  const handler = createFetchHandler(core);
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 0, fetch: handler });
+  launch.ready({ port: server.port });
+  await launch.stopped;
+  await handler.close(100);
+  server.stop(true);
 }

@@ -1,0 +1,82 @@
+/**
+ * The root entry (`createFetchHandler` and the helpers) and the `jwt` subpath must load on every
+ * runtime: no `node:` module anywhere in their import graph, following this package's files and
+ * its workspace dependencies' entries (type-only imports are erased and do not count).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const PACKAGES = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** Value imports and re-exports (`import type`/`export type` excluded), and dynamic imports. */
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
+
+function sourceOf(specifier: string): string | undefined {
+  const match = /^@agentd\/([^/]+)(?:\/(.+))?$/.exec(specifier);
+  if (match === null) return undefined;
+  const pkg = JSON.parse(readFileSync(join(PACKAGES, match[1] as string, 'package.json'), 'utf8')) as {
+    exports: Record<string, { '@agentd/source'?: string } | string>;
+  };
+  const entry = pkg.exports[match[2] === undefined ? '.' : `./${match[2]}`];
+  if (typeof entry !== 'object' || entry['@agentd/source'] === undefined)
+    throw new Error(`no source for ${specifier}`);
+  return join(PACKAGES, match[1] as string, entry['@agentd/source']);
+}
+
+/** Every module the entry may load at run time (with `lazy`, dynamic imports too): files, external specifiers. */
+function graphOf(entry: string, lazy = true): { files: string[]; external: Set<string> } {
+  const seen = new Set<string>();
+  const external = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(IMPORT)) {
+      if (match[2] !== undefined && !lazy) continue;
+      const specifier = (match[1] ?? match[2]) as string;
+      if (specifier.startsWith('.')) {
+        const target = resolve(dirname(file), specifier);
+        // Some packages ship plain .js sources (with a .d.ts beside them).
+        visit(existsSync(target.replace(/\.js$/, '.ts')) ? target.replace(/\.js$/, '.ts') : target);
+      } else {
+        const workspace = sourceOf(specifier);
+        if (workspace !== undefined) visit(workspace);
+        else external.add(specifier);
+      }
+    }
+  };
+  visit(entry);
+  return { files: [...seen], external };
+}
+
+describe('runtime-neutral entries', () => {
+  it('the root entry imports no node: module (rpc-frame needs node:buffer, which every runtime provides)', () => {
+    const { files, external } = graphOf(join(PACKAGES, 'transport-http/src/index.ts'));
+    expect(files.some((f) => f.endsWith('/transport-http/src/fetch-handler.ts'))).toBe(true);
+    expect(files.some((f) => /transport-http\/src\/(node-|http-transport|drain-body)/.test(f))).toBe(false);
+    expect([...external].filter((s) => s.startsWith('node:'))).toEqual(['node:buffer']);
+    for (const file of files.filter((f) => !f.includes('/rpc-frame/'))) {
+      const text = readFileSync(file, 'utf8');
+      expect(
+        [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2]).filter((s) => s?.startsWith('node:')),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  it('the jwt subpath needs only jose', () => {
+    const { external } = graphOf(join(PACKAGES, 'transport-http/src/jwt.ts'));
+    expect([...external].filter((s) => s.startsWith('node:') && s !== 'node:buffer')).toEqual([]);
+    expect(external.has('jose')).toBe(true);
+  });
+
+  it('a Dispatcher without Code Mode loads no Node-only module (the sandbox is lazy)', () => {
+    const { external } = graphOf(join(PACKAGES, 'dispatch/src/index.ts'), false);
+    const nodeOnly = [...external].filter(
+      (s) => s.startsWith('node:') && !['node:buffer', 'node:crypto'].includes(s),
+    );
+    expect(nodeOnly).toEqual([]);
+  });
+});

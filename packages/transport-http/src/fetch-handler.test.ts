@@ -1,0 +1,117 @@
+/**
+ * `createFetchHandler` called with Web `Request`s directly (no server, as a Worker or Deno sees
+ * it): paths, guards, body limits, JSON and SSE answers, and cancellation through `request.signal`.
+ */
+import { createServerCore, type RequestContext, silentLogger } from '@agentd/server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createFetchHandler } from './index.js';
+import { MODERN_META, sseMessages } from './test-support/harness.js';
+import { testHandler } from './test-support/test-handler.js';
+
+const aborted: RequestContext[] = [];
+const core = createServerCore({
+  handler: testHandler({ onAbort: (c) => aborted.push(c) }),
+  serverInfo: { name: 'fetch-test', version: '1.0.0' },
+  logger: silentLogger,
+});
+const handler = createFetchHandler(core, { maxBodyBytes: 1024 });
+afterAll(async () => {
+  await handler.close(500);
+  await core.close();
+});
+
+const BASE = 'http://localhost:8787';
+
+function modern(
+  method: string,
+  params: Record<string, unknown> = {},
+  init: RequestInit = {},
+  meta: Record<string, unknown> = {},
+): Request {
+  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  return new Request(`${BASE}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: { ...params, _meta: { ...MODERN_META, ...meta } },
+    }),
+    ...init,
+  });
+}
+
+describe('createFetchHandler', () => {
+  it('answers a modern request as JSON, and other paths with 404', async () => {
+    const res = await handler(modern('tools/call', { name: 'echo', arguments: { text: 'hi' } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toMatchObject({ id: 1, result: { content: [{ type: 'text', text: 'hi' }] } });
+    const other = await handler(new Request(`${BASE}/health`));
+    expect(other.status).toBe(404);
+  });
+
+  it('streams progress as SSE before the result', async () => {
+    const res = await handler(
+      modern('tools/call', { name: 'progress', arguments: {} }, {}, { progressToken: 't' }),
+    );
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const messages = sseMessages(await res.text());
+    expect(messages.filter((m) => m.method === 'notifications/progress')).toHaveLength(3);
+    expect(messages.at(-1)).toMatchObject({ id: 1, result: { content: [{ text: 'done' }] } });
+  });
+
+  it('refuses a foreign Host (403) and too-large bodies, declared or streamed (413)', async () => {
+    const foreign = modern('tools/list');
+    const evil = new Request('http://evil.example/mcp', {
+      method: 'POST',
+      headers: foreign.headers,
+      body: '{}',
+    });
+    expect((await handler(evil)).status).toBe(403);
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { pad: 'x'.repeat(4096) },
+    });
+    const declared = modern('tools/list', {}, { body: big });
+    expect((await handler(declared)).status).toBe(413);
+    const chunks = [new TextEncoder().encode(big.slice(0, 900)), new TextEncoder().encode(big.slice(900))];
+    const streamed = modern('tools/list', {}, {
+      body: new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next === undefined) controller.close();
+          else controller.enqueue(next);
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    const res = await handler(streamed);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: -32600 } });
+  });
+
+  it('aborting request.signal cancels the request in the core', async () => {
+    const controller = new AbortController();
+    const before = aborted.length;
+    const pending = handler(
+      modern('tools/call', { name: 'wait', arguments: {} }, { signal: controller.signal }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    for (let i = 0; i < 100 && aborted.length === before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(aborted.length).toBe(before + 1);
+    for (let i = 0; i < 100 && handler.activeRequests > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(handler.activeRequests).toBe(0);
+    await pending.catch(() => undefined);
+  });
+});

@@ -1,0 +1,78 @@
+/** One MCP endpoint's state and rules, shared by every host adapter (fetch, Node, `serveHttp`). */
+import { type AuthGate, createAuthGate } from './auth-gate.js';
+import type { CorePort } from './core-port.js';
+import { hostPolicy } from './host-origin.js';
+import type { HttpIncoming, HttpOutgoing } from './http-io.js';
+import { type McpHttpOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { ownsPath, routeRequest } from './route-request.js';
+import { servedVersions } from './served-versions.js';
+import { SessionStore } from './session-store.js';
+import type { TransportContext } from './transport-context.js';
+
+export interface McpEndpoint {
+  readonly options: ResolvedOptions;
+  /** True when some request must authenticate (tokens or OAuth configured). */
+  readonly authenticated: boolean;
+  /** The paths this endpoint answers: its own and, with OAuth, the RFC 9728 metadata paths. */
+  owns(path: string): boolean;
+  /** Serves one request on an owned path; settles when the answer is complete or handed to a stream. */
+  serve(incoming: HttpIncoming, out: HttpOutgoing): Promise<void>;
+  readonly sessionCount: number;
+  readonly activeRequests: number;
+  /** Stops accepting, ends SSE streams (listen streams with their final result), drains, then cuts. */
+  close(deadlineMs?: number): Promise<void>;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function createEndpoint(core: CorePort, options: McpHttpOptions = {}): McpEndpoint {
+  const served = servedVersions(core, options.legacy);
+  const resolved = { ...resolveOptions(options), legacy: served.legacy };
+  const gate: AuthGate | undefined = createAuthGate(options.auth);
+  let counter = 0;
+  const context: TransportContext = {
+    core,
+    options: resolved,
+    versions: served.versions,
+    sse: { keepAliveMs: resolved.keepAliveMs, maxBufferedBytes: resolved.maxStreamBufferBytes },
+    sessions: new SessionStore({
+      ttlMs: resolved.sessionTtlMs,
+      maxSessions: resolved.maxSessions,
+      maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
+    }),
+    exchanges: new Set(),
+    closing: false,
+    nextId: () => `http-${(++counter).toString(36)}`,
+  };
+  const policy = hostPolicy(resolved.allowedHosts, resolved.allowedOrigins);
+  let closing: Promise<void> | undefined;
+  return {
+    options: resolved,
+    authenticated: gate !== undefined,
+    owns: (path) => ownsPath(context, gate, path),
+    serve: (incoming, out) => routeRequest(context, policy, gate, incoming, out),
+    get sessionCount() {
+      return context.sessions.size;
+    },
+    get activeRequests() {
+      return context.exchanges.size;
+    },
+    close(deadlineMs = resolved.closeDeadlineMs) {
+      closing ??= shutdown(context, deadlineMs);
+      return closing;
+    },
+  };
+}
+
+async function shutdown(context: TransportContext, deadlineMs: number): Promise<void> {
+  context.closing = true;
+  // Long-lived streams never finish on their own: end them now (listen streams with a result).
+  context.sessions.endStreams();
+  for (const exchange of context.exchanges) if (exchange.longLived()) exchange.shutdown(false);
+  const deadline = Date.now() + deadlineMs;
+  while (context.exchanges.size > 0 && Date.now() < deadline) await sleep(10);
+  for (const exchange of [...context.exchanges]) exchange.shutdown(true);
+  context.sessions.endAll();
+}

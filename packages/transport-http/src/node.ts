@@ -1,0 +1,14 @@
+/**
+ * @agentd/transport-http/node: the same endpoint on `node:http` — middleware for plain servers,
+ * Express, Fastify and Hono on Node, and `serveHttp`, the ready-made server. This file is the
+ * subpath's public API.
+ */
+export {
+  createHttpTransport,
+  type HttpTransport,
+  type HttpTransportOptions,
+  type ServeHttpOptions,
+  serveHttp,
+  type TlsOptions,
+} from './http-transport.js';
+export { createNodeHandler, type NodeHandler } from './node-handler.js';
