@@ -125,6 +125,21 @@ describe('unauthenticated loopback HTTP', () => {
       const ids = ((found.structuredContent as Json).operations as Json[]).map((op) => op.id);
       expect(ids).toEqual(expect.arrayContaining(['status', 'subagent.spawn']));
       for (const id of ['drain', 'lame-duck', 'pause', 'resume', 'cancel']) expect(ids).not.toContain(id);
+      // agent://capabilities tells the same story: a restricted peer cannot learn they exist.
+      const read = await anonymous.readResource({ uri: 'agent://capabilities' });
+      const capabilities = JSON.parse(String((read.contents[0] as { text: string }).text)) as Json;
+      const listed = (capabilities.operations as Json[]).map((op) => op.id);
+      expect(listed).toEqual(expect.arrayContaining(['status', 'subagent.spawn']));
+      for (const id of ['drain', 'lame-duck', 'pause', 'resume', 'cancel']) expect(listed).not.toContain(id);
+      const resources = (capabilities.resources as Json[]).map((r) => r.uri);
+      expect(resources).toContain('agent://status');
+      for (const uri of ['agent://inventory', 'agent://config/effective', 'agent://events'])
+        expect(resources).not.toContain(uri);
+      // The startup log does not call the anonymous listener a management one.
+      const listening = open.logs.filter((l) => l.msg === 'listening');
+      expect(listening.find((l) => String(l.address).startsWith('http'))).toMatchObject({ trust: 'restricted' });
+      expect(listening.find((l) => l.address === open.socket)).toMatchObject({ trust: 'management' });
+      expect(listening.some((l) => 'origin' in l)).toBe(false);
     } finally {
       await anonymous.close();
       await open.stop();

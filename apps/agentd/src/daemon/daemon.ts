@@ -17,6 +17,7 @@ import { buildOperations, type OperationHost, statusJson } from './operations.js
 import { supervisorConfig } from './profiles.js';
 import { RESOURCE_SPECS, type ResourceHost } from './resources.js';
 import { createSelfMcp, type SelfMcp } from './self-mcp.js';
+import { listenerTrust, seesManagement } from './trust.js';
 
 export interface DaemonOptions {
   inputs: ConfigInputs;
@@ -126,7 +127,10 @@ export class Daemon implements OperationHost, ResourceHost {
         this.#logger.info('listening', {
           target: target.raw,
           address: listener.address,
-          origin: target.kind === 'stdio' ? 'stdio' : 'management',
+          trust: listenerTrust(
+            target.kind === 'https' ? 'http' : target.kind,
+            this.#config.auth.bearerTokens.length > 0,
+          ),
         });
       } catch (error) {
         await Promise.all(this.#listeners.map((l) => l.close(0)));
@@ -187,7 +191,7 @@ export class Daemon implements OperationHost, ResourceHost {
 
   capabilitiesBody(peer: Peer): JsonObject {
     const visible = this.#selfMcp.visibleOperations(peer);
-    const management = peer.origin === 'management';
+    const management = seesManagement(peer);
     return {
       contractVersion: '1.0',
       agentVersion: this.version,

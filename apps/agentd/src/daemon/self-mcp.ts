@@ -14,7 +14,7 @@ import {
   type ResourceHost,
   readResource,
 } from './resources.js';
-import { filtersByTrust, trustOf } from './trust.js';
+import { filtersByTrust, seesManagement, trustOf } from './trust.js';
 
 export interface SelfMcp {
   readonly handler: Handler;
@@ -179,7 +179,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     },
     visibleOperations(peer) {
       const denied = new Set(
-        peer.origin === 'management' ? [] : operations.filter((o) => o.operator).map(filterName),
+        seesManagement(peer) ? [] : operations.filter((o) => o.operator).map(filterName),
       );
       return operations.filter((o) => !denied.has(filterName(o)));
     },
