@@ -66,7 +66,12 @@ const agentProfileSchema: JsonObject = {
         "'protocol': NDJSON JSON-RPC agent protocol on the child's stdio; 'plain': instruction on stdin, stdout is the result.",
     },
     command: { type: 'string', minLength: 1, description: 'Executable to spawn (PATH lookup applies).' },
-    args: { type: 'array', items: { type: 'string' }, description: 'Arguments passed to the command.' },
+    args: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        "Arguments passed to the command. Plain mode: '{instruction}' in an argument is replaced by the instruction (stdin then gets EOF at once).",
+    },
     env: {
       type: 'object',
       additionalProperties: { type: 'string' },

@@ -195,8 +195,12 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
   }));
   if (mergedIssues.length > 0) throw new ConfigError(mergedIssues);
   const config = merged as unknown as AgentdConfig;
-  if (inputs.forceStdio === true && !config.serve.includes('stdio'))
-    config.serve = [...config.serve, 'stdio'];
+  if (inputs.forceStdio === true) {
+    // `agentd stdio` binds nothing but stdio unless its own --serve flags ask: a config file or
+    // AGENTD_SERVE shared with the daemon must not make a client-launched agentd grab its socket.
+    const asked = (inputs.flags.get('--serve') ?? []).flatMap((v) => v.split(',')).map((v) => v.trim());
+    config.serve = [...new Set([...asked.filter((v) => v !== ''), 'stdio'])];
+  }
   const cross = crossFieldIssues(config, layers, inputs.cwd);
   const tls = readTls(config, cross.targets, cross.issues, layers);
   if (cross.issues.length > 0) throw new ConfigError(cross.issues);

@@ -1,4 +1,5 @@
 /** The self-MCP operations: work operations for every peer, operator operations for management peers. */
+import { ToolResult } from '@agentd/dispatch';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
@@ -68,6 +69,21 @@ export function forwardAgentEvents(context: OperationContext): (event: AgentEven
   };
 }
 
+/**
+ * A run that ended badly answers `isError: true` (hosts that only read isError must not report
+ * success), still carrying the full status as structured content. In Code Mode the script
+ * receives the status as a value either way and decides itself.
+ */
+export function spawnResult(status: SubagentStatus): JsonObject | ToolResult {
+  const body = statusJson(status);
+  if (!status.terminal || status.state === 'succeeded') return body;
+  return new ToolResult({
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    structuredContent: body,
+    isError: true,
+  });
+}
+
 /** Strips undefined so the record stays JSON-clean for structuredContent. */
 export function statusJson(status: SubagentStatus): JsonObject {
   return JSON.parse(JSON.stringify(status)) as JsonObject;
@@ -102,7 +118,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         // Tied to the request until it answers: a caller that gives up before it has the handle
         // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.
         const status = await sup().spawn(request, context.signal, { onEvent: forwardAgentEvents(context) });
-        return statusJson(status);
+        return spawnResult(status);
       },
     },
     {

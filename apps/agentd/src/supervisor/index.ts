@@ -9,6 +9,7 @@ export type {
   AgentProfile,
   FailureCode,
   LogEntry,
+  PlainTailLine,
   Logger,
   RefusalCode,
   SendOptions,

@@ -13,9 +13,11 @@ import {
   plainOutcome,
   protocolOutcome,
   spawnFailedOutcome,
+  stripFinalNewline,
   tooLarge,
 } from './exit-outcome.js';
 import { newHandle, newRunId } from './ids.js';
+import { plainInvocation, startPlainRun } from './plain-run.js';
 import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
 import {
   type Ending,
@@ -371,8 +373,9 @@ export class Supervisor {
   private launch(run: RunRecord, instruction: string): void {
     const { limits } = this.config;
     let host: ChildHost;
+    const plain = run.profile.mode === 'plain' ? plainInvocation(run.profile, instruction) : undefined;
     try {
-      host = new ChildHost(run.profile, {
+      host = new ChildHost(plain?.profile ?? run.profile, {
         stderrTailBytes: limits.stderrTailBytes,
         killGraceMs: limits.killGraceMs,
       });
@@ -384,7 +387,8 @@ export class Supervisor {
     run.host = host;
     const started = host.started.then((ok) => {
       if (!ok || run.state !== 'starting') return;
-      this.log('debug', 'subagent running', { ...runFields(run), pid: host.pid });
+      // childPid: `pid` is the daemon's own, on every log line.
+      this.log('debug', 'subagent running', { ...runFields(run), childPid: host.pid });
       this.setState(run, 'running');
     });
     this.background(started, run);
@@ -392,26 +396,19 @@ export class Supervisor {
       host.exited.then((exit) => this.onExit(run, exit)),
       run,
     );
-    if (run.profile.mode === 'plain') this.startPlain(run, host, instruction);
+    if (plain !== undefined) this.startPlain(run, host, plain.stdin);
     else this.startProtocol(run, host, instruction);
   }
 
-  private startPlain(run: RunRecord, host: ChildHost, instruction: string): void {
+  private startPlain(run: RunRecord, host: ChildHost, stdin: string): void {
     const max = this.config.limits.maxOutputBytes;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    host.child.stdout.on('data', (chunk: Buffer) => {
-      if (run.ending !== undefined) return;
-      size += chunk.length;
-      if (size > max) {
-        chunks.length = 0;
-        void this.terminate(run, tooLarge(max));
-        return;
-      }
-      chunks.push(chunk);
+    const plain = startPlainRun(host, stdin, {
+      maxOutputBytes: max,
+      onEvent: (event) => this.streamEvent(run, event),
+      onOverflow: () => void this.terminate(run, tooLarge(max)),
     });
-    run.collectOutput = () => Buffer.concat(chunks).toString('utf8');
-    host.child.stdin.end(instruction);
+    run.collectOutput = plain.output;
+    run.tail = plain.tail;
     this.armTimer(run, run.timeoutMs);
   }
 
@@ -566,7 +563,12 @@ export class Supervisor {
     await new Promise((resolve) => setImmediate(resolve));
     if (isTerminal(run.state)) return;
     const facts = exitFacts(exit);
-    if (run.ending !== undefined) return this.end(run, decidedOutcome(run.ending, facts));
+    if (run.ending !== undefined) {
+      const decided = decidedOutcome(run.ending, facts);
+      // Plain mode keeps the stdout it got (up to the cap) however the run ended.
+      if (run.collectOutput !== undefined) decided.fields.output = stripFinalNewline(run.collectOutput());
+      return this.end(run, decided);
+    }
     if (exit.spawnError !== undefined)
       return this.end(run, spawnFailedOutcome(run.profile.command, exit.spawnError));
     if (run.profile.mode === 'protocol') return this.end(run, protocolOutcome(run, facts));
@@ -672,6 +674,12 @@ export class Supervisor {
       };
       run.watchers.add(watcher);
     });
+  }
+
+  /** A plain run's output line: for the waiting caller only (the daemon log is not the agent's stdout). */
+  private streamEvent(run: RunRecord, event: AgentEvent): void {
+    this.emitter.emit('event', run.handle, event);
+    for (const sink of [...run.eventSinks]) this.callObserver('onEvent', () => sink(event));
   }
 
   private onAgentEvent(run: RunRecord, event: AgentEvent): void {
