@@ -137,7 +137,9 @@ describe('unauthenticated loopback HTTP', () => {
         expect(resources).not.toContain(uri);
       // The startup log does not call the anonymous listener a management one.
       const listening = open.logs.filter((l) => l.msg === 'listening');
-      expect(listening.find((l) => String(l.address).startsWith('http'))).toMatchObject({ trust: 'restricted' });
+      expect(listening.find((l) => String(l.address).startsWith('http'))).toMatchObject({
+        trust: 'restricted',
+      });
       expect(listening.find((l) => l.address === open.socket)).toMatchObject({ trust: 'management' });
       expect(listening.some((l) => 'origin' in l)).toBe(false);
     } finally {

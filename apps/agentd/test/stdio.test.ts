@@ -71,6 +71,7 @@ describe('agentd stdio, classic exposure', () => {
       'command_lame-duck',
       'command_pause',
       'command_resume',
+      'command_reload',
       'command_cancel',
     ]) {
       const refused = await answer(c, 'tools/call', { name, arguments: {} });

@@ -7,7 +7,7 @@ import type { AgentdConfig } from './config-schema.js';
 import { defaultConfig } from './defaults.js';
 import { envLayer, flagLayer, type Layer, mergeInto } from './layer.js';
 import { parseServeTarget, type ServeTarget, ServeTargetError } from './serve-target.js';
-import { ENV_BEARER_TOKEN, ENV_CONFIG_FILE, ENV_SOCKET, SETTINGS } from './settings.js';
+import { ENV_BEARER_TOKEN, ENV_CONFIG_FILE, ENV_SOCKET, ENV_TOKEN, SETTINGS } from './settings.js';
 import { validateLayer } from './validate-config.js';
 
 export interface ConfigInputs {
@@ -32,7 +32,13 @@ export interface ResolvedConfig {
   tls: { cert: string; key: string } | undefined;
 }
 
-const KNOWN_ENV = new Set([...SETTINGS.map((s) => s.env), ENV_CONFIG_FILE, ENV_BEARER_TOKEN, ENV_SOCKET]);
+const KNOWN_ENV = new Set([
+  ...SETTINGS.map((s) => s.env),
+  ENV_CONFIG_FILE,
+  ENV_BEARER_TOKEN,
+  ENV_SOCKET,
+  ENV_TOKEN,
+]);
 
 function rebase(path: string, baseDir: string): string {
   return isAbsolute(path) ? path : resolve(baseDir, path);

@@ -39,3 +39,5 @@ export const SETTINGS: readonly Setting[] = [
 export const ENV_CONFIG_FILE = 'AGENTD_CONFIG';
 export const ENV_BEARER_TOKEN = 'AGENTD_BEARER_TOKEN';
 export const ENV_SOCKET = 'AGENTD_SOCKET';
+/** The operator CLI's bearer token for --url (read by client commands only). */
+export const ENV_TOKEN = 'AGENTD_TOKEN';

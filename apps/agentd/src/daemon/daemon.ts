@@ -289,6 +289,7 @@ export class Daemon implements OperationHost, ResourceHost {
     changed: string[];
     restartRequired: string[];
     issues?: string[];
+    generation: number;
   } {
     this.#watcher?.markSeen();
     let next: ResolvedConfig;
@@ -298,7 +299,7 @@ export class Daemon implements OperationHost, ResourceHost {
       if (!(error instanceof ConfigError)) throw error;
       const issues = error.issues.map(formatIssue);
       this.#logger.warn('config reload rejected; keeping the running config', { trigger, issues });
-      return { applied: false, changed: [], restartRequired: [], issues };
+      return { applied: false, changed: [], restartRequired: [], issues, generation: this.#generation };
     }
     const diff = diffConfig(this.#config, next.config);
     try {
@@ -306,7 +307,7 @@ export class Daemon implements OperationHost, ResourceHost {
     } catch (error) {
       const issues = [(error as Error).message];
       this.#logger.warn('config reload rejected; keeping the running config', { trigger, issues });
-      return { applied: false, changed: [], restartRequired: [], issues };
+      return { applied: false, changed: [], restartRequired: [], issues, generation: this.#generation };
     }
     const surfaceChanged = diff.changed.includes('agents') || diff.changed.includes('defaultAgent');
     this.#config = diff.effective;
@@ -326,7 +327,12 @@ export class Daemon implements OperationHost, ResourceHost {
     if (diff.restartRequired.length > 0) {
       this.#logger.warn('restart required to apply some changes', { keys: diff.restartRequired });
     }
-    return { applied: true, changed: diff.changed, restartRequired: diff.restartRequired };
+    return {
+      applied: true,
+      changed: diff.changed,
+      restartRequired: diff.restartRequired,
+      generation: this.#generation,
+    };
   }
 
   // ---- shutdown ----

@@ -13,6 +13,8 @@ export interface OperationHost {
   /** Starts the graceful drain that ends with exit 0. */
   beginDrain(deadlineMs: number | undefined): JsonObject;
   setReady(ready: boolean): JsonObject;
+  /** Re-reads the config file and applies it atomically, or keeps the running config and says why. */
+  reload(trigger: string): JsonObject;
 }
 
 const handleArg = { type: 'string', minLength: 1, description: 'Handle returned by subagent.spawn.' };
@@ -117,7 +119,18 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
         // Tied to the request until it answers: a caller that gives up before it has the handle
         // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.
-        const status = await sup().spawn(request, context.signal, { onEvent: forwardAgentEvents(context) });
+        const status = await sup().spawn(request, context.signal, {
+          // The caller learns its run at once (a log notification when it asked for logs), so a
+          // client that is interrupted can say which run it cancelled and confirm it ended.
+          onStart: (started) =>
+            context.log('info', {
+              event: 'started',
+              handle: started.handle,
+              runId: started.runId,
+              agent: started.agent,
+            }),
+          onEvent: forwardAgentEvents(context),
+        });
         return spawnResult(status);
       },
     },
@@ -253,6 +266,16 @@ function operatorOperations(host: OperationHost): OperationSpec[] {
         sup().resume();
         return pauseState();
       },
+    },
+    {
+      kind: 'command',
+      id: 'reload',
+      description:
+        'Re-read the config file and apply it atomically (as SIGHUP does); an invalid file changes nothing and the reasons are returned.',
+      args: empty,
+      outputType: 'ReloadResult',
+      operator: true,
+      handler: async () => host.reload('reload operation'),
     },
     {
       kind: 'command',

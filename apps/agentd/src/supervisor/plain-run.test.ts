@@ -44,7 +44,10 @@ describe('plain mode streaming', () => {
 
   it('keeps a bounded tail of the last lines', async () => {
     const supervisor = makeSupervisor({
-      profiles: [...testProfiles(), sh('many', 'i=0; while [ $i -lt 500 ]; do echo "line $i"; i=$((i+1)); done')],
+      profiles: [
+        ...testProfiles(),
+        sh('many', 'i=0; while [ $i -lt 500 ]; do echo "line $i"; i=$((i+1)); done'),
+      ],
     });
     const status = await supervisor.spawn({ agent: 'many', instruction: 'x' });
     expect(status.tail).toHaveLength(TAIL_LINES);

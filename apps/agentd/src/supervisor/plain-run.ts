@@ -19,7 +19,8 @@ export function plainInvocation(
   instruction: string,
 ): { profile: AgentProfile; stdin: string } {
   const args = profile.args ?? [];
-  if (!args.some((arg) => arg.includes(INSTRUCTION_PLACEHOLDER))) return { profile: { ...profile }, stdin: instruction };
+  if (!args.some((arg) => arg.includes(INSTRUCTION_PLACEHOLDER)))
+    return { profile: { ...profile }, stdin: instruction };
   // The instruction travels as an argument: stdin gets EOF at once so the CLI does not wait for input.
   const placed = args.map((arg) => arg.replaceAll(INSTRUCTION_PLACEHOLDER, instruction));
   return { profile: { ...profile, args: placed }, stdin: '' };
