@@ -45,6 +45,8 @@ export interface AgentdConfig {
   eventsRing: number;
   drainTimeoutMs: number;
   watch: boolean;
+  /** Prometheus endpoint, `http://127.0.0.1:PORT[/PATH]`; none when unset. */
+  metrics?: string;
   defaultAgent: string;
   agents: Record<string, AgentProfileConfig>;
   limits: LimitsConfig;
@@ -199,6 +201,12 @@ export const CONFIG_SCHEMA: JsonObject = {
     watch: {
       type: 'boolean',
       description: 'Reload the config file when it changes (SIGHUP always reloads).',
+    },
+    metrics: {
+      type: 'string',
+      pattern: '^http://',
+      description:
+        "Serve Prometheus metrics at this address, e.g. 'http://127.0.0.1:9464' (path default /metrics; restart required). A non-loopback address needs a bearer token.",
     },
     defaultAgent: {
       type: 'string',

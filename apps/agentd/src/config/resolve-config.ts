@@ -4,6 +4,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { AgentdConfig } from './config-schema.js';
+import { MetricsTargetError, parseMetricsTarget } from '../metrics/metrics-target.js';
 import { defaultConfig } from './defaults.js';
 import { envLayer, flagLayer, type Layer, mergeInto } from './layer.js';
 import { parseServeTarget, type ServeTarget, ServeTargetError } from './serve-target.js';
@@ -129,6 +130,16 @@ function crossFieldIssues(config: AgentdConfig, layers: readonly Layer[], cwd: s
     }
   }
   if (targets.filter((t) => t.kind === 'stdio').length > 1) issue('/serve', 'stdio can be served once');
+  if (config.metrics !== undefined) {
+    try {
+      const metrics = parseMetricsTarget(config.metrics);
+      if (!metrics.loopback && config.auth.bearerTokens.length === 0)
+        issue('/metrics', `${metrics.raw}: a non-loopback metrics address needs a bearer token (auth.bearerTokens)`);
+    } catch (error) {
+      if (!(error instanceof MetricsTargetError)) throw error;
+      issue('/metrics', error.message);
+    }
+  }
   const names = config.auth.bearerTokens.map((t) => t.name);
   if (new Set(names).size !== names.length) issue('/auth/bearerTokens', 'token names must be unique');
   return { issues, targets };
