@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import { MetricsTargetError, parseMetricsTarget } from '../metrics/metrics-target.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { AgentdConfig } from './config-schema.js';
-import { MetricsTargetError, parseMetricsTarget } from '../metrics/metrics-target.js';
 import { defaultConfig } from './defaults.js';
 import { envLayer, flagLayer, type Layer, mergeInto } from './layer.js';
 import { parseServeTarget, type ServeTarget, ServeTargetError } from './serve-target.js';
@@ -134,7 +134,10 @@ function crossFieldIssues(config: AgentdConfig, layers: readonly Layer[], cwd: s
     try {
       const metrics = parseMetricsTarget(config.metrics);
       if (!metrics.loopback && config.auth.bearerTokens.length === 0)
-        issue('/metrics', `${metrics.raw}: a non-loopback metrics address needs a bearer token (auth.bearerTokens)`);
+        issue(
+          '/metrics',
+          `${metrics.raw}: a non-loopback metrics address needs a bearer token (auth.bearerTokens)`,
+        );
     } catch (error) {
       if (!(error instanceof MetricsTargetError)) throw error;
       issue('/metrics', error.message);

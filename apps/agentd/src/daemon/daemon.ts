@@ -155,7 +155,11 @@ export class Daemon implements OperationHost, ResourceHost {
     if (this.#metrics !== undefined && this.#config.metrics !== undefined) {
       try {
         const tokens = this.#config.auth.bearerTokens.map((t) => t.token);
-        this.#metricsServer = await serveMetrics(parseMetricsTarget(this.#config.metrics), this.#metrics.registry, tokens);
+        this.#metricsServer = await serveMetrics(
+          parseMetricsTarget(this.#config.metrics),
+          this.#metrics.registry,
+          tokens,
+        );
         this.#logger.info('serving metrics', { address: this.#metricsServer.url });
       } catch (error) {
         await this.#abortStart();

@@ -43,7 +43,8 @@ export async function serveMetrics(
     if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) return send(res, 403, 'forbidden host\n');
     const path = (req.url ?? '/').split('?')[0];
     if (path !== target.path) return send(res, 404, `not found; metrics are at ${target.path}\n`);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET only\n', { allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, 'GET only\n', { allow: 'GET, HEAD' });
     if (needsToken && !tokenMatches(req.headers.authorization, tokens))
       return send(res, 401, 'bearer token required\n', { 'www-authenticate': 'Bearer' });
     const body = await registry.metrics();
@@ -61,9 +62,17 @@ export async function serveMetrics(
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE')
-        reject(new LocalError('address_in_use', `metrics: ${target.host}:${target.port} is already in use`, { cause: error }));
+        reject(
+          new LocalError('address_in_use', `metrics: ${target.host}:${target.port} is already in use`, {
+            cause: error,
+          }),
+        );
       else if (error.code === 'EADDRNOTAVAIL')
-        reject(new LocalError('address_unavailable', `metrics: ${target.host} is not an address of this machine`, { cause: error }));
+        reject(
+          new LocalError('address_unavailable', `metrics: ${target.host} is not an address of this machine`, {
+            cause: error,
+          }),
+        );
       else reject(error);
     });
     server.listen(target.port, target.host, () => resolve());
