@@ -38,6 +38,7 @@ beforeAll(async () => {
   agentd = await startAgentd({
     http: true,
     config: { agents, auth: { bearerTokens: [{ name: 'ops', token: TOKEN }] } },
+    args: ['--log-level', 'debug'],
   });
   socket = ['--socket', agentd.socket];
 });
@@ -139,6 +140,12 @@ describe('runs', () => {
     // stdout and stderr are separate pipes: their relative order is the child's business.
     expect(lines.indexOf('tick 1')).toBeLessThan(lines.indexOf('tick 2'));
     expect(lines).toContain('tock');
+    // Every log line's pid is the daemon's; the child's pid has its own key.
+    const runId = /run (run_\S+) started/.exec(result.stderr)?.[1];
+    const running = await agentd.waitForLog((l) => l.msg === 'subagent running' && l.runId === runId);
+    expect(running.pid).toBe(agentd.proc.pid);
+    expect(running.childPid).toEqual(expect.any(Number));
+    expect(running.childPid).not.toBe(agentd.proc.pid);
   });
 
   it('reads the instruction from stdin with -', async () => {

@@ -51,7 +51,8 @@ function workspaceClosure(): Map<string, string> {
 function scrubbedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) || key === 'NODE_OPTIONS' || key === 'INIT_CWD' || key.startsWith('AGENTD_')) continue;
+    if (/^npm_/i.test(key) || key === 'NODE_OPTIONS' || key === 'INIT_CWD' || key.startsWith('AGENTD_'))
+      continue;
     env[key] = value;
   }
   // The installed bin's `#!/usr/bin/env node` must find the Node this suite runs on.
@@ -97,8 +98,9 @@ beforeAll(async () => {
   project = join(scratch, 'project');
   await mkdir(tarballs);
   await mkdir(project);
-  const pnpmVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager: string })
-    .packageManager;
+  const pnpmVersion = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager: string }
+  ).packageManager;
   const pnpm = (await checked('npx', ['-y', '-p', pnpmVersion, '-c', 'command -v pnpm'], tmpdir())).trim();
   const local: Record<string, string> = {};
   for (const [name, dir] of workspaceClosure()) {
@@ -121,7 +123,8 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  if (scratch !== '' && process.env.AGENTD_KEEP_PACK !== '1') await rm(scratch, { recursive: true, force: true });
+  if (scratch !== '' && process.env.AGENTD_KEEP_PACK !== '1')
+    await rm(scratch, { recursive: true, force: true });
 });
 
 describe(`@agentd/agentd installed from its tarball (Node ${process.version})`, () => {
@@ -160,7 +163,12 @@ describe(`@agentd/agentd installed from its tarball (Node ${process.version})`, 
       const status = await run(bin, ['status', '--socket', socket], project, env);
       expect(status.code).toBe(0);
       expect(status.stdout).toContain(`agentd ${version}`);
-      const spawned = await run(bin, ['spawn', '--json', '--socket', socket, 'uppercase installed'], project, env);
+      const spawned = await run(
+        bin,
+        ['spawn', '--json', '--socket', socket, 'uppercase installed'],
+        project,
+        env,
+      );
       expect(JSON.parse(spawned.stdout)).toMatchObject({ state: 'succeeded', output: 'INSTALLED' });
     } finally {
       daemon.kill('SIGTERM');
