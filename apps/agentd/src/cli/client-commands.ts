@@ -1,7 +1,7 @@
 /** The operator CLI's client commands, over the unix socket or HTTP(S) (modern era). */
 import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { connectTo, endpointOf } from './connect.js';
-import { daemonStatusText, eventText, pretty, runsText, statusText } from './format.js';
+import { daemonStatusText, eventText, FAILED_STATES, pretty, runsText, statusText } from './format.js';
 import type { McpClient } from './mcp-client.js';
 import { callOperation, readJson } from './operation-call.js';
 import type { ClientCommand } from './parse-args.js';
@@ -24,8 +24,6 @@ export interface ClientContext {
 
 /** Exit codes (documented in `agentd --help`). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, waitTimedOut: 3 } as const;
-
-const FAILED_STATES = new Set(['failed', 'timed_out', 'cancelled']);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,6 +3,9 @@ import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 
 export const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
+/** Terminal states that mean the run did not succeed (exit 1 for the commands that wait on it). */
+export const FAILED_STATES: ReadonlySet<string> = new Set(['failed', 'timed_out', 'cancelled']);
+
 const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 
 function duration(status: JsonObject): string {

@@ -3,7 +3,7 @@
  * progress and log notifications to stderr, and cancelling it on SIGINT/SIGTERM (and saying so).
  */
 import { isJsonObject, type JsonObject, type JsonRpcNotification } from '@agentd/rpc-frame';
-import { pretty, statusText } from './format.js';
+import { FAILED_STATES, pretty, statusText } from './format.js';
 import type { McpClient } from './mcp-client.js';
 import { callOperation } from './operation-call.js';
 
@@ -128,6 +128,6 @@ export async function runStreaming(client: McpClient, call: StreamingCall): Prom
   }
   const turnFailed = call.id === 'subagent.send' && isJsonObject(value) && value.isError === true;
   // In Code Mode a failed run is a value, not an error: its state decides.
-  const runFailed = isJsonObject(value) && ['failed', 'timed_out', 'cancelled'].includes(String(value.state));
+  const runFailed = isJsonObject(value) && FAILED_STATES.has(String(value.state));
   return isError || turnFailed || runFailed ? 1 : 0;
 }
