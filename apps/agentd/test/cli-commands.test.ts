@@ -170,6 +170,20 @@ describe('runs', () => {
         { stream: 'stderr', text: 'note on stderr' },
       ]),
     );
+    // The same live tail is the agent://subagent/<handle> resource.
+    const read = JSON.parse(
+      (
+        await runCli([
+          'call',
+          ...socket,
+          'resources/read',
+          JSON.stringify({ uri: `agent://subagent/${handle}` }),
+        ])
+      ).stdout,
+    ) as { contents: { text: string }[] };
+    const resource = JSON.parse(read.contents[0]?.text ?? '{}') as Json;
+    expect(resource).toMatchObject({ state: 'running' });
+    expect(resource.tail).toContainEqual({ stream: 'stdout', text: 'first one' });
     const gaveUp = await runCli(['wait', ...socket, handle, '--timeout-ms', '100']);
     expect(gaveUp.code).toBe(3);
     expect(gaveUp.stderr).toContain('still running');

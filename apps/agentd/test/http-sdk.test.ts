@@ -1,7 +1,10 @@
 /** End to end over loopback HTTP: the official MCP SDK client, bearer auth, Code Mode chaining, both eras. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
 import { type Json, modernMeta } from './support/ndjson-client.js';
@@ -13,7 +16,16 @@ let client: Client;
 beforeAll(async () => {
   agentd = await startAgentd({
     http: true,
-    config: { auth: { bearerTokens: [{ name: 'e2e', token: TOKEN }] } },
+    config: {
+      auth: { bearerTokens: [{ name: 'e2e', token: TOKEN }] },
+      agents: {
+        ticker: {
+          mode: 'plain',
+          command: '/bin/sh',
+          args: ['-c', 'echo "one {instruction}"; echo two >&2; echo three'],
+        },
+      },
+    },
   });
   client = new Client({ name: 'agentd-e2e-sdk', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(agentd.httpUrl as string), {
@@ -75,6 +87,25 @@ describe('the official SDK client over HTTP', () => {
     expect(JSON.parse(String((read.contents[0] as { text: string }).text))).toMatchObject({
       state: 'succeeded',
     });
+  });
+
+  it("streams a plain agent's lines as progress and log notifications to the official client", async () => {
+    const progress: string[] = [];
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(n.params.data);
+    });
+    await client.setLoggingLevel('info');
+    const code = "return await agentd.subagent.spawn({ agent: 'ticker', instruction: 'go' });";
+    const result = (await client.callTool({ name: 'execute', arguments: { code } }, undefined, {
+      onprogress: (p) => {
+        progress.push(String(p.message));
+      },
+    })) as Json;
+    expect(executed(result)).toMatchObject({ state: 'succeeded', output: 'one go\nthree' });
+    expect(progress).toEqual(['one go', 'three']);
+    expect(logs).toContainEqual(expect.objectContaining({ event: 'started', agent: 'ticker' }));
+    expect(logs).toContain('two');
   });
 
   it('surfaces refusals inside execute as errors the code can catch', async () => {
