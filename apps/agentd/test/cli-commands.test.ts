@@ -152,6 +152,10 @@ describe('runs', () => {
     const result = await runCli(['spawn', '--json', ...socket, '-'], cleanEnv(), 'reverse stressed\n');
     expect(JSON.parse(result.stdout)).toMatchObject({ state: 'succeeded', output: 'desserts' });
     expect((await runCli(['spawn', ...socket, '-'], cleanEnv(), '')).code).toBe(2);
+    // A usage error comes before connecting: no daemon needed to be told.
+    const nowhere = await runCli(['spawn', '--socket', join(dir, 'nobody.sock'), '-'], cleanEnv(), '');
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toContain('stdin');
   });
 
   it('status HANDLE shows a running plain agent’s tail; wait gives up (3) then returns the result', async () => {

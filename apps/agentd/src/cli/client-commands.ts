@@ -132,7 +132,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
     }
     case 'spawn': {
       const args: JsonObject = {
-        instruction: await textArg(command.instruction, 'the instruction', context),
+        instruction: command.instruction,
       };
       if (command.agent !== undefined) args.agent = command.agent;
       if (command.async) args.async = true;
@@ -144,7 +144,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
     case 'send': {
       const args: JsonObject = {
         handle: command.handle,
-        message: await textArg(command.message, 'the message', context),
+        message: command.message,
       };
       if (command.timeoutMs !== undefined) args.timeoutMs = command.timeoutMs;
       return runStreaming(client, { id: 'subagent.send', args, json, io, cancels: 'turn' });
@@ -256,7 +256,17 @@ async function events(
   return outcome.interrupted === undefined ? outcome.value : command.follow ? EXIT.ok : outcome.interrupted;
 }
 
-export async function runClientCommand(command: ClientCommand, context: ClientContext): Promise<number> {
+/** `-` is replaced by stdin before anything connects: a usage error comes before any side effect. */
+async function withStdin(command: ClientCommand, context: ClientContext): Promise<ClientCommand> {
+  if (command.kind === 'spawn')
+    return { ...command, instruction: await textArg(command.instruction, 'the instruction', context) };
+  if (command.kind === 'send')
+    return { ...command, message: await textArg(command.message, 'the message', context) };
+  return command;
+}
+
+export async function runClientCommand(given: ClientCommand, context: ClientContext): Promise<number> {
+  const command = await withStdin(given, context);
   const client = await connectTo(endpointOf(command.connection, context.env, context.cwd), context.version);
   try {
     return await run(client, command, context);
