@@ -5,5 +5,5 @@ cd "$(dirname "$0")/../.."
 source tooling/scripts/env.sh
 
 pnpm install --frozen-lockfile >&2
-pnpm turbo run build --filter=agentd... --output-logs=errors-only >&2
+pnpm turbo run build --filter=@agentd/agentd... --output-logs=errors-only >&2
 exec node apps/agentd/dist/cli.js "$@"

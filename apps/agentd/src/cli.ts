@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** agentd's command-line entry: the daemon, `agentd stdio`, config tooling and the operator client. */
 import { readFileSync } from 'node:fs';
-import { type Command, parseArgs, USAGE, UsageError } from './cli/parse-args.js';
+import { type Command, parseArgs, UsageError } from './cli/parse-args.js';
 import { ConfigError } from './config/config-error.js';
 
 // Each command loads only what it needs: client commands start fast, the daemon loads everything.
@@ -15,10 +15,16 @@ const io = {
   err: (text: string) => process.stderr.write(text),
 };
 
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function run(command: Command): Promise<number | undefined> {
   switch (command.kind) {
     case 'help':
-      io.out(USAGE);
+      io.out(command.text);
       return 0;
     case 'version':
       io.out(`agentd ${VERSION}\n`);
@@ -50,9 +56,15 @@ async function run(command: Command): Promise<number | undefined> {
       const { startDaemon } = await import('./daemon/start-daemon.js');
       return startDaemon(command, { env: process.env, cwd: process.cwd(), version: VERSION, io });
     }
-    default: {
+    case 'client': {
       const { runClientCommand } = await import('./cli/client-commands.js');
-      return runClientCommand(command, process.env, io);
+      return runClientCommand(command.command, {
+        env: process.env,
+        cwd: process.cwd(),
+        version: VERSION,
+        io,
+        readStdin,
+      });
     }
   }
 }

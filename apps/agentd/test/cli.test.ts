@@ -89,7 +89,7 @@ describe('agentd with no arguments', () => {
     });
     expect(out).toContain(join(runtime, 'agentd', 'agentd.sock'));
     expect(out).toContain('http://127.0.0.1:4387/mcp');
-    const status = await runCli(['status'], cleanEnv({ XDG_RUNTIME_DIR: runtime }));
+    const status = await runCli(['status', '--json'], cleanEnv({ XDG_RUNTIME_DIR: runtime }));
     expect(JSON.parse(status.stdout)).toMatchObject({ name: 'agentd', ready: true, exposure: 'codemode' });
     proc.kill('SIGTERM');
     expect(await exited).toBe(0);
@@ -103,14 +103,14 @@ describe('operator client commands', () => {
     const socket = ['--socket', agentd.socket];
     const tools = await runCli(['tools', ...socket]);
     expect(tools.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['execute', 'search', '']);
-    const spawned = await runCli(['spawn', ...socket, 'uppercase hello']);
+    const spawned = await runCli(['spawn', '--json', ...socket, 'uppercase hello']);
     expect(spawned.code).toBe(0);
     expect(JSON.parse(spawned.stdout)).toMatchObject({
       state: 'succeeded',
       output: 'HELLO',
       agent: 'example',
     });
-    const failed = await runCli(['spawn', ...socket, 'fail as planned']);
+    const failed = await runCli(['spawn', '--json', ...socket, 'fail as planned']);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout)).toMatchObject({ state: 'failed', error: { message: 'as planned' } });
     const call = await runCli(['call', ...socket, 'server/discover']);

@@ -1,7 +1,10 @@
 /** End to end over loopback HTTP: the official MCP SDK client, bearer auth, Code Mode chaining, both eras. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
 import { type Json, modernMeta } from './support/ndjson-client.js';
@@ -13,7 +16,16 @@ let client: Client;
 beforeAll(async () => {
   agentd = await startAgentd({
     http: true,
-    config: { auth: { bearerTokens: [{ name: 'e2e', token: TOKEN }] } },
+    config: {
+      auth: { bearerTokens: [{ name: 'e2e', token: TOKEN }] },
+      agents: {
+        ticker: {
+          mode: 'plain',
+          command: '/bin/sh',
+          args: ['-c', 'echo "one {instruction}"; echo two >&2; echo three'],
+        },
+      },
+    },
   });
   client = new Client({ name: 'agentd-e2e-sdk', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(agentd.httpUrl as string), {
@@ -77,6 +89,25 @@ describe('the official SDK client over HTTP', () => {
     });
   });
 
+  it("streams a plain agent's lines as progress and log notifications to the official client", async () => {
+    const progress: string[] = [];
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(n.params.data);
+    });
+    await client.setLoggingLevel('info');
+    const code = "return await agentd.subagent.spawn({ agent: 'ticker', instruction: 'go' });";
+    const result = (await client.callTool({ name: 'execute', arguments: { code } }, undefined, {
+      onprogress: (p) => {
+        progress.push(String(p.message));
+      },
+    })) as Json;
+    expect(executed(result)).toMatchObject({ state: 'succeeded', output: 'one go\nthree' });
+    expect(progress).toEqual(['one go', 'three']);
+    expect(logs).toContainEqual(expect.objectContaining({ event: 'started', agent: 'ticker' }));
+    expect(logs).toContain('two');
+  });
+
   it('surfaces refusals inside execute as errors the code can catch', async () => {
     const uncaught = "return await agentd.subagent.status({ handle: 'sa_missing' });";
     const result = (await client.callTool({ name: 'execute', arguments: { code: uncaught } })) as Json;
@@ -125,6 +156,23 @@ describe('unauthenticated loopback HTTP', () => {
       const ids = ((found.structuredContent as Json).operations as Json[]).map((op) => op.id);
       expect(ids).toEqual(expect.arrayContaining(['status', 'subagent.spawn']));
       for (const id of ['drain', 'lame-duck', 'pause', 'resume', 'cancel']) expect(ids).not.toContain(id);
+      // agent://capabilities tells the same story: a restricted peer cannot learn they exist.
+      const read = await anonymous.readResource({ uri: 'agent://capabilities' });
+      const capabilities = JSON.parse(String((read.contents[0] as { text: string }).text)) as Json;
+      const listed = (capabilities.operations as Json[]).map((op) => op.id);
+      expect(listed).toEqual(expect.arrayContaining(['status', 'subagent.spawn']));
+      for (const id of ['drain', 'lame-duck', 'pause', 'resume', 'cancel']) expect(listed).not.toContain(id);
+      const resources = (capabilities.resources as Json[]).map((r) => r.uri);
+      expect(resources).toContain('agent://status');
+      for (const uri of ['agent://inventory', 'agent://config/effective', 'agent://events'])
+        expect(resources).not.toContain(uri);
+      // The startup log does not call the anonymous listener a management one.
+      const listening = open.logs.filter((l) => l.msg === 'listening');
+      expect(listening.find((l) => String(l.address).startsWith('http'))).toMatchObject({
+        trust: 'restricted',
+      });
+      expect(listening.find((l) => l.address === open.socket)).toMatchObject({ trust: 'management' });
+      expect(listening.some((l) => 'origin' in l)).toBe(false);
     } finally {
       await anonymous.close();
       await open.stop();

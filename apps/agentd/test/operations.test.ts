@@ -52,8 +52,13 @@ describe('operator operations and limits', () => {
       );
       expect((cancelled.cancelled as Json[])[0]).toMatchObject({ state: 'cancelled' });
 
-      const big = toolValue(await tool(c, 'command_subagent.spawn', { instruction: 'big 5000' }));
+      const bigResult = await tool(c, 'command_subagent.spawn', { instruction: 'big 5000' });
+      // A sync spawn whose run failed says so in isError, with the status still structured.
+      expect(bigResult.isError).toBe(true);
+      const big = toolValue(bigResult);
       expect(big).toMatchObject({ state: 'failed', error: { code: 'output_too_large' } });
+      const good = await tool(c, 'command_subagent.spawn', { instruction: 'echo fine' });
+      expect(good.isError).not.toBe(true);
       for (let i = 0; i < 3; i++) await tool(c, 'command_subagent.spawn', { instruction: `echo ${i}` });
       // The oldest finished handles are evicted; the live warm session never is.
       expect(errorCode(await tool(c, 'query_subagent.status', { handle: first.handle }))).toBe(

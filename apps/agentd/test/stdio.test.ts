@@ -1,6 +1,6 @@
 /** End to end over stdio (`agentd stdio`): work operations yes; operator operations and management resources do not exist. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,7 @@ describe('agentd stdio, classic exposure', () => {
       'command_lame-duck',
       'command_pause',
       'command_resume',
+      'command_reload',
       'command_cancel',
     ]) {
       const refused = await answer(c, 'tools/call', { name, arguments: {} });
@@ -210,6 +211,25 @@ describe('agentd stdio, Code Mode', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(status.result).toMatchObject({ running: 0, totals: { cancelled: 1 } });
+    } finally {
+      c.close();
+      expect(await exited).toBe(0);
+      proc.kill('SIGKILL');
+    }
+  });
+});
+
+describe('agentd stdio --config FILE', () => {
+  it("binds none of the file's serve targets: only stdio", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentd-stdio-config-'));
+    const socket = join(dir, 'from-file.sock');
+    const configPath = join(dir, 'agentd.json');
+    writeFileSync(configPath, JSON.stringify({ serve: [`unix:${socket}`] }));
+    const { proc, client: c, exited } = startStdio('classic', ['--config', configPath]);
+    try {
+      const status = toolValue(await c.modern('tools/call', { name: 'query_status', arguments: {} }));
+      expect(status).toMatchObject({ name: 'agentd' });
+      expect(existsSync(socket)).toBe(false);
     } finally {
       c.close();
       expect(await exited).toBe(0);

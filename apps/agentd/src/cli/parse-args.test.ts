@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from './parse-args.js';
+import { CLIENT_SPECS } from './usage.js';
 
 describe('parseArgs', () => {
   it('starts the daemon with no arguments and collects repeatable flags', () => {
@@ -16,23 +17,88 @@ describe('parseArgs', () => {
     if (command.kind !== 'serve') throw new Error('unreachable');
     expect(command.flags.get('--serve')).toEqual(['unix:/a', 'http://127.0.0.1:0']);
     expect(command.flags.get('--watch')).toEqual(['false']);
+    expect(command.flags.has('--config')).toBe(false);
   });
 
-  it('parses the client commands', () => {
+  it('parses the client commands with their connection', () => {
     expect(parseArgs(['call', '--socket', '/s', 'tools/list', '{}'])).toEqual({
-      kind: 'call',
-      socket: '/s',
-      method: 'tools/list',
-      params: '{}',
+      kind: 'client',
+      command: {
+        kind: 'call',
+        method: 'tools/list',
+        params: '{}',
+        connection: { socket: '/s' },
+        json: false,
+      },
     });
     expect(parseArgs(['spawn', '--async', '--agent', 'shell', 'do it'])).toEqual({
-      kind: 'spawn',
-      instruction: 'do it',
-      agent: 'shell',
-      async: true,
+      kind: 'client',
+      command: {
+        kind: 'spawn',
+        instruction: 'do it',
+        agent: 'shell',
+        async: true,
+        warm: false,
+        connection: {},
+        json: false,
+      },
     });
+    expect(
+      parseArgs([
+        'wait',
+        'sa_x',
+        '--timeout-ms',
+        '50',
+        '--url',
+        'http://h:1/mcp',
+        '--token-file',
+        't',
+        '--json',
+      ]),
+    ).toEqual({
+      kind: 'client',
+      command: {
+        kind: 'wait',
+        handle: 'sa_x',
+        timeoutMs: 50,
+        connection: { url: 'http://h:1/mcp', tokenFile: 't' },
+        json: true,
+      },
+    });
+    expect(parseArgs(['cancel', '--all', '--config', 'c.json'])).toMatchObject({
+      command: { kind: 'cancel', all: true, connection: { configPath: 'c.json' } },
+    });
+    expect(parseArgs(['send', 'sa_x', '-'])).toMatchObject({
+      command: { kind: 'send', handle: 'sa_x', message: '-' },
+    });
+    expect(parseArgs(['events', '--follow', '--level', 'warn'])).toMatchObject({
+      command: { kind: 'events', follow: true, level: 'warn' },
+    });
+    expect(parseArgs(['lame-duck', '--ready'])).toMatchObject({
+      command: { kind: 'lame-duck', ready: true },
+    });
+    expect(parseArgs(['drain', '--deadline-ms', '0'])).toMatchObject({
+      command: { kind: 'drain', deadlineMs: 0 },
+    });
+    expect(parseArgs(['status', 'sa_x'])).toMatchObject({ command: { kind: 'status', handle: 'sa_x' } });
     expect(parseArgs(['config', 'check', 'f.json'])).toEqual({ kind: 'config-check', file: 'f.json' });
     expect(parseArgs(['stdio'])).toMatchObject({ kind: 'serve', stdio: true });
+  });
+
+  it('answers --help for every command, instead of treating it as an argument', () => {
+    for (const name of [...Object.keys(CLIENT_SPECS), 'serve', 'stdio', 'config']) {
+      const help = parseArgs([name, '--help']);
+      expect(help.kind, name).toBe('help');
+      if (help.kind === 'help') expect(help.text).toContain('Usage');
+    }
+    expect(parseArgs(['config', 'check', '--help'])).toMatchObject({ kind: 'help' });
+    expect(parseArgs(['spawn', '-h'])).toMatchObject({ kind: 'help' });
+    expect(parseArgs(['help', 'wait'])).toMatchObject({
+      kind: 'help',
+      text: expect.stringContaining('wait HANDLE'),
+    });
+    // After `--`, --help is the instruction itself.
+    expect(parseArgs(['spawn', '--', '--help'])).toMatchObject({ command: { instruction: '--help' } });
   });
 
   it('refuses unknown options, missing values and stray arguments', () => {
@@ -41,5 +107,11 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['call'])).toThrow(/usage/);
     expect(() => parseArgs(['frobnicate'])).toThrow(/unknown command/);
     expect(() => parseArgs(['--bearer-token', 'secret'])).toThrow(/unknown option/);
+    expect(() => parseArgs(['cancel'])).toThrow(/cancel HANDLE/);
+    expect(() => parseArgs(['cancel', 'sa_x', '--all'])).toThrow(/cancel HANDLE/);
+    expect(() => parseArgs(['wait', 'sa_x', '--timeout-ms', 'soon'])).toThrow(/integer/);
+    expect(() => parseArgs(['events', '--level', 'loud'])).toThrow(/--level/);
+    expect(() => parseArgs(['status', '--socket', '/s', '--url', 'http://x:1'])).toThrow(/alternatives/);
+    expect(() => parseArgs(['spawn', '--async', '--warm', 'x'])).toThrow(/alternatives/);
   });
 });

@@ -1,9 +1,53 @@
 /** Parses agentd's command line into one command; usage errors are UsageError (exit 2). */
+import { LOG_LEVELS, type LogLevel } from '../config/config-schema.js';
 import { SETTINGS } from '../config/settings.js';
+import {
+  CLIENT_SPECS,
+  type ClientCommandName,
+  type ClientSpec,
+  commandHelp,
+  type FlagSpec,
+  USAGE,
+} from './usage.js';
+
+export { USAGE };
 
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** How a client command reaches the daemon. */
+export interface Connection {
+  socket?: string;
+  url?: string;
+  tokenFile?: string;
+  /** Find the socket (or URL) in this config file, as the daemon would (also AGENTD_CONFIG). */
+  configPath?: string;
+}
+
+export type ClientAction =
+  | { kind: 'call'; method: string; params?: string }
+  | { kind: 'status'; handle?: string }
+  | { kind: 'tools' }
+  | { kind: 'runs' }
+  | {
+      kind: 'spawn';
+      /** `-` reads it from stdin. */
+      instruction: string;
+      agent?: string;
+      async: boolean;
+      warm: boolean;
+      timeoutMs?: number;
+    }
+  | { kind: 'wait'; handle: string; timeoutMs?: number }
+  | { kind: 'cancel'; handle?: string; all: boolean; reason?: string }
+  | { kind: 'send'; handle: string; message: string; timeoutMs?: number }
+  | { kind: 'events'; follow: boolean; level?: LogLevel; after?: number }
+  | { kind: 'drain'; deadlineMs?: number }
+  | { kind: 'lame-duck'; ready: boolean }
+  | { kind: 'pause' | 'resume' | 'reload' };
+
+export type ClientCommand = ClientAction & { connection: Connection; json: boolean };
 
 export type Command =
   | {
@@ -15,17 +59,8 @@ export type Command =
     }
   | { kind: 'config-schema' }
   | { kind: 'config-check'; file: string }
-  | { kind: 'call'; socket?: string; method: string; params?: string }
-  | { kind: 'status' | 'tools'; socket?: string }
-  | {
-      kind: 'spawn';
-      socket?: string;
-      instruction: string;
-      agent?: string;
-      async: boolean;
-      timeoutMs?: number;
-    }
-  | { kind: 'help' }
+  | { kind: 'client'; command: ClientCommand }
+  | { kind: 'help'; text: string }
   | { kind: 'version' };
 
 const VALUE_FLAGS = new Set([
@@ -34,6 +69,8 @@ const VALUE_FLAGS = new Set([
   '--bearer-token-file',
 ]);
 const BOOL_FLAGS = new Set(SETTINGS.filter((s) => s.type === 'bool').map((s) => s.flag));
+
+const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 
 /** Splits `--name=value` / `--name value` / `--flag` / `--no-flag`; positionals are returned in order. */
 function scan(args: readonly string[], valueFlags: ReadonlySet<string>, boolFlags: ReadonlySet<string>) {
@@ -46,6 +83,7 @@ function scan(args: readonly string[], valueFlags: ReadonlySet<string>, boolFlag
       positionals.push(...args.slice(i + 1));
       break;
     }
+    // `-` alone is a positional: "read it from stdin".
     if (!arg.startsWith('--')) {
       positionals.push(arg);
       continue;
@@ -69,7 +107,6 @@ function scan(args: readonly string[], valueFlags: ReadonlySet<string>, boolFlag
 
 function last(flags: Map<string, string[]>, name: string): string | undefined {
   const values = flags.get(name);
-  flags.delete(name);
   return values?.[values.length - 1];
 }
 
@@ -78,6 +115,8 @@ function serve(args: readonly string[], stdio: boolean): Command {
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   const configPath = last(flags, '--config');
   const bearerTokenFile = last(flags, '--bearer-token-file');
+  flags.delete('--config');
+  flags.delete('--bearer-token-file');
   return {
     kind: 'serve',
     stdio,
@@ -87,99 +126,165 @@ function serve(args: readonly string[], stdio: boolean): Command {
   };
 }
 
-function client(kind: 'call' | 'status' | 'tools' | 'spawn', args: readonly string[]): Command {
-  const valueFlags = new Set(['--socket', ...(kind === 'spawn' ? ['--agent', '--timeout-ms'] : [])]);
-  const boolFlags = new Set(kind === 'spawn' ? ['--async'] : []);
+function integer(flags: Map<string, string[]>, name: string, min = 1): number | undefined {
+  const text = last(flags, name);
+  if (text === undefined) return undefined;
+  const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new UsageError(`${name} needs an integer of at least ${min}, got '${text}'`);
+  }
+  return value;
+}
+
+/** Every client command shares the connection flags and --json; the spec adds its own. */
+function client(name: ClientCommandName, args: readonly string[]): Command {
+  const spec: ClientSpec = CLIENT_SPECS[name];
+  const own: readonly FlagSpec[] = spec.flags ?? [];
+  const valueFlags = new Set(['--socket', '--url', '--token-file', '--config']);
+  const boolFlags = new Set(['--json']);
+  for (const flag of own) (flag.value === undefined ? boolFlags : valueFlags).add(flag.name);
   const { flags, positionals } = scan(args, valueFlags, boolFlags);
-  const socket = last(flags, '--socket');
-  const withSocket = socket === undefined ? {} : { socket };
-  if (kind === 'call') {
-    const [method, params, extra] = positionals;
-    if (method === undefined) throw new UsageError('usage: agentd call [--socket PATH] METHOD [JSON]');
-    if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}' (quote the JSON params)`);
-    return { kind, method, ...withSocket, ...(params === undefined ? {} : { params }) };
+  const usage = () => new UsageError(`usage: agentd ${spec.usage} (see agentd ${name} --help)`);
+  const [first, second, extra] = positionals;
+  const connection: Connection = {};
+  for (const [flag, key] of [
+    ['--socket', 'socket'],
+    ['--url', 'url'],
+    ['--token-file', 'tokenFile'],
+    ['--config', 'configPath'],
+  ] as const) {
+    const value = last(flags, flag);
+    if (value !== undefined) connection[key] = value;
   }
-  if (kind === 'spawn') {
-    if (positionals.length !== 1)
-      throw new UsageError(
-        'usage: agentd spawn [--socket PATH] [--agent NAME] [--async] [--timeout-ms N] "instruction"',
-      );
-    const agent = last(flags, '--agent');
-    const timeout = last(flags, '--timeout-ms');
-    if (timeout !== undefined && !/^[0-9]+$/.test(timeout))
-      throw new UsageError('--timeout-ms needs a positive integer');
-    return {
-      kind,
-      instruction: positionals[0] as string,
-      async: last(flags, '--async') === 'true',
-      ...withSocket,
-      ...(agent === undefined ? {} : { agent }),
-      ...(timeout === undefined ? {} : { timeoutMs: Number(timeout) }),
-    };
+  if (connection.socket !== undefined && connection.url !== undefined)
+    throw new UsageError('--socket and --url are alternatives: give one');
+  const bool = (flag: string) => last(flags, flag) === 'true';
+  const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+    (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+  const positionalCount = (min: number, max: number) => {
+    if (positionals.length < min || positionals.length > max) throw usage();
+  };
+  let action: ClientAction;
+  switch (name) {
+    case 'call':
+      if (first === undefined) throw usage();
+      if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}' (quote the JSON params)`);
+      action = { kind: 'call', method: first, ...optional('params', second) };
+      break;
+    case 'status':
+      positionalCount(0, 1);
+      action = { kind: 'status', ...optional('handle', first) };
+      break;
+    case 'spawn':
+      positionalCount(1, 1);
+      action = {
+        kind: 'spawn',
+        instruction: first as string,
+        async: bool('--async'),
+        warm: bool('--warm'),
+        ...optional('agent', last(flags, '--agent')),
+        ...optional('timeoutMs', integer(flags, '--timeout-ms')),
+      };
+      if (action.async && action.warm) throw new UsageError('--async and --warm are alternatives');
+      break;
+    case 'wait':
+      positionalCount(1, 1);
+      action = {
+        kind: 'wait',
+        handle: first as string,
+        ...optional('timeoutMs', integer(flags, '--timeout-ms')),
+      };
+      break;
+    case 'cancel': {
+      const all = bool('--all');
+      if (all === (first !== undefined) || positionals.length > 1)
+        throw new UsageError('usage: agentd cancel HANDLE | agentd cancel --all');
+      action = {
+        kind: 'cancel',
+        all,
+        ...optional('handle', first),
+        ...optional('reason', last(flags, '--reason')),
+      };
+      break;
+    }
+    case 'send':
+      positionalCount(2, 2);
+      action = {
+        kind: 'send',
+        handle: first as string,
+        message: second as string,
+        ...optional('timeoutMs', integer(flags, '--timeout-ms')),
+      };
+      break;
+    case 'events': {
+      positionalCount(0, 0);
+      const level = last(flags, '--level');
+      if (level !== undefined && !LOG_LEVELS.includes(level as LogLevel))
+        throw new UsageError(`--level must be one of ${LOG_LEVELS.join(', ')}`);
+      action = {
+        kind: 'events',
+        follow: bool('--follow'),
+        ...optional('level', level as LogLevel | undefined),
+        ...optional('after', integer(flags, '--after', 0)),
+      };
+      break;
+    }
+    case 'drain':
+      positionalCount(0, 0);
+      action = { kind: 'drain', ...optional('deadlineMs', integer(flags, '--deadline-ms', 0)) };
+      break;
+    case 'lame-duck':
+      positionalCount(0, 0);
+      action = { kind: 'lame-duck', ready: bool('--ready') };
+      break;
+    case 'tools':
+    case 'runs':
+    case 'pause':
+    case 'resume':
+    case 'reload':
+      positionalCount(0, 0);
+      action = { kind: name };
+      break;
   }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  return { kind, ...withSocket };
+  return { kind: 'client', command: { ...action, connection, json: bool('--json') } };
 }
 
 export function parseArgs(argv: readonly string[]): Command {
   const [first, ...rest] = argv;
+  // `agentd CMD --help` (anywhere before `--`) is help for that command, never an argument.
+  const end = rest.indexOf('--');
+  const wantsHelp = (end === -1 ? rest : rest.slice(0, end)).some(isHelp);
   switch (first) {
     case undefined:
       return serve([], false);
     case 'serve':
-      return serve(rest, false);
     case 'stdio':
-      return serve(rest, true);
+      if (wantsHelp) return { kind: 'help', text: commandHelp(first) };
+      return serve(rest, first === 'stdio');
     case 'help':
     case '--help':
     case '-h':
-      return { kind: 'help' };
+      return { kind: 'help', text: rest[0] === undefined ? USAGE : commandHelp(rest[0]) };
     case 'version':
     case '--version':
+    case '-V':
       return { kind: 'version' };
     case 'config': {
+      if (wantsHelp) return { kind: 'help', text: commandHelp('config') };
       const [sub, file, extra] = rest;
       if (sub === 'schema' && file === undefined) return { kind: 'config-schema' };
       if (sub === 'check' && file !== undefined && extra === undefined) return { kind: 'config-check', file };
       throw new UsageError('usage: agentd config schema | agentd config check FILE');
     }
-    case 'call':
-    case 'status':
-    case 'tools':
-    case 'spawn':
-      return client(first, rest);
     default:
-      if (first.startsWith('--')) return serve(argv, false);
+      if (Object.hasOwn(CLIENT_SPECS, first)) {
+        if (wantsHelp) return { kind: 'help', text: commandHelp(first) };
+        return client(first as ClientCommandName, rest);
+      }
+      if (first.startsWith('--')) {
+        if (argv.some(isHelp)) return { kind: 'help', text: USAGE };
+        return serve(argv, false);
+      }
       throw new UsageError(`unknown command '${first}' (try agentd --help)`);
   }
 }
-
-export const USAGE = `agentd: an MCP-native supervisor of agent runs
-
-Usage:
-  agentd [serve] [options]        start the daemon (defaults: unix socket + loopback HTTP)
-  agentd stdio [options]          serve MCP on this process's stdin/stdout (origin stdio)
-  agentd config schema            print the config file's JSON Schema
-  agentd config check FILE        validate a config file (exit 0 valid, 2 invalid)
-  agentd call [--socket PATH] METHOD [JSON]   send one MCP request (modern era), print the result
-  agentd status [--socket PATH]   show the daemon's status
-  agentd tools [--socket PATH]    list the tools the daemon offers
-  agentd spawn [--socket PATH] [--agent NAME] [--async] [--timeout-ms N] "instruction"
-
-Daemon options (each also settable in the config file and as AGENTD_* environment variables):
-  --config FILE                   JSON config file (AGENTD_CONFIG)
-  --serve TARGET                  repeatable: unix:PATH | vsock:PORT | vsock:CID:PORT |
-                                  http://HOST:PORT | https://HOST:PORT | stdio   (AGENTD_SERVE, comma list)
-  --log-level debug|info|warn|error
-  --exposure codemode|classic     Code Mode (search + execute) or one tool per operation
-  --default-agent NAME            profile used when subagent.spawn names none
-  --drain-timeout-ms N            SIGTERM/drain grace before running subagents are cancelled
-  --events-ring N                 capacity of agent://events
-  --[no-]watch                    reload the config file when it changes (SIGHUP always reloads)
-  --tls-cert FILE --tls-key FILE  PEM files for https:// targets
-  --bearer-token-file FILE        bearer token for HTTP (or AGENTD_BEARER_TOKEN; never on argv)
-  --max-concurrent-runs N  --max-warm-sessions N  --max-tracked-handles N
-  --max-output-bytes N     --default-timeout-ms N
-
-Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad configuration.
-`;

@@ -1,38 +1,44 @@
-/** A minimal modern-era (2026-07-28) MCP client over an NDJSON byte stream, for the operator CLI. */
+/** The operator CLI's modern-era (2026-07-28) MCP client over the unix socket (NDJSON). */
 import { createConnection, type Socket } from 'node:net';
 import {
   encodeFrame,
   FrameDecoder,
   type JsonObject,
+  type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
   WireError,
 } from '@agentd/rpc-frame';
+import { AbortedError, type McpClient, modernMeta, type RequestOptions } from './mcp-client.js';
 
-export const CLIENT_PROTOCOL_VERSION = '2026-07-28';
+type Pending = {
+  resolve: (result: JsonObject) => void;
+  reject: (error: Error) => void;
+  onNotification: ((notification: JsonRpcNotification) => void) | undefined;
+};
 
-type Pending = { resolve: (result: JsonObject) => void; reject: (error: Error) => void };
-
-export class SocketClient {
+export class SocketClient implements McpClient {
   #socket: Socket;
   #decoder = new FrameDecoder();
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #closedError: Error | undefined;
+  readonly #version: string;
 
-  private constructor(socket: Socket) {
+  private constructor(socket: Socket, version: string) {
     this.#socket = socket;
+    this.#version = version;
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('close', () => this.#failAll(new Error('connection closed by agentd')));
     socket.on('error', (error) => this.#failAll(error));
   }
 
-  static connect(path: string): Promise<SocketClient> {
+  static connect(path: string, version = '0'): Promise<SocketClient> {
     return new Promise((resolve, reject) => {
       const socket = createConnection(path);
       socket.once('connect', () => {
         socket.removeListener('error', reject);
-        resolve(new SocketClient(socket));
+        resolve(new SocketClient(socket, version));
       });
       socket.once('error', (error: NodeJS.ErrnoException) => {
         const hint = error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? ' (is agentd running?)' : '';
@@ -41,19 +47,46 @@ export class SocketClient {
     });
   }
 
-  /** Sends one request with the modern per-request `_meta` and resolves to its result. */
-  request(method: string, params: JsonObject = {}): Promise<JsonObject> {
+  request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
     if (this.#closedError !== undefined) return Promise.reject(this.#closedError);
+    if (options.signal?.aborted) return Promise.reject(new AbortedError('aborted before it was sent'));
     const id = this.#nextId++;
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': CLIENT_PROTOCOL_VERSION,
-      'io.modelcontextprotocol/clientCapabilities': {},
-      'io.modelcontextprotocol/clientInfo': { name: 'agentd-cli', version: '0.1.0' },
-      ...(typeof params._meta === 'object' && params._meta !== null ? params._meta : {}),
+    const message: JsonRpcRequest = {
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { ...params, _meta: modernMeta(params, this.#version) },
     };
-    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      const onAbort = () => {
+        if (!this.#pending.delete(id)) return;
+        // A cancelled request is never answered: the server drops it and stops its work.
+        this.#socket.write(
+          encodeFrame({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: {
+              requestId: id,
+              reason: 'cancelled by the agentd CLI',
+              _meta: modernMeta({}, this.#version),
+            },
+          }),
+        );
+        reject(new AbortedError(`${method} cancelled`));
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => options.signal?.removeEventListener('abort', onAbort);
+      this.#pending.set(id, {
+        resolve: (result) => {
+          done();
+          resolve(result);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+        onNotification: options.onNotification,
+      });
       this.#socket.write(encodeFrame(message));
     });
   }
@@ -64,6 +97,12 @@ export class SocketClient {
 
   #onData(chunk: Buffer): void {
     for (const frame of this.#decoder.push(chunk)) {
+      if (frame.kind === 'notification') {
+        // Request-scoped notifications are interleaved on a socket; the CLI has one request in flight.
+        for (const pending of this.#pending.values())
+          pending.onNotification?.(frame.message as JsonRpcNotification);
+        continue;
+      }
       if (frame.kind !== 'response') continue;
       const response = frame.message as JsonRpcResponse;
       if (typeof response.id !== 'number') continue;

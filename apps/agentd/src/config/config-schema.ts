@@ -54,6 +54,8 @@ export interface AgentdConfig {
   eventsRing: number;
   drainTimeoutMs: number;
   watch: boolean;
+  /** Prometheus endpoint, `http://127.0.0.1:PORT[/PATH]`; none when unset. */
+  metrics?: string;
   defaultAgent: string;
   agents: Record<string, AgentProfileConfig>;
   limits: LimitsConfig;
@@ -75,7 +77,12 @@ const agentProfileSchema: JsonObject = {
         "'protocol': NDJSON JSON-RPC agent protocol on the child's stdio; 'plain': instruction on stdin, stdout is the result.",
     },
     command: { type: 'string', minLength: 1, description: 'Executable to spawn (PATH lookup applies).' },
-    args: { type: 'array', items: { type: 'string' }, description: 'Arguments passed to the command.' },
+    args: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        "Arguments passed to the command. Plain mode: '{instruction}' in an argument is replaced by the instruction (stdin then gets EOF at once).",
+    },
     env: {
       type: 'object',
       additionalProperties: { type: 'string' },
@@ -230,6 +237,12 @@ export const CONFIG_SCHEMA: JsonObject = {
     watch: {
       type: 'boolean',
       description: 'Reload the config file when it changes (SIGHUP always reloads).',
+    },
+    metrics: {
+      type: 'string',
+      pattern: '^http://',
+      description:
+        "Serve Prometheus metrics at this address, e.g. 'http://127.0.0.1:9464' (path default /metrics; restart required). A non-loopback address needs a bearer token.",
     },
     defaultAgent: {
       type: 'string',

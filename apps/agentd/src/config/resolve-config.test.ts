@@ -150,4 +150,14 @@ describe('resolveConfig', () => {
     const { config } = resolveConfig(inputs({ serveDefaults: false, forceStdio: true }));
     expect(config.serve).toEqual(['stdio']);
   });
+
+  it("stdio mode ignores the file's and the environment's serve targets; only its own --serve adds one", () => {
+    const path = file('stdio-serve.json', { serve: ['unix:from-file.sock', 'http://127.0.0.1:0'] });
+    const env = { XDG_RUNTIME_DIR: '/run/user/1000', AGENTD_SERVE: 'unix:/tmp/from-env.sock' };
+    const quiet = resolveConfig(inputs({ configPath: path, env, serveDefaults: false, forceStdio: true }));
+    expect(quiet.config.serve).toEqual(['stdio']);
+    const flags = new Map([['--serve', ['unix:/tmp/asked.sock']]]);
+    const asked = resolveConfig(inputs({ configPath: path, flags, serveDefaults: false, forceStdio: true }));
+    expect(asked.config.serve).toEqual(['unix:/tmp/asked.sock', 'stdio']);
+  });
 });

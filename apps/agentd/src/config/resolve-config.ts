@@ -2,12 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import { MetricsTargetError, parseMetricsTarget } from '../metrics/metrics-target.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { AgentdConfig } from './config-schema.js';
 import { defaultConfig } from './defaults.js';
 import { envLayer, flagLayer, type Layer, mergeInto } from './layer.js';
 import { parseServeTarget, type ServeTarget, ServeTargetError } from './serve-target.js';
-import { ENV_BEARER_TOKEN, ENV_CONFIG_FILE, ENV_SOCKET, SETTINGS } from './settings.js';
+import { ENV_BEARER_TOKEN, ENV_CONFIG_FILE, ENV_SOCKET, ENV_TOKEN, SETTINGS } from './settings.js';
 import { validateLayer } from './validate-config.js';
 
 export interface ConfigInputs {
@@ -32,7 +33,13 @@ export interface ResolvedConfig {
   tls: { cert: string; key: string } | undefined;
 }
 
-const KNOWN_ENV = new Set([...SETTINGS.map((s) => s.env), ENV_CONFIG_FILE, ENV_BEARER_TOKEN, ENV_SOCKET]);
+const KNOWN_ENV = new Set([
+  ...SETTINGS.map((s) => s.env),
+  ENV_CONFIG_FILE,
+  ENV_BEARER_TOKEN,
+  ENV_SOCKET,
+  ENV_TOKEN,
+]);
 
 function rebase(path: string, baseDir: string): string {
   return isAbsolute(path) ? path : resolve(baseDir, path);
@@ -123,6 +130,19 @@ function crossFieldIssues(config: AgentdConfig, layers: readonly Layer[], cwd: s
     }
   }
   if (targets.filter((t) => t.kind === 'stdio').length > 1) issue('/serve', 'stdio can be served once');
+  if (config.metrics !== undefined) {
+    try {
+      const metrics = parseMetricsTarget(config.metrics);
+      if (!metrics.loopback && config.auth.bearerTokens.length === 0)
+        issue(
+          '/metrics',
+          `${metrics.raw}: a non-loopback metrics address needs a bearer token (auth.bearerTokens)`,
+        );
+    } catch (error) {
+      if (!(error instanceof MetricsTargetError)) throw error;
+      issue('/metrics', error.message);
+    }
+  }
   const names = config.auth.bearerTokens.map((t) => t.name);
   if (new Set(names).size !== names.length) issue('/auth/bearerTokens', 'token names must be unique');
   return { issues, targets };
@@ -195,8 +215,12 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
   }));
   if (mergedIssues.length > 0) throw new ConfigError(mergedIssues);
   const config = merged as unknown as AgentdConfig;
-  if (inputs.forceStdio === true && !config.serve.includes('stdio'))
-    config.serve = [...config.serve, 'stdio'];
+  if (inputs.forceStdio === true) {
+    // `agentd stdio` binds nothing but stdio unless its own --serve flags ask: a config file or
+    // AGENTD_SERVE shared with the daemon must not make a client-launched agentd grab its socket.
+    const asked = (inputs.flags.get('--serve') ?? []).flatMap((v) => v.split(',')).map((v) => v.trim());
+    config.serve = [...new Set([...asked.filter((v) => v !== ''), 'stdio'])];
+  }
   const cross = crossFieldIssues(config, layers, inputs.cwd);
   const tls = readTls(config, cross.targets, cross.issues, layers);
   if (cross.issues.length > 0) throw new ConfigError(cross.issues);

@@ -26,6 +26,7 @@ export const SETTINGS: readonly Setting[] = [
   s('drainTimeoutMs', 'AGENTD_DRAIN_TIMEOUT_MS', '--drain-timeout-ms', 'int'),
   s('eventsRing', 'AGENTD_EVENTS_RING', '--events-ring', 'int'),
   s('watch', 'AGENTD_WATCH', '--watch', 'bool'),
+  s('metrics', 'AGENTD_METRICS', '--metrics', 'string'),
   s('tls.cert', 'AGENTD_TLS_CERT', '--tls-cert', 'string'),
   s('tls.key', 'AGENTD_TLS_KEY', '--tls-key', 'string'),
   s('limits.maxConcurrentRuns', 'AGENTD_MAX_CONCURRENT_RUNS', '--max-concurrent-runs', 'int'),
@@ -39,3 +40,5 @@ export const SETTINGS: readonly Setting[] = [
 export const ENV_CONFIG_FILE = 'AGENTD_CONFIG';
 export const ENV_BEARER_TOKEN = 'AGENTD_BEARER_TOKEN';
 export const ENV_SOCKET = 'AGENTD_SOCKET';
+/** The operator CLI's bearer token for --url (read by client commands only). */
+export const ENV_TOKEN = 'AGENTD_TOKEN';

@@ -11,6 +11,7 @@ export const RESTART_KEYS = [
   'codeModeWallMs',
   'codeMode',
   'eventsRing',
+  'metrics',
 ] as const;
 
 export interface ConfigDiff {

@@ -8,6 +8,9 @@ import { redactConfig } from '../config/redact-config.js';
 import { type ConfigInputs, type ResolvedConfig, resolveConfig } from '../config/resolve-config.js';
 import { EventRing } from '../log/event-ring.js';
 import type { Logger } from '../log/logger.js';
+import { AgentdMetrics } from '../metrics/agentd-metrics.js';
+import { type MetricsServer, serveMetrics } from '../metrics/metrics-server.js';
+import { parseMetricsTarget } from '../metrics/metrics-target.js';
 import { type SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { subscriptionKey } from './agent-uri.js';
 import { diffConfig } from './config-diff.js';
@@ -17,6 +20,7 @@ import { buildOperations, type OperationHost, statusJson } from './operations.js
 import { supervisorConfig } from './profiles.js';
 import { RESOURCE_SPECS, type ResourceHost } from './resources.js';
 import { createSelfMcp, type SelfMcp } from './self-mcp.js';
+import { listenerTrust, seesManagement } from './trust.js';
 
 export interface DaemonOptions {
   inputs: ConfigInputs;
@@ -46,6 +50,9 @@ export class Daemon implements OperationHost, ResourceHost {
   readonly #supervisor: Supervisor;
   readonly #core: ServerCore;
   readonly #selfMcp: SelfMcp;
+  /** Only when `metrics` is configured: no cost otherwise. */
+  readonly #metrics: AgentdMetrics | undefined;
+  #metricsServer: MetricsServer | undefined;
   #config: AgentdConfig;
   #configPath: string | undefined;
   /** Serve targets and TLS material are fixed at startup (changing them needs a restart). */
@@ -87,6 +94,14 @@ export class Daemon implements OperationHost, ResourceHost {
     const registry = new SubscriptionRegistry({
       canonicalize: (uri) => subscriptionKey(canonicalizeUri(uri)),
     });
+    this.#metrics =
+      this.#config.metrics === undefined
+        ? undefined
+        : new AgentdMetrics({
+            runs: () => this.#supervisor.list(),
+            codeMode: () => this.#selfMcp.codeModeStats(),
+          });
+    const metrics = this.#metrics;
     this.#selfMcp = createSelfMcp({
       exposure: this.#config.exposure,
       codeModeWallMs: this.#config.codeModeWallMs,
@@ -94,9 +109,10 @@ export class Daemon implements OperationHost, ResourceHost {
       operations: () => buildOperations(this),
       resources: this,
       logger: this.#logger,
+      ...(metrics === undefined ? {} : { onExecuted: (outcome) => metrics.observeExecution(outcome) }),
     });
     this.#core = createServerCore({
-      handler: this.#selfMcp.handler,
+      handler: metrics?.instrument(this.#selfMcp.handler) ?? this.#selfMcp.handler,
       serverInfo: { name: 'agentd', version: this.version, title: 'agentd: supervisor of agent runs' },
       registry,
       logger: this.#logger,
@@ -129,18 +145,44 @@ export class Daemon implements OperationHost, ResourceHost {
         this.#logger.info('listening', {
           target: target.raw,
           address: listener.address,
-          origin: target.kind === 'stdio' ? 'stdio' : 'management',
+          trust: listenerTrust(
+            target.kind === 'https' ? 'http' : target.kind,
+            this.#config.auth.bearerTokens.length > 0,
+          ),
         });
       } catch (error) {
-        await Promise.all(this.#listeners.map((l) => l.close(0)));
-        this.#listeners = [];
-        await this.#supervisor.dispose();
-        await this.#selfMcp.close();
+        await this.#abortStart();
+        throw error;
+      }
+    }
+    if (this.#metrics !== undefined && this.#config.metrics !== undefined) {
+      try {
+        const tokens = this.#config.auth.bearerTokens.map((t) => t.token);
+        this.#metricsServer = await serveMetrics(
+          parseMetricsTarget(this.#config.metrics),
+          this.#metrics.registry,
+          tokens,
+        );
+        this.#logger.info('serving metrics', { address: this.#metricsServer.url });
+      } catch (error) {
+        await this.#abortStart();
         throw error;
       }
     }
     this.#startWatcher();
     return this.#listeners;
+  }
+
+  /** Where Prometheus metrics are served, when they are. */
+  get metricsUrl(): string | undefined {
+    return this.#metricsServer?.url;
+  }
+
+  async #abortStart(): Promise<void> {
+    await Promise.all(this.#listeners.map((l) => l.close(0)));
+    this.#listeners = [];
+    await this.#supervisor.dispose();
+    await this.#selfMcp.close();
   }
 
   get drainTimeoutMs(): number {
@@ -190,7 +232,7 @@ export class Daemon implements OperationHost, ResourceHost {
 
   capabilitiesBody(peer: Peer): JsonObject {
     const visible = this.#selfMcp.visibleOperations(peer);
-    const management = peer.origin === 'management';
+    const management = seesManagement(peer);
     return {
       contractVersion: '1.0',
       agentVersion: this.version,
@@ -258,6 +300,7 @@ export class Daemon implements OperationHost, ResourceHost {
 
   #wireNotifications(): void {
     this.#supervisor.on('status', (status: SubagentStatus) => {
+      this.#metrics?.observeRun(status);
       this.#notify(`agent://run/${status.runId}`, true);
       if (status.terminal) this.#notify(`agent://subagent/${status.handle}`, false);
       if (status.warm && status.terminal) this.#notify(`agent://session/${status.handle}`, true);
@@ -288,6 +331,7 @@ export class Daemon implements OperationHost, ResourceHost {
     changed: string[];
     restartRequired: string[];
     issues?: string[];
+    generation: number;
   } {
     this.#watcher?.markSeen();
     let next: ResolvedConfig;
@@ -297,7 +341,7 @@ export class Daemon implements OperationHost, ResourceHost {
       if (!(error instanceof ConfigError)) throw error;
       const issues = error.issues.map(formatIssue);
       this.#logger.warn('config reload rejected; keeping the running config', { trigger, issues });
-      return { applied: false, changed: [], restartRequired: [], issues };
+      return { applied: false, changed: [], restartRequired: [], issues, generation: this.#generation };
     }
     const diff = diffConfig(this.#config, next.config);
     try {
@@ -305,7 +349,7 @@ export class Daemon implements OperationHost, ResourceHost {
     } catch (error) {
       const issues = [(error as Error).message];
       this.#logger.warn('config reload rejected; keeping the running config', { trigger, issues });
-      return { applied: false, changed: [], restartRequired: [], issues };
+      return { applied: false, changed: [], restartRequired: [], issues, generation: this.#generation };
     }
     const surfaceChanged = diff.changed.includes('agents') || diff.changed.includes('defaultAgent');
     this.#config = diff.effective;
@@ -325,7 +369,12 @@ export class Daemon implements OperationHost, ResourceHost {
     if (diff.restartRequired.length > 0) {
       this.#logger.warn('restart required to apply some changes', { keys: diff.restartRequired });
     }
-    return { applied: true, changed: diff.changed, restartRequired: diff.restartRequired };
+    return {
+      applied: true,
+      changed: diff.changed,
+      restartRequired: diff.restartRequired,
+      generation: this.#generation,
+    };
   }
 
   // ---- shutdown ----
@@ -345,6 +394,7 @@ export class Daemon implements OperationHost, ResourceHost {
         clearTimeout(this.#eventsTimer);
         await this.#core.close();
         await Promise.all(this.#listeners.map((l) => l.close(2_000)));
+        await this.#metricsServer?.close();
         await this.#supervisor.dispose();
         await this.#selfMcp.close();
         this.#logger.info('stopped', { reason });

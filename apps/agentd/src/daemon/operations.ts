@@ -1,4 +1,5 @@
 /** The self-MCP operations: work operations for every peer, operator operations for management peers. */
+import { ToolResult } from '@agentd/dispatch';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
@@ -13,6 +14,8 @@ export interface OperationHost {
   /** Starts the graceful drain that ends with exit 0. */
   beginDrain(deadlineMs: number | undefined): JsonObject;
   setReady(ready: boolean): JsonObject;
+  /** Re-reads the config file and applies it atomically, or keeps the running config and says why. */
+  reload(trigger: string): JsonObject;
 }
 
 const handleArg = { type: 'string', minLength: 1, description: 'Handle returned by subagent.spawn.' };
@@ -69,6 +72,21 @@ export function forwardAgentEvents(context: OperationContext): (event: AgentEven
   };
 }
 
+/**
+ * A run that ended badly answers `isError: true` (hosts that only read isError must not report
+ * success), still carrying the full status as structured content. In Code Mode the script
+ * receives the status as a value either way and decides itself.
+ */
+export function spawnResult(status: SubagentStatus): JsonObject | ToolResult {
+  const body = statusJson(status);
+  if (!status.terminal || status.state === 'succeeded') return body;
+  return new ToolResult({
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    structuredContent: body,
+    isError: true,
+  });
+}
+
 /** Strips undefined so the record stays JSON-clean for structuredContent. */
 export function statusJson(status: SubagentStatus): JsonObject {
   return JSON.parse(JSON.stringify(status)) as JsonObject;
@@ -107,8 +125,19 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         }
         // Tied to the request until it answers: a caller that gives up before it has the handle
         // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.
-        const status = await sup().spawn(request, context.signal, { onEvent: forwardAgentEvents(context) });
-        return statusJson(status);
+        const status = await sup().spawn(request, context.signal, {
+          // The caller learns its run at once (a log notification when it asked for logs), so a
+          // client that is interrupted can say which run it cancelled and confirm it ended.
+          onStart: (started) =>
+            context.log('info', {
+              event: 'started',
+              handle: started.handle,
+              runId: started.runId,
+              agent: started.agent,
+            }),
+          onEvent: forwardAgentEvents(context),
+        });
+        return spawnResult(status);
       },
     },
     {
@@ -243,6 +272,16 @@ function operatorOperations(host: OperationHost): OperationSpec[] {
         sup().resume();
         return pauseState();
       },
+    },
+    {
+      kind: 'command',
+      id: 'reload',
+      description:
+        'Re-read the config file and apply it atomically (as SIGHUP does); an invalid file changes nothing and the reasons are returned.',
+      args: empty,
+      outputType: 'ReloadResult',
+      operator: true,
+      handler: async () => host.reload('reload operation'),
     },
     {
       kind: 'command',

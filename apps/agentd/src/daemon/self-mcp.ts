@@ -1,5 +1,5 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
-import { CodeModeRunner } from '@agentd/codemode';
+import { CodeModeRunner, type ExecuteOutcome, type ExecuteRequest } from '@agentd/codemode';
 import { Dispatcher, type SurfaceKind, type TaskStatusEvent } from '@agentd/dispatch';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
@@ -14,7 +14,7 @@ import {
   type ResourceHost,
   readResource,
 } from './resources.js';
-import { filtersByTrust, trustOf } from './trust.js';
+import { filtersByTrust, seesManagement, trustOf } from './trust.js';
 
 export interface SelfMcp {
   readonly handler: Handler;
@@ -25,6 +25,8 @@ export interface SelfMcp {
   onTaskStatus(listener: (event: TaskStatusEvent) => void): void;
   /** Operations this peer can see (for agent://capabilities). */
   visibleOperations(peer: Peer): OperationSpec[];
+  /** Code Mode's execution queue (undefined with classic exposure). */
+  codeModeStats(): { queued: number; running: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,24 @@ export interface SelfMcpOptions {
   operations: () => OperationSpec[];
   resources: ResourceHost;
   logger: Logger;
+  /** Sees every Code Mode execution's outcome (metrics). */
+  onExecuted?: (outcome: ExecuteOutcome) => void;
+}
+
+/** The Code Mode runner with each outcome reported, so metrics need nothing from dispatch. */
+class ObservedRunner extends CodeModeRunner {
+  constructor(
+    options: ConstructorParameters<typeof CodeModeRunner>[0],
+    private readonly observe: ((outcome: ExecuteOutcome) => void) | undefined,
+  ) {
+    super(options);
+  }
+
+  override async execute(request: ExecuteRequest): Promise<ExecuteOutcome> {
+    const outcome = await super.execute(request);
+    this.observe?.(outcome);
+    return outcome;
+  }
 }
 
 /**
@@ -59,7 +79,10 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
   // Our own runner: the sandbox default wall time (30 s) would cut every longer sync spawn short.
   const runner =
     options.exposure === 'codemode'
-      ? new CodeModeRunner({ limits: { ...options.codeModeLimits, wallMs: options.codeModeWallMs } })
+      ? new ObservedRunner(
+          { limits: { ...options.codeModeLimits, wallMs: options.codeModeWallMs } },
+          options.onExecuted,
+        )
       : undefined;
   const dispatcher = new Dispatcher({
     exposure: options.exposure,
@@ -193,9 +216,12 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     },
     visibleOperations(peer) {
       const denied = new Set(
-        peer.origin === 'management' ? [] : operations.filter((o) => o.operator).map(filterName),
+        seesManagement(peer) ? [] : operations.filter((o) => o.operator).map(filterName),
       );
       return operations.filter((o) => !denied.has(filterName(o)));
+    },
+    codeModeStats() {
+      return runner?.stats();
     },
     close: async () => {
       await dispatcher.close();

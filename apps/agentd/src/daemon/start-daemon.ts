@@ -48,7 +48,8 @@ export async function startDaemon(
     if (!listeners.some((l) => l.target.kind === 'stdio')) {
       // One write, so a reader never sees half the list.
       const lines = listeners.map((l) => `  ${l.address}\n`).join('');
-      context.io.out(`agentd ${context.version} listening on:\n${lines}`);
+      const metrics = daemon.metricsUrl === undefined ? '' : `metrics: ${daemon.metricsUrl}\n`;
+      context.io.out(`agentd ${context.version} listening on:\n${lines}${metrics}`);
     }
   } catch (error) {
     process.off('SIGTERM', onStop);

@@ -3,7 +3,7 @@ import type { Peer } from '@agentd/server';
 import { describe, expect, it } from 'vitest';
 import { filterName } from './operation-spec.js';
 import { buildOperations, type OperationHost } from './operations.js';
-import { filtersByTrust, trustOf } from './trust.js';
+import { filtersByTrust, listenerTrust, seesManagement, trustOf } from './trust.js';
 
 const host = {
   agents: () => [{ name: 'example' }],
@@ -24,6 +24,15 @@ describe('trustOf', () => {
     expect(trustOf(peer('management', 'http', { principal: 'ops' }))).toBe('management');
     expect(trustOf(peer('management', 'http', { principal: undefined }))).toBe('restricted');
     expect(trustOf(peer('stdio', 'stdio'))).toBe('restricted');
+    expect(seesManagement(peer('management', 'http', {}))).toBe(false);
+    expect(seesManagement(peer('management', 'unix'))).toBe(true);
+  });
+
+  it('labels listeners by the trust their peers get', () => {
+    expect(listenerTrust('unix', false)).toBe('management');
+    expect(listenerTrust('http', false)).toBe('restricted');
+    expect(listenerTrust('http', true)).toBe('management');
+    expect(listenerTrust('stdio', false)).toBe('restricted');
   });
 });
 
@@ -48,7 +57,7 @@ describe('filtersByTrust', () => {
         .filter((o) => o.operator)
         .map((o) => o.id)
         .sort(),
-    ).toEqual(['cancel', 'drain', 'lame-duck', 'pause', 'resume']);
+    ).toEqual(['cancel', 'drain', 'lame-duck', 'pause', 'reload', 'resume']);
     for (const uri of [
       'agent://inventory',
       'agent://config/effective',

@@ -12,6 +12,7 @@ export type Trust = 'management' | 'restricted';
  * process, so it gets the same restricted surface as a stdio peer.
  */
 export function trustOf(peer: Peer): Trust {
+  // The one place a peer's trust is decided: every visibility decision in agentd derives from it.
   if (peer.origin !== 'management') return 'restricted';
   if (peer.transport === 'http' && peer.attributes.principal === undefined) return 'restricted';
   return 'management';
@@ -34,4 +35,22 @@ export function filtersByTrust(operations: readonly OperationSpec[]): Record<Tru
       resources: { deny: managementResources },
     },
   };
+}
+
+/** Whether a peer may know that an operator operation or a management resource exists. */
+export function seesManagement(peer: Peer): boolean {
+  return trustOf(peer) === 'management';
+}
+
+/**
+ * The trust a listener hands its peers, for the startup log: decided by trustOf on the kind of
+ * peer the listener produces, so the log can never disagree with what peers really get.
+ */
+export function listenerTrust(transport: string, authenticated: boolean): Trust {
+  return trustOf({
+    origin: transport === 'stdio' ? 'stdio' : 'management',
+    transport,
+    connectionId: 'listener',
+    attributes: authenticated ? { principal: 'bearer token holder' } : {},
+  });
 }

@@ -1,7 +1,14 @@
 /** The supervisor's record of one subagent run or warm session, and its public status view. */
 import type { ChildHost } from './child-host.js';
 import type { ProtocolClient } from './protocol-client.js';
-import type { AgentEvent, AgentProfile, SubagentError, SubagentState, SubagentStatus } from './types.js';
+import type {
+  AgentEvent,
+  AgentProfile,
+  PlainTailLine,
+  SubagentError,
+  SubagentState,
+  SubagentStatus,
+} from './types.js';
 
 export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -36,6 +43,8 @@ export interface RunRecord {
   turnId?: number;
   /** Plain mode: the stdout collected so far. */
   collectOutput?: () => string;
+  /** Plain mode: the last lines of stdout and stderr, readable while it runs. */
+  tail?: () => PlainTailLine[];
   /** Per-call event observers (a spawn's or a turn's caller). */
   readonly eventSinks: Set<(event: AgentEvent) => void>;
   /** Called after every change; used to wait for "running", "ready" or terminal. */
@@ -100,6 +109,7 @@ export function toStatus(run: RunRecord): SubagentStatus {
   if (run.error !== undefined) status.error = { ...run.error };
   if (run.host?.pid !== undefined) status.pid = run.host.pid;
   if (run.reason !== undefined) status.reason = run.reason;
+  if (run.tail !== undefined) status.tail = run.tail();
   return status;
 }
 

@@ -1,6 +1,7 @@
 /** The Supervisor: admission, limits, handles and lifecycle of subagent runs and warm sessions. */
+// The shared state and the rules for ending a run are in supervisor-base.ts.
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
-import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
+import { checkText, checkTimeout } from './admission.js';
 import { type ChildExit, ChildHost } from './child-host.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import {
@@ -8,92 +9,27 @@ import {
   decidedOutcome,
   endedDuringTurn,
   exitFacts,
-  type FinishFields,
-  type Outcome,
   plainOutcome,
   protocolOutcome,
   spawnFailedOutcome,
+  stripFinalNewline,
   tooLarge,
 } from './exit-outcome.js';
-import { newHandle, newRunId } from './ids.js';
+import { plainInvocation, startPlainRun } from './plain-run.js';
 import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
-import {
-  type Ending,
-  isLive,
-  isTerminal,
-  newRunRecord,
-  outputOf,
-  type RunRecord,
-  type TerminalState,
-  toStatus,
-} from './run-record.js';
-import { TypedEmitter } from './typed-emitter.js';
+import { isLive, isTerminal, outputOf, type RunRecord, toStatus } from './run-record.js';
+import { runFields, SupervisorBase } from './supervisor-base.js';
 import type {
-  AgentEvent,
-  LogEntry,
-  Logger,
   SendOptions,
   SendResult,
   SpawnObserver,
   SpawnRequest,
-  SubagentError,
   SubagentStatus,
   SupervisorConfig,
-  SupervisorOptions,
   SupervisorSnapshot,
-  SupervisorTotals,
 } from './types.js';
 
-export type SupervisorListeners = {
-  /** Every state change of a run, terminal included. */
-  status: (status: SubagentStatus) => void;
-  /** A warm session completed a turn (the first one included). */
-  turn: (handle: string, turn: number) => void;
-  /** Structured log entries of the supervisor and of agents' `log` events. */
-  log: (entry: LogEntry) => void;
-  /** Every `event` notification of a protocol agent (progress, log, custom). */
-  event: (handle: string, event: AgentEvent) => void;
-};
-
-const TOTAL_KEY: Record<TerminalState, keyof SupervisorTotals> = {
-  succeeded: 'succeeded',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  timed_out: 'timedOut',
-};
-
-const LOG_LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'warn', 'error']);
-const MAX_AGENT_LOG_CHARS = 4096;
-
-export class Supervisor {
-  private config: EffectiveConfig;
-  /** Insertion order is start order, which eviction relies on for ties. */
-  private readonly runs = new Map<string, RunRecord>();
-  /** Children of finished runs that are still exiting (stdin closed, grace running). */
-  private readonly lingering = new Set<ChildHost>();
-  private readonly emitter: TypedEmitter<SupervisorListeners>;
-  private readonly logger: Logger | undefined;
-  private paused = false;
-  private draining = false;
-  private ready = true;
-  private disposed = false;
-  private readonly totals: SupervisorTotals = {
-    spawned: 0,
-    succeeded: 0,
-    failed: 0,
-    cancelled: 0,
-    timedOut: 0,
-    refused: 0,
-    evicted: 0,
-    turns: 0,
-  };
-
-  constructor(options: SupervisorOptions) {
-    this.config = checkConfig(options);
-    this.logger = options.logger;
-    this.emitter = new TypedEmitter((event, error) => this.listenerFailed(String(event), error));
-  }
-
+export class Supervisor extends SupervisorBase {
   /**
    * Starts a subagent. Resolves at the terminal state (sync), once the child runs (`async`), or
    * after the first turn with state `ready` (`warm`). A run that fails still resolves (its status
@@ -304,75 +240,14 @@ export class Supervisor {
     await Promise.all([...this.lingering].map((host) => host.exited));
   }
 
-  on<E extends keyof SupervisorListeners>(event: E, listener: SupervisorListeners[E]): this {
-    this.emitter.on(event, listener);
-    return this;
-  }
-
-  off<E extends keyof SupervisorListeners>(event: E, listener: SupervisorListeners[E]): this {
-    this.emitter.off(event, listener);
-    return this;
-  }
-
-  // ---- admission ------------------------------------------------------------------------------
-
-  private admit(request: SpawnRequest): RunRecord {
-    try {
-      return this.admitOrThrow(request);
-    } catch (error) {
-      this.totals.refused += 1;
-      const code = error instanceof LocalError ? error.code : 'error';
-      this.log('warn', 'spawn refused', { code, reason: (error as Error).message });
-      throw error;
-    }
-  }
-
-  private admitOrThrow(request: SpawnRequest): RunRecord {
-    this.checkAdmission('spawn');
-    if (typeof request !== 'object' || request === null)
-      throw new LocalError('invalid_request', 'a spawn request is an object');
-    const { limits, profiles } = this.config;
-    checkText(request.instruction, 'instruction', limits.maxInstructionBytes);
-    const name = request.agent ?? this.config.defaultAgent;
-    const profile = typeof name === 'string' ? profiles.get(name) : undefined;
-    if (profile === undefined) {
-      throw new LocalError(
-        'unknown_agent',
-        `unknown agent ${JSON.stringify(name)}; known: ${[...profiles.keys()].join(', ')}`,
-      );
-    }
-    const warm = request.warm === true;
-    if (warm && profile.mode !== 'protocol') {
-      throw new LocalError(
-        'invalid_request',
-        `agent "${profile.name}" runs in plain mode; warm sessions need a protocol agent`,
-      );
-    }
-    const timeoutMs = checkTimeout(
-      request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs,
-      limits.maxTimeoutMs,
-    );
-    checkCapacity(this.runs.values(), limits, warm);
-    for (const evicted of evictForRoom(this.runs, limits.maxTrackedHandles)) {
-      this.totals.evicted += 1;
-      this.log('debug', 'finished run evicted', runFields(evicted));
-    }
-    return newRunRecord({ handle: newHandle(), runId: newRunId(), profile, warm, timeoutMs });
-  }
-
-  private checkAdmission(what: 'spawn' | 'turn'): void {
-    if (this.disposed) throw new LocalError('draining', 'the supervisor has shut down');
-    if (this.draining) throw new LocalError('draining', `draining: no new ${what}s are accepted`);
-    if (this.paused) throw new LocalError('paused', `paused: no new ${what}s are accepted until resume`);
-  }
-
   // ---- running --------------------------------------------------------------------------------
 
-  private launch(run: RunRecord, instruction: string): void {
+  protected launch(run: RunRecord, instruction: string): void {
     const { limits } = this.config;
     let host: ChildHost;
+    const plain = run.profile.mode === 'plain' ? plainInvocation(run.profile, instruction) : undefined;
     try {
-      host = new ChildHost(run.profile, {
+      host = new ChildHost(plain?.profile ?? run.profile, {
         stderrTailBytes: limits.stderrTailBytes,
         killGraceMs: limits.killGraceMs,
       });
@@ -384,7 +259,8 @@ export class Supervisor {
     run.host = host;
     const started = host.started.then((ok) => {
       if (!ok || run.state !== 'starting') return;
-      this.log('debug', 'subagent running', { ...runFields(run), pid: host.pid });
+      // childPid: `pid` is the daemon's own, on every log line.
+      this.log('debug', 'subagent running', { ...runFields(run), childPid: host.pid });
       this.setState(run, 'running');
     });
     this.background(started, run);
@@ -392,30 +268,23 @@ export class Supervisor {
       host.exited.then((exit) => this.onExit(run, exit)),
       run,
     );
-    if (run.profile.mode === 'plain') this.startPlain(run, host, instruction);
+    if (plain !== undefined) this.startPlain(run, host, plain.stdin);
     else this.startProtocol(run, host, instruction);
   }
 
-  private startPlain(run: RunRecord, host: ChildHost, instruction: string): void {
+  protected startPlain(run: RunRecord, host: ChildHost, stdin: string): void {
     const max = this.config.limits.maxOutputBytes;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    host.child.stdout.on('data', (chunk: Buffer) => {
-      if (run.ending !== undefined) return;
-      size += chunk.length;
-      if (size > max) {
-        chunks.length = 0;
-        void this.terminate(run, tooLarge(max));
-        return;
-      }
-      chunks.push(chunk);
+    const plain = startPlainRun(host, stdin, {
+      maxOutputBytes: max,
+      onEvent: (event) => this.streamEvent(run, event),
+      onOverflow: () => void this.terminate(run, tooLarge(max)),
     });
-    run.collectOutput = () => Buffer.concat(chunks).toString('utf8');
-    host.child.stdin.end(instruction);
+    run.collectOutput = plain.output;
+    run.tail = plain.tail;
     this.armTimer(run, run.timeoutMs);
   }
 
-  private startProtocol(run: RunRecord, host: ChildHost, instruction: string): void {
+  protected startProtocol(run: RunRecord, host: ChildHost, instruction: string): void {
     run.client = new ProtocolClient(host.child.stdout, host.child.stdin, this.config.limits.maxOutputBytes, {
       onEvent: (event) => this.onAgentEvent(run, event),
       onViolation: (reason, code) =>
@@ -425,7 +294,7 @@ export class Supervisor {
     this.background(this.firstTurn(run, instruction), run);
   }
 
-  private async firstTurn(run: RunRecord, instruction: string): Promise<void> {
+  protected async firstTurn(run: RunRecord, instruction: string): Promise<void> {
     const params: JsonObject = {
       instruction,
       runId: run.runId,
@@ -446,7 +315,7 @@ export class Supervisor {
     else this.finish(run, 'failed', { error: agentError(outcome.error) });
   }
 
-  private async sendTurn(run: RunRecord, message: string, timeoutMs: number): Promise<SendResult> {
+  protected async sendTurn(run: RunRecord, message: string, timeoutMs: number): Promise<SendResult> {
     const outcome = await this.turn(run, 'turn', { message, turn: run.turns + 1, timeoutMs }, timeoutMs);
     if (outcome === undefined) {
       await run.done;
@@ -470,7 +339,7 @@ export class Supervisor {
         };
   }
 
-  private async raceAbort(
+  protected async raceAbort(
     run: RunRecord,
     work: Promise<SendResult>,
     signal: AbortSignal,
@@ -495,7 +364,7 @@ export class Supervisor {
   }
 
   /** One request to the agent, under the run's timeout; undefined when the run ended instead. */
-  private async turn(
+  protected async turn(
     run: RunRecord,
     method: string,
     params: JsonObject,
@@ -516,7 +385,7 @@ export class Supervisor {
     }
   }
 
-  private completeTurn(run: RunRecord, outcome: TurnOutcome): void {
+  protected completeTurn(run: RunRecord, outcome: TurnOutcome): void {
     run.turns += 1;
     this.totals.turns += 1;
     if (outcome.ok) {
@@ -539,7 +408,7 @@ export class Supervisor {
   }
 
   /** Graceful end of a warm session: `shutdown` request, stdin EOF, kill after the grace. */
-  private async endSession(run: RunRecord, reason: string): Promise<void> {
+  protected async endSession(run: RunRecord, reason: string): Promise<void> {
     if (isTerminal(run.state) || run.ending !== undefined) return run.done;
     this.clearIdle(run);
     run.ending = { state: 'succeeded', reason };
@@ -549,24 +418,18 @@ export class Supervisor {
     return run.done;
   }
 
-  /** Decides how the run ends, then kills its process tree; it ends when the child is gone. */
-  private terminate(run: RunRecord, ending: Ending): Promise<void> {
-    if (isTerminal(run.state)) return run.done;
-    if (run.ending === undefined) run.ending = ending;
-    this.clearTimer(run);
-    this.clearIdle(run);
-    if (run.host === undefined) this.finish(run, ending.state, ending);
-    else void run.host.kill();
-    return run.done;
-  }
-
-  private async onExit(run: RunRecord, exit: ChildExit): Promise<void> {
+  protected async onExit(run: RunRecord, exit: ChildExit): Promise<void> {
     if (isTerminal(run.state)) return;
     // Let an answer that arrived just before the exit settle first.
     await new Promise((resolve) => setImmediate(resolve));
     if (isTerminal(run.state)) return;
     const facts = exitFacts(exit);
-    if (run.ending !== undefined) return this.end(run, decidedOutcome(run.ending, facts));
+    if (run.ending !== undefined) {
+      const decided = decidedOutcome(run.ending, facts);
+      // Plain mode keeps the stdout it got (up to the cap) however the run ended.
+      if (run.collectOutput !== undefined) decided.fields.output = stripFinalNewline(run.collectOutput());
+      return this.end(run, decided);
+    }
     if (exit.spawnError !== undefined)
       return this.end(run, spawnFailedOutcome(run.profile.command, exit.spawnError));
     if (run.profile.mode === 'protocol') return this.end(run, protocolOutcome(run, facts));
@@ -577,160 +440,4 @@ export class Supervisor {
     }
     this.end(run, outcome);
   }
-
-  private end(run: RunRecord, outcome: Outcome): void {
-    this.finish(run, outcome.state, outcome.fields);
-  }
-
-  private finish(run: RunRecord, state: TerminalState, fields: FinishFields): void {
-    if (isTerminal(run.state)) return;
-    this.clearTimer(run);
-    this.clearIdle(run);
-    run.state = state;
-    run.endedAt = new Date();
-    run.busy = false;
-    if (fields.result !== undefined) run.result = fields.result;
-    if (fields.output !== undefined) run.output = fields.output;
-    if (fields.error !== undefined) run.error = fields.error;
-    else if (state === 'succeeded' && !run.warm) delete run.error;
-    if (fields.reason !== undefined) run.reason = fields.reason;
-    this.totals[TOTAL_KEY[state]] += 1;
-    const host = run.host;
-    if (host?.alive) {
-      this.lingering.add(host);
-      void host.shutdown().then(() => this.lingering.delete(host));
-    }
-    const level = state === 'succeeded' ? 'info' : 'warn';
-    this.log(level, 'subagent ended', {
-      ...runFields(run),
-      state,
-      ...(run.error ? { error: run.error.message } : {}),
-    });
-    this.emitStatus(run);
-    run.markDone();
-  }
-
-  // ---- timers ---------------------------------------------------------------------------------
-
-  private armTimer(run: RunRecord, timeoutMs: number): void {
-    this.clearTimer(run);
-    run.turnTimer = setTimeout(() => {
-      const error: SubagentError = { code: 'timeout', message: `timed out after ${timeoutMs} ms` };
-      this.log('warn', 'subagent timed out', { ...runFields(run), timeoutMs });
-      void this.terminate(run, { state: 'timed_out', error });
-    }, timeoutMs);
-  }
-
-  private clearTimer(run: RunRecord): void {
-    if (run.turnTimer !== undefined) clearTimeout(run.turnTimer);
-    delete run.turnTimer;
-  }
-
-  private armIdle(run: RunRecord): void {
-    this.clearIdle(run);
-    const idleMs = this.config.limits.warmIdleTimeoutMs;
-    if (idleMs === 0) return;
-    run.idleTimer = setTimeout(() => void this.endSession(run, 'idle timeout'), idleMs);
-    run.idleTimer.unref();
-  }
-
-  private clearIdle(run: RunRecord): void {
-    if (run.idleTimer !== undefined) clearTimeout(run.idleTimer);
-    delete run.idleTimer;
-  }
-
-  // ---- events ---------------------------------------------------------------------------------
-
-  private get(handle: string): RunRecord {
-    const run = typeof handle === 'string' ? this.runs.get(handle) : undefined;
-    if (run === undefined) {
-      throw new LocalError(
-        'unknown_handle',
-        'unknown handle: it never existed, or its run finished and was evicted',
-      );
-    }
-    return run;
-  }
-
-  private setState(run: RunRecord, state: RunRecord['state']): void {
-    run.state = state;
-    this.emitStatus(run);
-  }
-
-  private emitStatus(run: RunRecord): void {
-    this.emitter.emit('status', toStatus(run));
-    for (const watcher of [...run.watchers]) watcher();
-  }
-
-  private waitFor(run: RunRecord, reached: (run: RunRecord) => boolean): Promise<void> {
-    if (reached(run)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const watcher = (): void => {
-        if (!reached(run)) return;
-        run.watchers.delete(watcher);
-        resolve();
-      };
-      run.watchers.add(watcher);
-    });
-  }
-
-  private onAgentEvent(run: RunRecord, event: AgentEvent): void {
-    this.emitter.emit('event', run.handle, event);
-    for (const sink of [...run.eventSinks]) this.callObserver('onEvent', () => sink(event));
-    if (event.type !== 'log') return;
-    const level = typeof event.level === 'string' && LOG_LEVELS.has(event.level) ? event.level : 'info';
-    const text = typeof event.message === 'string' ? event.message : JSON.stringify(event.message ?? '');
-    const msg = text.length > MAX_AGENT_LOG_CHARS ? `${text.slice(0, MAX_AGENT_LOG_CHARS)}…` : text;
-    this.log(level as LogEntry['level'], msg, { ...runFields(run), source: 'agent' });
-  }
-
-  private log(level: LogEntry['level'], msg: string, fields: Record<string, unknown>): void {
-    const entry: LogEntry = { ...fields, level, msg, component: 'supervisor' };
-    try {
-      this.logger?.log(entry);
-    } catch {
-      // A broken logger must not break supervision.
-    }
-    this.emitter.emit('log', entry);
-  }
-
-  /**
-   * Supervision work nobody awaits. It should never fail; if a bug makes it, the run is failed
-   * and the error logged instead of becoming an unhandled rejection that would end the daemon.
-   */
-  private background(work: Promise<unknown>, run: RunRecord): void {
-    work.catch((error: unknown) => {
-      this.log('error', 'supervisor internal error', { ...runFields(run), error: String(error) });
-      const ending: Ending = {
-        state: 'failed',
-        error: { code: 'crashed', message: 'supervisor internal error' },
-      };
-      if (run.host?.alive) void this.terminate(run, ending);
-      else this.finish(run, ending.state, ending);
-    });
-  }
-
-  /** Runs a caller's callback; one that throws is logged and does not disturb the run. */
-  private callObserver(name: string, call: () => void): void {
-    try {
-      call();
-    } catch (error) {
-      this.listenerFailed(name, error);
-    }
-  }
-
-  private listenerFailed(event: string, error: unknown): void {
-    const entry: LogEntry = { level: 'error', msg: 'supervisor listener threw', event, error: String(error) };
-    try {
-      this.logger?.log(entry);
-    } catch {
-      // ignored: see log()
-    }
-    // Not re-emitted on 'log' when the failing listener is a log listener (it would loop).
-    if (event !== 'log') this.emitter.emit('log', entry);
-  }
-}
-
-function runFields(run: RunRecord): Record<string, unknown> {
-  return { handle: run.handle, runId: run.runId, agent: run.profile.name };
 }

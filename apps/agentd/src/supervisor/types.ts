@@ -6,6 +6,7 @@ export interface AgentProfile {
   /** `protocol`: NDJSON JSON-RPC on stdio (docs/agent-protocol.md). `plain`: instruction on stdin, stdout is the result. */
   mode: 'protocol' | 'plain';
   command: string;
+  /** Plain mode: `{instruction}` in an argument is replaced by the instruction (stdin then gets EOF at once). */
   args?: string[];
   /** Added to the child's environment (on top of the daemon's unless `inheritEnv` is false). */
   env?: Record<string, string>;
@@ -121,6 +122,14 @@ export interface SubagentStatus {
   pid?: number;
   /** Why it was cancelled, when it was. */
   reason?: string;
+  /** Plain mode: the last lines of stdout and stderr (bounded), live while it runs. */
+  tail?: PlainTailLine[];
+}
+
+/** One line of a plain agent's output, as kept in the bounded live tail. */
+export interface PlainTailLine {
+  stream: 'stdout' | 'stderr';
+  text: string;
 }
 
 export interface SendResult {

@@ -45,15 +45,20 @@ export interface StartOptions {
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv = cleanEnv(),
+  stdin?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [CLI, ...args], {
+      env,
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (stdin !== undefined) proc.stdin?.end(stdin);
     let stdout = '';
     let stderr = '';
-    proc.stdout.on('data', (c: Buffer) => {
+    proc.stdout?.on('data', (c: Buffer) => {
       stdout += c.toString();
     });
-    proc.stderr.on('data', (c: Buffer) => {
+    proc.stderr?.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
     proc.on('close', (code) => resolve({ code, stdout, stderr }));

@@ -1,0 +1,90 @@
+/** Readable text for the CLI's answers (`--json` prints the values themselves). */
+import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+
+export const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Terminal states that mean the run did not succeed (exit 1 for the commands that wait on it). */
+export const FAILED_STATES: ReadonlySet<string> = new Set(['failed', 'timed_out', 'cancelled']);
+
+const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
+
+function duration(status: JsonObject): string {
+  const start = Date.parse(str(status.startedAt));
+  const end = status.endedAt === undefined ? Date.now() : Date.parse(str(status.endedAt));
+  if (Number.isNaN(start) || Number.isNaN(end)) return '';
+  const ms = Math.max(0, end - start);
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** One run: a header line, its error, then its output (or, while it runs, the tail of its lines). */
+export function statusText(status: unknown): string {
+  if (!isJsonObject(status)) return pretty(status);
+  const lines = [
+    `${str(status.state)}  ${str(status.agent)}  ${str(status.runId)}  (${duration(status)}${
+      status.warm === true ? `, warm, ${str(status.turns)} turns` : ''
+    })`,
+    `handle ${str(status.handle)}`,
+  ];
+  if (isJsonObject(status.error)) {
+    const e = status.error;
+    lines.push(`error: ${str(e.message)}${e.code === undefined ? '' : ` (${str(e.code)})`}`);
+    if (typeof e.stderrTail === 'string' && e.stderrTail !== '')
+      lines.push(`stderr: ${e.stderrTail.trimEnd()}`);
+  }
+  if (typeof status.output === 'string') lines.push('', status.output);
+  else if (Array.isArray(status.tail) && status.tail.length > 0) {
+    lines.push(
+      '',
+      ...status.tail.map((l) =>
+        isJsonObject(l) ? `${l.stream === 'stderr' ? '! ' : ''}${str(l.text)}` : '',
+      ),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function daemonStatusText(status: unknown): string {
+  if (!isJsonObject(status)) return pretty(status);
+  const state = status.draining === true ? 'draining' : status.paused === true ? 'paused' : 'running';
+  const totals = isJsonObject(status.totals) ? status.totals : {};
+  return `${[
+    `agentd ${str(status.version)} (pid ${str(status.pid)}): ${state}, ${status.ready === true ? 'ready' : 'not ready'}`,
+    `runs: ${str(status.running)} running, ${str(status.warm)} warm, ${str(status.tracked)} tracked`,
+    `totals: ${Object.entries(totals)
+      .map(([k, v]) => `${k} ${str(v)}`)
+      .join(', ')}`,
+    `agents: ${Array.isArray(status.agents) ? status.agents.join(', ') : ''} (default ${str(status.defaultAgent)}); exposure ${str(status.exposure)}`,
+  ].join('\n')}\n`;
+}
+
+/** `agentd runs`: one line per tracked run. */
+export function runsText(subagents: unknown[]): string {
+  if (subagents.length === 0) return 'no tracked runs\n';
+  const rows = subagents
+    .filter(isJsonObject)
+    .map((s) => [
+      str(s.handle),
+      str(s.runId),
+      str(s.agent),
+      `${str(s.state)}${s.warm === true ? ' (warm)' : ''}`,
+      duration(s),
+    ]);
+  const header = ['HANDLE', 'RUN', 'AGENT', 'STATE', 'TIME'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  return `${[header, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i] as number))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
+}
+
+/** One agent://events entry as a log line. */
+export function eventText(event: unknown): string {
+  if (!isJsonObject(event)) return pretty(event);
+  const { seq, time, level, msg, ...rest } = event;
+  const fields = Object.keys(rest).length === 0 ? '' : ` ${JSON.stringify(rest)}`;
+  return `${str(seq).padStart(5)} ${str(time)} ${str(level).padEnd(5)} ${str(msg)}${fields}\n`;
+}

@@ -1,0 +1,138 @@
+/** The operator CLI's modern-era (2026-07-28) MCP client over Streamable HTTP(S): one POST per request. */
+import {
+  isJsonObject,
+  type JsonObject,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+  WireError,
+} from '@agentd/rpc-frame';
+import {
+  AbortedError,
+  CLIENT_PROTOCOL_VERSION,
+  type McpClient,
+  modernMeta,
+  type RequestOptions,
+} from './mcp-client.js';
+
+/** The value of the Mcp-Name header: what the modern HTTP transport routes and checks on. */
+function mcpName(method: string, params: JsonObject): string | undefined {
+  if (method === 'tools/call' || method === 'prompts/get')
+    return typeof params.name === 'string' ? params.name : undefined;
+  if (method === 'resources/read') return typeof params.uri === 'string' ? params.uri : undefined;
+  return undefined;
+}
+
+/** Yields the `data` of each server-sent event of a response body. */
+async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let data: string[] = [];
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let nl = buffer.indexOf('\n');
+    while (nl !== -1) {
+      const line = buffer.slice(0, nl).replace(/\r$/, '');
+      buffer = buffer.slice(nl + 1);
+      nl = buffer.indexOf('\n');
+      if (line === '') {
+        if (data.length > 0) yield data.join('\n');
+        data = [];
+      } else if (line.startsWith('data:')) {
+        data.push(line.slice(5).replace(/^ /, ''));
+      }
+    }
+  }
+  if (data.length > 0) yield data.join('\n');
+}
+
+export class HttpClient implements McpClient {
+  #nextId = 1;
+  readonly #controllers = new Set<AbortController>();
+
+  constructor(
+    private readonly url: string,
+    private readonly token: string | undefined,
+    private readonly version = '0',
+  ) {}
+
+  async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+    const id = this.#nextId++;
+    const body = {
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { ...params, _meta: modernMeta(params, this.version) },
+    };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': CLIENT_PROTOCOL_VERSION,
+      'mcp-method': method,
+    };
+    const name = mcpName(method, params);
+    if (name !== undefined) headers['mcp-name'] = name;
+    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
+    // HTTP cancellation is closing the response: the server treats it as a cancel of the request.
+    const controller = new AbortController();
+    this.#controllers.add(controller);
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      let response: Response;
+      try {
+        response = await fetch(this.url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        if (options.signal?.aborted) throw new AbortedError(`${method} cancelled`);
+        const cause = (error as { cause?: { message?: string } }).cause?.message;
+        throw new Error(
+          `cannot reach ${this.url}: ${cause ?? (error as Error).message} (is agentd running?)`,
+        );
+      }
+      const type = response.headers.get('content-type') ?? '';
+      if (response.status === 401 || response.status === 403) {
+        await response.body?.cancel();
+        throw new Error(
+          `${this.url} refused the request (HTTP ${response.status}): give a bearer token with --token-file or AGENTD_TOKEN`,
+        );
+      }
+      if (type.startsWith('text/event-stream') && response.body !== null) {
+        for await (const data of sseData(response.body)) {
+          const message = JSON.parse(data) as unknown;
+          if (!isJsonObject(message)) continue;
+          if (message.id === id && ('result' in message || 'error' in message))
+            return this.#settle(message as unknown as JsonRpcResponse);
+          if (typeof message.method === 'string' && message.id === undefined)
+            options.onNotification?.(message as unknown as JsonRpcNotification);
+        }
+        throw new Error(`${method}: the response stream ended without an answer`);
+      }
+      if (type.startsWith('application/json')) {
+        return this.#settle((await response.json()) as JsonRpcResponse);
+      }
+      await response.body?.cancel();
+      throw new Error(`${this.url} answered HTTP ${response.status} (${type || 'no content type'})`);
+    } catch (error) {
+      if (options.signal?.aborted && !(error instanceof AbortedError))
+        throw new AbortedError(`${method} cancelled`);
+      throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      this.#controllers.delete(controller);
+    }
+  }
+
+  #settle(response: JsonRpcResponse): JsonObject {
+    if ('error' in response)
+      throw new WireError(response.error.code, response.error.message, response.error.data);
+    return response.result;
+  }
+
+  close(): void {
+    for (const controller of this.#controllers) controller.abort();
+  }
+}

@@ -1,0 +1,32 @@
+/** What the operator CLI needs of a connection to agentd: modern-era requests with their notifications. */
+import type { JsonObject, JsonRpcNotification } from '@agentd/rpc-frame';
+
+export const CLIENT_PROTOCOL_VERSION = '2026-07-28';
+
+export interface RequestOptions {
+  /** Request-scoped notifications (progress, log messages) while the request is in flight. */
+  onNotification?: (notification: JsonRpcNotification) => void;
+  /** Aborting cancels the request (unix: `notifications/cancelled`; HTTP: the stream is closed). */
+  signal?: AbortSignal;
+}
+
+export interface McpClient {
+  /** Resolves with the result; a JSON-RPC error rejects with a WireError. */
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  close(): void;
+}
+
+/** The per-request `_meta` every modern request carries, merged with the caller's own. */
+export function modernMeta(params: JsonObject, version: string): JsonObject {
+  const own = typeof params._meta === 'object' && params._meta !== null ? (params._meta as JsonObject) : {};
+  return {
+    'io.modelcontextprotocol/protocolVersion': CLIENT_PROTOCOL_VERSION,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'agentd-cli', version },
+    ...own,
+  };
+}
+
+export class AbortedError extends Error {
+  override name = 'AbortedError';
+}

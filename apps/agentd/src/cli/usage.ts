@@ -1,0 +1,183 @@
+/** The CLI's commands as one table: parsing reads their flags from it, help texts are rendered from it. */
+
+export interface FlagSpec {
+  name: string;
+  /** The value's placeholder; absent for a boolean flag. */
+  value?: string;
+  description: string;
+}
+
+export interface ClientSpec {
+  usage: string;
+  summary: string;
+  flags?: readonly FlagSpec[];
+  /** Extra lines for `agentd CMD --help`. */
+  details?: string;
+}
+
+const timeout = (what: string): FlagSpec => ({ name: '--timeout-ms', value: 'N', description: what });
+
+export const CLIENT_SPECS = {
+  status: {
+    usage: 'status [HANDLE]',
+    summary: "the daemon's status, or one run's status and result",
+  },
+  runs: { usage: 'runs', summary: 'list the tracked runs and warm sessions (operators)' },
+  spawn: {
+    usage: 'spawn [--agent NAME] [--async | --warm] [--timeout-ms N] INSTRUCTION|-',
+    summary: 'start a subagent; waits for its result and streams its output unless --async',
+    flags: [
+      { name: '--agent', value: 'NAME', description: "agent profile (default: the daemon's defaultAgent)" },
+      { name: '--async', description: 'print the handle as soon as the run started, do not wait' },
+      { name: '--warm', description: 'keep a live session after the first turn (continue it with send)' },
+      timeout('kill the run if it takes longer'),
+    ],
+    details:
+      "INSTRUCTION `-` reads it from stdin. While it waits, the agent's output lines and log messages\n" +
+      'stream to stderr; the result goes to stdout. Ctrl-C (SIGINT) or SIGTERM cancels the run and says so.',
+  },
+  wait: {
+    usage: 'wait HANDLE [--timeout-ms N]',
+    summary: 'wait until a run ends, then print its result',
+    flags: [timeout('give up after N ms (exit 3; the run keeps going)')],
+  },
+  cancel: {
+    usage: 'cancel HANDLE | cancel --all',
+    summary: 'cancel a run (kills its process tree), or every live run (operators)',
+    flags: [
+      { name: '--all', description: 'every live run and warm session' },
+      { name: '--reason', value: 'TEXT', description: "recorded as the run's reason" },
+    ],
+  },
+  send: {
+    usage: 'send HANDLE MESSAGE|-',
+    summary: 'send one turn to a warm session and print the reply',
+    flags: [timeout('bound this turn')],
+    details: 'MESSAGE `-` reads it from stdin.',
+  },
+  events: {
+    usage: 'events [--follow] [--level L] [--after SEQ]',
+    summary: "print the daemon's log events (agent://events, operators)",
+    flags: [
+      { name: '--follow', description: 'keep printing new events until interrupted' },
+      { name: '--level', value: 'L', description: 'debug | info | warn | error (lowest level shown)' },
+      { name: '--after', value: 'SEQ', description: 'only events after this sequence number' },
+    ],
+  },
+  drain: {
+    usage: 'drain [--deadline-ms N]',
+    summary: 'stop accepting spawns, let running ones finish until the deadline, then exit (operators)',
+    flags: [{ name: '--deadline-ms', value: 'N', description: "default: the daemon's drainTimeoutMs" }],
+  },
+  'lame-duck': {
+    usage: 'lame-duck [--ready]',
+    summary: 'report not-ready (for load balancers) without draining; --ready restores it (operators)',
+    flags: [{ name: '--ready', description: 'become ready again' }],
+  },
+  pause: { usage: 'pause', summary: 'refuse new spawns and turns until resume (operators)' },
+  resume: { usage: 'resume', summary: 'accept spawns again (operators)' },
+  reload: {
+    usage: 'reload',
+    summary: 're-read the config file and apply it (as SIGHUP does); exit 1 if it was rejected (operators)',
+  },
+  tools: { usage: 'tools', summary: 'list the tools the daemon offers MCP clients' },
+  call: {
+    usage: 'call METHOD [JSON]',
+    summary: 'send one MCP request (modern era) and print the result',
+  },
+} satisfies Record<string, ClientSpec>;
+
+export type ClientCommandName = keyof typeof CLIENT_SPECS;
+
+const CONNECTION_HELP = `Connection (every client command):
+  --socket PATH        the daemon's unix socket (AGENTD_SOCKET)
+  --url URL            reach the daemon over HTTP(S) instead, e.g. http://127.0.0.1:4387/mcp
+  --token-file FILE    bearer token for --url (AGENTD_TOKEN; never on the command line)
+  --config FILE        find the socket in this config file, as the daemon does (AGENTD_CONFIG)
+  --json               machine-readable output (one JSON value) instead of text
+Default: --url, else --socket, else AGENTD_SOCKET, else the config's first unix (else HTTP)
+target, else the default socket. For https with a private CA, set NODE_EXTRA_CA_CERTS.`;
+
+export const EXIT_CODES = `Exit status: 0 ok; 1 runtime failure (daemon unreachable, refused, the run failed);
+2 bad usage or bad configuration; 3 wait gave up (--timeout-ms) while the run goes on;
+130 / 143 interrupted by SIGINT / SIGTERM (a run being waited on was cancelled).`;
+
+const pad = (text: string, width: number) => (text.length >= width ? `${text}  ` : text.padEnd(width));
+
+function clientLines(): string {
+  return Object.values(CLIENT_SPECS as Record<string, ClientSpec>)
+    .map((spec) => {
+      const usage = `  agentd ${spec.usage}`;
+      return usage.length > 46
+        ? `${usage}\n${' '.repeat(46)}${spec.summary}`
+        : `${pad(usage, 46)}${spec.summary}`;
+    })
+    .join('\n');
+}
+
+const DAEMON_OPTIONS = `Daemon options (each also settable in the config file and as AGENTD_* environment variables):
+  --config FILE                   JSON config file (AGENTD_CONFIG)
+  --serve TARGET                  repeatable: unix:PATH | vsock:PORT | vsock:CID:PORT |
+                                  http://HOST:PORT | https://HOST:PORT | stdio   (AGENTD_SERVE, comma list)
+  --log-level debug|info|warn|error
+  --exposure codemode|classic     Code Mode (search + execute) or one tool per operation
+  --default-agent NAME            profile used when subagent.spawn names none
+  --drain-timeout-ms N            SIGTERM/drain grace before running subagents are cancelled
+  --events-ring N                 capacity of agent://events
+  --[no-]watch                    reload the config file when it changes (SIGHUP always reloads)
+  --metrics http://127.0.0.1:PORT serve Prometheus metrics there (loopback only)
+  --tls-cert FILE --tls-key FILE  PEM files for https:// targets
+  --bearer-token-file FILE        bearer token for HTTP (or AGENTD_BEARER_TOKEN; never on argv)
+  --max-concurrent-runs N  --max-warm-sessions N  --max-tracked-handles N
+  --max-output-bytes N     --default-timeout-ms N`;
+
+export const USAGE = `agentd: an MCP-native supervisor of agent runs
+
+Usage:
+  agentd [serve] [options]                      start the daemon (defaults: unix socket + loopback HTTP)
+  agentd stdio [options]                        serve MCP on this process's stdin/stdout (origin stdio)
+  agentd config schema                          print the config file's JSON Schema
+  agentd config check FILE                      validate a config file (exit 0 valid, 2 invalid)
+  agentd --version
+${clientLines()}
+
+Run \`agentd COMMAND --help\` for one command's options.
+
+${DAEMON_OPTIONS}
+
+${CONNECTION_HELP}
+
+${EXIT_CODES}
+`;
+
+/** `agentd CMD --help`: the command's usage, flags and the shared connection options. */
+export function commandHelp(name: string): string {
+  if (name === 'serve' || name === 'stdio') {
+    const what =
+      name === 'serve'
+        ? 'agentd [serve] [options]\n\nStart the daemon; prints where it listens on stdout.'
+        : 'agentd stdio [options]\n\nServe MCP on stdin/stdout (origin stdio) for an MCP client that launches agentd.\nBinds no socket or port unless --serve asks; exits when stdin closes.';
+    return `Usage: ${what}\n\n${DAEMON_OPTIONS}\n\nExit status: 0 stopped cleanly; 1 cannot start (e.g. address in use); 2 bad usage or configuration.\n`;
+  }
+  if (name === 'config') {
+    return `Usage:
+  agentd config schema        print the config file's JSON Schema
+  agentd config check FILE    validate FILE on top of the built-in defaults (environment and flags ignored)
+
+Exit status: 0 valid; 2 invalid (every problem is listed with its JSON pointer).
+`;
+  }
+  const spec = (CLIENT_SPECS as Record<string, ClientSpec>)[name];
+  if (spec === undefined) return USAGE;
+  const flags = (spec.flags ?? [])
+    .map((f) => `  ${pad(f.value === undefined ? f.name : `${f.name} ${f.value}`, 21)}${f.description}`)
+    .join('\n');
+  return `Usage: agentd ${spec.usage}
+
+${spec.summary[0]?.toUpperCase()}${spec.summary.slice(1)}.
+${spec.details === undefined ? '' : `\n${spec.details}\n`}${flags === '' ? '' : `\nOptions:\n${flags}\n`}
+${CONNECTION_HELP}
+
+${EXIT_CODES}
+`;
+}

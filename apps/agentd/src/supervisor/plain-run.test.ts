@@ -1,0 +1,83 @@
+/** Plain mode streaming against real children: line events, the live tail, the {instruction} placeholder, the cap. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TAIL_LINES } from './plain-run.js';
+import { disposeAll, makeSupervisor, sh, testProfiles, waitUntil } from './test-support/fixtures.js';
+import type { AgentEvent } from './types.js';
+
+afterEach(disposeAll);
+
+describe('plain mode streaming', () => {
+  it('turns each stdout line into progress and each stderr line into a log event, while it runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentd-plain-'));
+    const go = join(dir, 'go');
+    // The child waits for the test's signal file, so "mid-run" is a fact, not a timing guess.
+    const script = `echo first; echo "warming up" >&2; while [ ! -e '${go}' ]; do sleep 0.02; done; echo second`;
+    const supervisor = makeSupervisor({ profiles: [...testProfiles(), sh('chatty', script)] });
+    const events: AgentEvent[] = [];
+    const done = supervisor.spawn({ agent: 'chatty', instruction: 'x' }, undefined, {
+      onEvent: (event) => events.push(event),
+    });
+    await waitUntil(() => events.length >= 2, 5000, 'the first two lines');
+    const running = supervisor.list()[0];
+    expect(running?.state).toBe('running');
+    expect(running?.tail).toEqual(
+      expect.arrayContaining([
+        { stream: 'stdout', text: 'first' },
+        { stream: 'stderr', text: 'warming up' },
+      ]),
+    );
+    writeFileSync(go, '');
+    const status = await done;
+    expect(status).toMatchObject({ state: 'succeeded', output: 'first\nsecond' });
+    const progress = events.filter((e) => e.type === 'progress');
+    expect(progress).toEqual([
+      { type: 'progress', progress: 1, message: 'first', stream: 'stdout' },
+      { type: 'progress', progress: 2, message: 'second', stream: 'stdout' },
+    ]);
+    expect(events.filter((e) => e.type === 'log')).toEqual([
+      { type: 'log', level: 'info', message: 'warming up', stream: 'stderr' },
+    ]);
+  });
+
+  it('keeps a bounded tail of the last lines', async () => {
+    const supervisor = makeSupervisor({
+      profiles: [
+        ...testProfiles(),
+        sh('many', 'i=0; while [ $i -lt 500 ]; do echo "line $i"; i=$((i+1)); done'),
+      ],
+    });
+    const status = await supervisor.spawn({ agent: 'many', instruction: 'x' });
+    expect(status.tail).toHaveLength(TAIL_LINES);
+    expect(status.tail?.at(-1)).toEqual({ stream: 'stdout', text: 'line 499' });
+  });
+
+  it('places the instruction where the profile asks ({instruction}), with stdin closed', async () => {
+    const supervisor = makeSupervisor({
+      profiles: [
+        ...testProfiles(),
+        {
+          name: 'argv',
+          mode: 'plain',
+          command: '/bin/sh',
+          args: ['-c', 'printf "arg=%s stdin=" "$1"; cat', 'sh', 'say {instruction}!'],
+        },
+      ],
+    });
+    const status = await supervisor.spawn({ agent: 'argv', instruction: 'it is "quoted" $HOME' });
+    expect(status).toMatchObject({ state: 'succeeded', output: 'arg=say it is "quoted" $HOME! stdin=' });
+  });
+
+  it('keeps the output up to the cap when it kills a child for output_too_large', async () => {
+    const supervisor = makeSupervisor({
+      profiles: [...testProfiles(), sh('flood', 'yes flood')],
+      limits: { maxOutputBytes: 1000 },
+    });
+    const status = await supervisor.spawn({ agent: 'flood', instruction: 'x' });
+    expect(status).toMatchObject({ state: 'failed', error: { code: 'output_too_large' } });
+    expect(status.output).toHaveLength(1000);
+    expect(status.output?.startsWith('flood\nflood\n')).toBe(true);
+  });
+});
