@@ -1,6 +1,7 @@
 /**
- * The pack check: every public package, packed as it would be published, installs into a project
- * outside the workspace, imports under plain Node and type-checks under tsc (NodeNext, strict).
+ * The pack check: every public package, packed as it would be published, carries its license,
+ * metadata and resolvable source maps, passes publint and attw, installs into a project outside
+ * the workspace, imports under plain Node and type-checks under tsc (NodeNext, strict).
  * Needs `turbo run build` first (the test command runs it); packages are discovered, not listed.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,13 +12,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importedPackages } from './bare-imports.js';
 import { declaredValueExports } from './declared-exports.js';
+import { attwFindings, publintFindings } from './ecosystem-checks.js';
 import { type ExportEntry, exportEntries, SOURCE_CONDITION } from './export-entries.js';
 import { type PackageManifest, type PublicPackage, publicPackages } from './public-packages.js';
+import { metadataProblems } from './release-metadata.js';
 import { runChecked } from './run-command.js';
+import { sourceMapProblems } from './source-maps.js';
 import { typecheckConsumer } from './typecheck-consumer.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const packages = publicPackages(root);
+const license = readFileSync(join(root, 'LICENSE'), 'utf8');
 const pnpmVersion = (
   JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager: string }
 ).packageManager;
@@ -25,6 +30,8 @@ const pnpmVersion = (
 interface Packed {
   pkg: PublicPackage;
   tarball: string;
+  /** The tarball extracted (its `package/` directory). */
+  unpacked: string;
   files: Set<string>;
   manifest: PackageManifest;
   entries: ExportEntry[];
@@ -42,6 +49,7 @@ const packed = new Map<string, Packed>();
 const imported = new Map<string, ImportOutcome>();
 let declared = new Map<string, string[]>();
 let typecheckErrors: string[] = ['not run'];
+const ecosystem = new Map<string, { publint: string[]; attw: string[] }>();
 
 function specifier(name: string, subpath: string): string {
   return subpath === '.' ? name : `${name}${subpath.slice(1)}`;
@@ -63,12 +71,13 @@ async function pack(pnpm: string, pkg: PublicPackage, destination: string): Prom
   const out = await runChecked(pnpm, ['pack', '--json', '--pack-destination', destination], { cwd: pkg.dir });
   const report = JSON.parse(out) as { filename: string; files: { path: string }[] };
   const tarball = resolve(pkg.dir, report.filename);
-  const manifestText = await runChecked('tar', ['-xzOf', tarball, 'package/package.json'], {
-    cwd: destination,
-  });
-  const manifest = JSON.parse(manifestText) as PackageManifest;
+  const into = join(destination, 'unpacked', pkg.name.replace(/[@/]/g, '_'));
+  await mkdir(into, { recursive: true });
+  await runChecked('tar', ['-xzf', tarball, '-C', into], { cwd: destination });
+  const unpacked = join(into, 'package');
+  const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as PackageManifest;
   const files = new Set(report.files.map((f) => f.path.replace(/^\.\//, '')));
-  return { pkg, tarball, files, manifest, entries: exportEntries(manifest.exports) };
+  return { pkg, tarball, unpacked, files, manifest, entries: exportEntries(manifest.exports) };
 }
 
 /** One Node process imports every entry point and reports its export names, or why it failed. */
@@ -105,6 +114,14 @@ beforeAll(async () => {
   for (const result of await Promise.all(packages.map((pkg) => pack(pnpm, pkg, tarballs)))) {
     packed.set(result.pkg.name, result);
   }
+
+  // The checkers are independent processes per tarball: run them while npm installs.
+  const checkers = Promise.all(
+    [...packed.values()].map(async (p) => {
+      const [publint, attw] = await Promise.all([publintFindings(p.tarball), attwFindings(p.tarball)]);
+      ecosystem.set(p.pkg.name, { publint, attw });
+    }),
+  );
 
   // Every @agentd/* name maps to its tarball, also where one package depends on another.
   const local = Object.fromEntries([...packed.values()].map((p) => [p.pkg.name, `file:${p.tarball}`]));
@@ -153,6 +170,7 @@ beforeAll(async () => {
     p.entries.flatMap((e) => (e.source === undefined ? [] : [join(p.pkg.dir, e.source)])),
   );
   declared = declaredValueExports(sources.filter((file) => existsSync(file)));
+  await checkers;
 }, 600_000);
 
 afterAll(async () => {
@@ -185,6 +203,28 @@ describe('pack check', () => {
       expect(missing, `${name}: files the manifest points at but the tarball lacks (was it built?)`).toEqual(
         [],
       );
+    });
+
+    it('carries the MIT LICENSE, repository, homepage, bugs, keywords and an engines range for Node 20', () => {
+      const p = packed.get(name);
+      if (p === undefined) throw new Error(`${name} was not packed`);
+      expect(p.files.has('LICENSE'), `${name}: LICENSE missing from the tarball`).toBe(true);
+      expect(readFileSync(join(p.unpacked, 'LICENSE'), 'utf8')).toBe(license);
+      expect(metadataProblems(p.manifest, pkg.relativeDir), `${name}: manifest metadata`).toEqual([]);
+    });
+
+    it('ships source maps that resolve inside the tarball', () => {
+      const p = packed.get(name);
+      if (p === undefined) throw new Error(`${name} was not packed`);
+      expect(sourceMapProblems(p.unpacked), `${name}: source maps`).toEqual([]);
+    });
+
+    it('passes publint with no error or warning', () => {
+      expect(ecosystem.get(name)?.publint, `${name}: publint`).toEqual([]);
+    });
+
+    it('passes Are The Types Wrong (esm-only profile, see ecosystem-checks.ts) with no problem', () => {
+      expect(ecosystem.get(name)?.attw, `${name}: attw`).toEqual([]);
     });
 
     it('imports at runtime only what its dependencies (not devDependencies) provide', () => {
