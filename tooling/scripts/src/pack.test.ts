@@ -12,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importedPackages } from './bare-imports.js';
 import { declaredValueExports } from './declared-exports.js';
+import { enginesExcluding } from './dependency-engines.js';
 import { attwFindings, publintFindings } from './ecosystem-checks.js';
 import { type ExportEntry, exportEntries, SOURCE_CONDITION } from './export-entries.js';
 import { type PackageManifest, type PublicPackage, publicPackages } from './public-packages.js';
-import { metadataProblems } from './release-metadata.js';
+import { metadataProblems, OLDEST_NODE_MAJOR } from './release-metadata.js';
 import { runChecked } from './run-command.js';
 import { sourceMapProblems } from './source-maps.js';
 import { typecheckConsumer } from './typecheck-consumer.js';
@@ -259,6 +260,10 @@ describe('pack check', () => {
         expect(missing, `${spec}: exports declared in ${entry.source} but absent at runtime`).toEqual([]);
       }
     });
+  });
+
+  it(`installs only dependencies that run on Node ${OLDEST_NODE_MAJOR} (their engines.node)`, () => {
+    expect(enginesExcluding(join(project, 'node_modules'), `>=${OLDEST_NODE_MAJOR}`)).toEqual([]);
   });
 
   it('type-checks a consumer of every package with TypeScript (NodeNext, strict, .d.ts checked)', () => {
