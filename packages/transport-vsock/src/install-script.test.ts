@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -23,13 +23,34 @@ function freshPackage(): string {
   return root;
 }
 
+/**
+ * Node headers for the build: the running Node's own, else the machine's Node (the Node 24 run
+ * uses the npm `node` package, which ships none); the build must get as far as the compiler.
+ */
+const nodedir = [dirname(dirname(process.execPath)), '/usr', '/usr/local'].find((dir) =>
+  existsSync(join(dir, 'include', 'node', 'node_api.h')),
+);
+
+/** npm's node-gyp, which npm hands to install scripts as npm_config_node_gyp. */
+const nodeGyp = [dirname(dirname(process.execPath)), '/usr', '/usr/local']
+  .map((prefix) => join(prefix, 'lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js'))
+  .find((file) => existsSync(file));
+
 /** Runs the install script as a package manager would, with a C compiler that always fails. */
 function install(root: string, env: Record<string, string> = {}) {
+  if (nodedir === undefined) throw new Error('no Node headers on this machine (include/node/node_api.h)');
+  if (nodeGyp === undefined) throw new Error("no npm's node-gyp on this machine");
+  // As npm runs it: npm's own variables replaced by the two the script reads, and no node-gyp
+  // shim on PATH (npx adds npm's, which needs the rest of npm's environment).
   const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+  base.PATH = (process.env.PATH ?? '')
+    .split(':')
+    .filter((dir) => !dir.endsWith('node-gyp-bin'))
+    .join(':');
   const result = spawnSync(process.execPath, ['scripts/install.mjs'], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...base, CC: '/bin/false', ...env },
+    env: { ...base, CC: '/bin/false', npm_config_nodedir: nodedir, npm_config_node_gyp: nodeGyp, ...env },
   });
   const recorded = join(root, 'build', 'install-error.txt');
   return {
