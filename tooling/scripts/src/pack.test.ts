@@ -17,13 +17,21 @@ import { attwFindings, publintFindings } from './ecosystem-checks.js';
 import { type ExportEntry, exportEntries, SOURCE_CONDITION } from './export-entries.js';
 import { type PackageManifest, type PublicPackage, publicPackages } from './public-packages.js';
 import { metadataProblems, OLDEST_NODE_MAJOR } from './release-metadata.js';
-import { runChecked } from './run-command.js';
+import { type CommandResult, runChecked, runCommand } from './run-command.js';
 import { sourceMapProblems } from './source-maps.js';
 import { typecheckConsumer } from './typecheck-consumer.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const packages = publicPackages(root);
 const license = readFileSync(join(root, 'LICENSE'), 'utf8');
+/**
+ * The current TypeScript release, for a consumer's own `tsc`: from TypeScript 6 on,
+ * `compilerOptions.types` defaults to `[]`, which the READMEs tell consumers about.
+ */
+const CURRENT_TYPESCRIPT = '7.0.2';
+const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>;
+};
 const pnpmVersion = (
   JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager: string }
 ).packageManager;
@@ -50,6 +58,7 @@ const packed = new Map<string, Packed>();
 const imported = new Map<string, ImportOutcome>();
 let declared = new Map<string, string[]>();
 let typecheckErrors: string[] = ['not run'];
+const currentTsc = new Map<string, CommandResult>();
 const ecosystem = new Map<string, { publint: string[]; attw: string[] }>();
 
 function specifier(name: string, subpath: string): string {
@@ -131,6 +140,10 @@ beforeAll(async () => {
     private: true,
     type: 'module',
     dependencies: local,
+    devDependencies: {
+      typescript: CURRENT_TYPESCRIPT,
+      '@types/node': rootManifest.devDependencies['@types/node'] ?? 'missing',
+    },
     overrides: local,
   };
   await writeFile(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -166,6 +179,17 @@ beforeAll(async () => {
     scope: '@agentd',
     typeRoots: [join(root, 'node_modules/@types')],
   });
+  for (const [name, types] of [
+    ['tsconfig.json', ['node']],
+    ['tsconfig.no-types.json', undefined],
+  ] as const) {
+    const compilerOptions = { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, types };
+    await writeFile(join(project, name), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
+    currentTsc.set(
+      name,
+      await runCommand(join(project, 'node_modules/.bin/tsc'), ['-p', name], { cwd: project }),
+    );
+  }
 
   const sources = [...packed.values()].flatMap((p) =>
     p.entries.flatMap((e) => (e.source === undefined ? [] : [join(p.pkg.dir, e.source)])),
@@ -264,6 +288,16 @@ describe('pack check', () => {
 
   it(`installs only dependencies that run on Node ${OLDEST_NODE_MAJOR} (their engines.node)`, () => {
     expect(enginesExcluding(join(project, 'node_modules'), `>=${OLDEST_NODE_MAJOR}`)).toEqual([]);
+  });
+
+  it(`type-checks the same consumer with its own TypeScript ${CURRENT_TYPESCRIPT} and "types": ["node"], as the READMEs say`, () => {
+    const withTypes = currentTsc.get('tsconfig.json');
+    expect(withTypes?.stdout, 'tsc -p tsconfig.json').toBe('');
+    expect(withTypes?.code).toBe(0);
+    // Without the setting TypeScript >= 6 finds no Node types: the READMEs' advice is needed.
+    const without = currentTsc.get('tsconfig.no-types.json');
+    expect(without?.code).not.toBe(0);
+    expect(without?.stdout).toContain("Cannot find name 'node:");
   });
 
   it('type-checks a consumer of every package with TypeScript (NodeNext, strict, .d.ts checked)', () => {
