@@ -238,6 +238,15 @@ describe('pack check', () => {
       expect(metadataProblems(p.manifest, pkg.relativeDir), `${name}: manifest metadata`).toEqual([]);
     });
 
+    it('ships no tests, type tests, benchmarks or test support', () => {
+      const p = packed.get(name);
+      if (p === undefined) throw new Error(`${name} was not packed`);
+      const internal = [...p.files].filter((file) =>
+        /(?:\.test(?:-d)?\.[cm]?[jt]s|\.bench\.[cm]?[jt]s)$|(?:^|\/)test-support\//.test(file),
+      );
+      expect(internal, `${name}: files for the workspace only`).toEqual([]);
+    });
+
     it('ships source maps that resolve inside the tarball', () => {
       const p = packed.get(name);
       if (p === undefined) throw new Error(`${name} was not packed`);
