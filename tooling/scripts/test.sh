@@ -2,7 +2,9 @@
 # The whole test suite, from a clean clone with only Node 20 and npm: install, build, typecheck,
 # lint and format, then every test on this Node (20) and again on Node 24 LTS. Exits non-zero if
 # any step fails; typecheck, lint and the two test runs all run even when one of them fails, so
-# one CI run shows every problem.
+# one CI run shows every problem. The release checks run inside the tests (tooling/scripts): every
+# public package packed and checked by publint and attw, a `changeset version` dry run, and a
+# bundled Code Mode server.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tooling/scripts/env.sh

@@ -6,7 +6,7 @@ import { buildMethodTable } from './method-table.js';
 import { checkNamespace } from './namespace.js';
 import type { SandboxLimits } from './sandbox-limits.js';
 import { resolveLimits } from './sandbox-limits.js';
-import { type CompiledModule, quickJsModule } from './wasm-module.js';
+import { type CompiledModule, type QuickJsWasm, quickJsModule } from './wasm-module.js';
 import type { CallMessage, FromWorker, RunMessage, WorkerOutcome } from './worker-protocol.js';
 import { WorkerSlot } from './worker-slot.js';
 
@@ -34,6 +34,17 @@ export interface CodeModeRunnerOptions {
   maxQueued?: number;
   /** How long a stopped execution may take to unwind before its worker is terminated (default 1000 ms). */
   stopGraceMs?: number;
+  /**
+   * The QuickJS WebAssembly module: compiled, its bytes, or its file (path or `file:` URL).
+   * Default: the file of `@jitl/quickjs-wasmfile-release-sync`, found through `node_modules`;
+   * a bundled server passes it (README, "Bundling").
+   */
+  wasm?: QuickJsWasm;
+  /**
+   * The sandbox worker script (`@agentd/codemode/sandbox-worker`). Default: `sandbox-worker.js`
+   * beside this module, which in a bundle means beside the bundle.
+   */
+  workerUrl?: URL | string;
 }
 
 interface Pending {
@@ -79,6 +90,8 @@ export class CodeModeRunner {
   readonly #perWorker: number;
   readonly #maxQueued: number;
   readonly #graceMs: number;
+  readonly #wasm: QuickJsWasm | undefined;
+  readonly #workerUrl: URL | string | undefined;
   readonly #slots: WorkerSlot[] = [];
   readonly #queue: Pending[] = [];
   readonly #byId = new Map<number, Pending>();
@@ -99,6 +112,8 @@ export class CodeModeRunner {
     this.#perWorker = Math.max(1, Math.floor(options.maxConcurrentPerWorker ?? 8));
     this.#maxQueued = Math.max(0, Math.floor(options.maxQueued ?? 1000));
     this.#graceMs = Math.max(0, options.stopGraceMs ?? 1000);
+    this.#wasm = options.wasm;
+    this.#workerUrl = options.workerUrl;
   }
 
   /** The limits every execution starts from. */
@@ -216,7 +231,7 @@ export class CodeModeRunner {
     }
     let wasmModule: CompiledModule;
     try {
-      wasmModule = await quickJsModule();
+      wasmModule = await quickJsModule(this.#wasm);
     } catch (thrown) {
       for (const pending of this.#queue.splice(0)) {
         this.#end(
@@ -302,6 +317,7 @@ export class CodeModeRunner {
   #spawn(wasmModule: CompiledModule): WorkerSlot {
     const slot = new WorkerSlot({
       wasmModule,
+      workerUrl: this.#workerUrl,
       defaultMemoryBytes: this.#limits.memoryBytes,
       onMessage: (from, message) => this.#onMessage(from, message),
       onExit: (from, lost) => this.#onExit(from, lost),

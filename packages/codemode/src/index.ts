@@ -30,3 +30,4 @@ export {
 } from './search-operations.js';
 export { apiDeclarations, operationSignature } from './signature.js';
 export { type CodeModeTool, createCodeModeTools, EXECUTE_TOOL, SEARCH_TOOL } from './tool-definitions.js';
+export { type QuickJsWasm, quickJsWasmPath } from './wasm-module.js';

@@ -16,6 +16,8 @@ const WORKER_URL = new URL('./sandbox-worker.js', import.meta.url);
 
 export interface WorkerSlotOptions {
   wasmModule: CompiledModule;
+  /** The worker script (default: `sandbox-worker.js` beside this module). */
+  workerUrl?: URL | string | undefined;
   defaultMemoryBytes: number;
   onMessage: (slot: WorkerSlot, message: FromWorker) => void;
   /** The thread is gone (killed or crashed); every execution still on it is lost. */
@@ -39,7 +41,7 @@ export class WorkerSlot {
 
   constructor(options: WorkerSlotOptions) {
     this.#options = options;
-    this.#worker = new Worker(WORKER_URL, {
+    this.#worker = new Worker(options.workerUrl ?? WORKER_URL, {
       workerData: {
         wasmModule: options.wasmModule,
         defaultMemoryBytes: options.defaultMemoryBytes,

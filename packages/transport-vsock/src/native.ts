@@ -53,7 +53,13 @@ function load(): { addon: NativeAddon } | { reason: string } {
     return { addon: createRequire(import.meta.url)(ADDON_PATH) as NativeAddon };
   } catch (error) {
     const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { reason: `the native addon is not built (${installError() ?? detail}); reinstall the package` };
+    const recorded = installError();
+    if (recorded !== undefined)
+      return { reason: `the native addon is not built (${recorded}); reinstall the package` };
+    // No record: the install script never ran, as under pnpm until the build is approved.
+    return {
+      reason: `the native addon is not built (${detail}); its install script did not run: with pnpm, allow it (pnpm approve-builds), then reinstall the package`,
+    };
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * The pack check: every public package, packed as it would be published, installs into a project
- * outside the workspace, imports under plain Node and type-checks under tsc (NodeNext, strict).
+ * The pack check: every public package, packed as it would be published, carries its license,
+ * metadata and resolvable source maps, passes publint and attw, installs into a project outside
+ * the workspace, imports under plain Node and type-checks under tsc (NodeNext, strict).
  * Needs `turbo run build` first (the test command runs it); packages are discovered, not listed.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,13 +12,26 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importedPackages } from './bare-imports.js';
 import { declaredValueExports } from './declared-exports.js';
+import { enginesExcluding } from './dependency-engines.js';
+import { attwFindings, publintFindings } from './ecosystem-checks.js';
 import { type ExportEntry, exportEntries, SOURCE_CONDITION } from './export-entries.js';
 import { type PackageManifest, type PublicPackage, publicPackages } from './public-packages.js';
-import { runChecked } from './run-command.js';
+import { metadataProblems, OLDEST_NODE_MAJOR } from './release-metadata.js';
+import { type CommandResult, runChecked, runCommand } from './run-command.js';
+import { sourceMapProblems } from './source-maps.js';
 import { typecheckConsumer } from './typecheck-consumer.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const packages = publicPackages(root);
+const license = readFileSync(join(root, 'LICENSE'), 'utf8');
+/**
+ * The current TypeScript release, for a consumer's own `tsc`: from TypeScript 6 on,
+ * `compilerOptions.types` defaults to `[]`, which the READMEs tell consumers about.
+ */
+const CURRENT_TYPESCRIPT = '7.0.2';
+const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>;
+};
 const pnpmVersion = (
   JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager: string }
 ).packageManager;
@@ -25,6 +39,8 @@ const pnpmVersion = (
 interface Packed {
   pkg: PublicPackage;
   tarball: string;
+  /** The tarball extracted (its `package/` directory). */
+  unpacked: string;
   files: Set<string>;
   manifest: PackageManifest;
   entries: ExportEntry[];
@@ -42,6 +58,8 @@ const packed = new Map<string, Packed>();
 const imported = new Map<string, ImportOutcome>();
 let declared = new Map<string, string[]>();
 let typecheckErrors: string[] = ['not run'];
+const currentTsc = new Map<string, CommandResult>();
+const ecosystem = new Map<string, { publint: string[]; attw: string[] }>();
 
 function specifier(name: string, subpath: string): string {
   return subpath === '.' ? name : `${name}${subpath.slice(1)}`;
@@ -63,12 +81,13 @@ async function pack(pnpm: string, pkg: PublicPackage, destination: string): Prom
   const out = await runChecked(pnpm, ['pack', '--json', '--pack-destination', destination], { cwd: pkg.dir });
   const report = JSON.parse(out) as { filename: string; files: { path: string }[] };
   const tarball = resolve(pkg.dir, report.filename);
-  const manifestText = await runChecked('tar', ['-xzOf', tarball, 'package/package.json'], {
-    cwd: destination,
-  });
-  const manifest = JSON.parse(manifestText) as PackageManifest;
+  const into = join(destination, 'unpacked', pkg.name.replace(/[@/]/g, '_'));
+  await mkdir(into, { recursive: true });
+  await runChecked('tar', ['-xzf', tarball, '-C', into], { cwd: destination });
+  const unpacked = join(into, 'package');
+  const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as PackageManifest;
   const files = new Set(report.files.map((f) => f.path.replace(/^\.\//, '')));
-  return { pkg, tarball, files, manifest, entries: exportEntries(manifest.exports) };
+  return { pkg, tarball, unpacked, files, manifest, entries: exportEntries(manifest.exports) };
 }
 
 /** One Node process imports every entry point and reports its export names, or why it failed. */
@@ -106,6 +125,14 @@ beforeAll(async () => {
     packed.set(result.pkg.name, result);
   }
 
+  // The checkers are independent processes per tarball: run them while npm installs.
+  const checkers = Promise.all(
+    [...packed.values()].map(async (p) => {
+      const [publint, attw] = await Promise.all([publintFindings(p.tarball), attwFindings(p.tarball)]);
+      ecosystem.set(p.pkg.name, { publint, attw });
+    }),
+  );
+
   // Every @agentd/* name maps to its tarball, also where one package depends on another.
   const local = Object.fromEntries([...packed.values()].map((p) => [p.pkg.name, `file:${p.tarball}`]));
   const manifest = {
@@ -113,6 +140,10 @@ beforeAll(async () => {
     private: true,
     type: 'module',
     dependencies: local,
+    devDependencies: {
+      typescript: CURRENT_TYPESCRIPT,
+      '@types/node': rootManifest.devDependencies['@types/node'] ?? 'missing',
+    },
     overrides: local,
   };
   await writeFile(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -148,11 +179,23 @@ beforeAll(async () => {
     scope: '@agentd',
     typeRoots: [join(root, 'node_modules/@types')],
   });
+  for (const [name, types] of [
+    ['tsconfig.json', ['node']],
+    ['tsconfig.no-types.json', undefined],
+  ] as const) {
+    const compilerOptions = { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, types };
+    await writeFile(join(project, name), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
+    currentTsc.set(
+      name,
+      await runCommand(join(project, 'node_modules/.bin/tsc'), ['-p', name], { cwd: project }),
+    );
+  }
 
   const sources = [...packed.values()].flatMap((p) =>
     p.entries.flatMap((e) => (e.source === undefined ? [] : [join(p.pkg.dir, e.source)])),
   );
   declared = declaredValueExports(sources.filter((file) => existsSync(file)));
+  await checkers;
 }, 600_000);
 
 afterAll(async () => {
@@ -187,6 +230,37 @@ describe('pack check', () => {
       );
     });
 
+    it('carries the MIT LICENSE, repository, homepage, bugs, keywords and an engines range for Node 20', () => {
+      const p = packed.get(name);
+      if (p === undefined) throw new Error(`${name} was not packed`);
+      expect(p.files.has('LICENSE'), `${name}: LICENSE missing from the tarball`).toBe(true);
+      expect(readFileSync(join(p.unpacked, 'LICENSE'), 'utf8')).toBe(license);
+      expect(metadataProblems(p.manifest, pkg.relativeDir), `${name}: manifest metadata`).toEqual([]);
+    });
+
+    it('ships no tests, type tests, benchmarks or test support', () => {
+      const p = packed.get(name);
+      if (p === undefined) throw new Error(`${name} was not packed`);
+      const internal = [...p.files].filter((file) =>
+        /(?:\.test(?:-d)?\.[cm]?[jt]s|\.bench\.[cm]?[jt]s)$|(?:^|\/)test-support\//.test(file),
+      );
+      expect(internal, `${name}: files for the workspace only`).toEqual([]);
+    });
+
+    it('ships source maps that resolve inside the tarball', () => {
+      const p = packed.get(name);
+      if (p === undefined) throw new Error(`${name} was not packed`);
+      expect(sourceMapProblems(p.unpacked), `${name}: source maps`).toEqual([]);
+    });
+
+    it('passes publint with no error or warning', () => {
+      expect(ecosystem.get(name)?.publint, `${name}: publint`).toEqual([]);
+    });
+
+    it('passes Are The Types Wrong (esm-only profile, see ecosystem-checks.ts) with no problem', () => {
+      expect(ecosystem.get(name)?.attw, `${name}: attw`).toEqual([]);
+    });
+
     it('imports at runtime only what its dependencies (not devDependencies) provide', () => {
       const p = packed.get(name);
       if (p === undefined) throw new Error(`${name} was not packed`);
@@ -219,6 +293,20 @@ describe('pack check', () => {
         expect(missing, `${spec}: exports declared in ${entry.source} but absent at runtime`).toEqual([]);
       }
     });
+  });
+
+  it(`installs only dependencies that run on Node ${OLDEST_NODE_MAJOR} (their engines.node)`, () => {
+    expect(enginesExcluding(join(project, 'node_modules'), `>=${OLDEST_NODE_MAJOR}`)).toEqual([]);
+  });
+
+  it(`type-checks the same consumer with its own TypeScript ${CURRENT_TYPESCRIPT} and "types": ["node"], as the READMEs say`, () => {
+    const withTypes = currentTsc.get('tsconfig.json');
+    expect(withTypes?.stdout, 'tsc -p tsconfig.json').toBe('');
+    expect(withTypes?.code).toBe(0);
+    // Without the setting TypeScript >= 6 finds no Node types: the READMEs' advice is needed.
+    const without = currentTsc.get('tsconfig.no-types.json');
+    expect(without?.code).not.toBe(0);
+    expect(without?.stdout).toContain("Cannot find name 'node:");
   });
 
   it('type-checks a consumer of every package with TypeScript (NodeNext, strict, .d.ts checked)', () => {
