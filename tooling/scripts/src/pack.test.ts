@@ -215,15 +215,17 @@ describe('pack check', () => {
       if (p === undefined) return;
       expect(p.files.has('README.md'), `${name}: README.md missing from the tarball`).toBe(true);
       expect(JSON.stringify(p.manifest)).not.toContain('workspace:');
-      expect(p.entries.length, `${name}: no exports`).toBeGreaterThan(0);
+      const bins =
+        typeof p.manifest.bin === 'string' ? [p.manifest.bin] : Object.values(p.manifest.bin ?? {});
+      // A package offers modules (exports beyond ./package.json) or commands (bin), or both.
+      const modules = p.entries.filter((e) => e.subpath !== './package.json');
+      expect(modules.length + bins.length, `${name}: no exports and no bin`).toBeGreaterThan(0);
       const missing = p.entries.flatMap((e) =>
         e.targets
           .filter(([condition]) => condition !== SOURCE_CONDITION)
           .map(([, target]) => target.replace(/^\.\//, ''))
           .filter((target) => !p.files.has(target)),
       );
-      const bins =
-        typeof p.manifest.bin === 'string' ? [p.manifest.bin] : Object.values(p.manifest.bin ?? {});
       missing.push(...bins.map((b) => b.replace(/^\.\//, '')).filter((b) => !p.files.has(b)));
       expect(missing, `${name}: files the manifest points at but the tarball lacks (was it built?)`).toEqual(
         [],
