@@ -193,11 +193,15 @@ export class Connection implements CoreConnection {
     // Every other notification (roots/list_changed, progress, …) needs no action from the core.
   }
 
-  /** A client cancel: a listen stream ends with its final result; a request is aborted and never answered. */
+  /**
+   * A client cancel: the request (a listen stream too) is aborted and never answered. A listen's
+   * final result is only for streams the server ends itself; the client that cancelled has
+   * already forgotten the id (the official v2 client reports a response to it as unknown).
+   */
   private cancel(id: RequestId): void {
     const key = idKey(id);
     if (this.listenStreams?.has(key) === true) {
-      this.listenStreams.end(key, true);
+      this.listenStreams.end(key, false);
       return;
     }
     const entry = this.inFlight.get(key);

@@ -158,7 +158,7 @@ describe('subscriptions/listen', () => {
     const { core, client } = await setup({
       capabilities: { tools: { listChanged: true }, prompts: {}, resources: { subscribe: true } },
     });
-    const final = client.modern(
+    void client.modern(
       'subscriptions/listen',
       {
         notifications: {
@@ -185,12 +185,46 @@ describe('subscriptions/listen', () => {
     expect(tools.params).toEqual({ _meta: { [SUB_ID]: 7 } });
 
     client.notify('notifications/cancelled', { requestId: 7 });
-    expect((await final).result).toEqual({
-      resultType: 'complete',
-      _meta: { [SUB_ID]: 7, 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
-    });
+    // A cancelled request is never answered, a listen included: the barrier's answer comes, 7's never.
+    await client.modern('test/echo', {}, 'barrier');
+    expect(client.messages.some((m) => m.id === 7)).toBe(false);
     expect(core.notifyListChanged('tools')).toBe(0);
     expect(core.registry.stats()).toMatchObject({ listenStreams: 0, subscriptions: 0 });
+  });
+
+  it('a listen the server ends itself (core.close) is answered its final result', async () => {
+    const { core, client } = await setup({ capabilities: { tools: { listChanged: true } } });
+    const final = client.modern('subscriptions/listen', { notifications: { toolsListChanged: true } }, 8);
+    await client.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
+    await core.close();
+    expect((await final).result).toEqual({
+      resultType: 'complete',
+      _meta: { [SUB_ID]: 8, 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+    });
+  });
+
+  it('a listen cancelled while its subscribe gate is still deciding never opens and is never answered', async () => {
+    let admit: (value: boolean) => void = () => {};
+    const { core, client } = await setup({
+      canSubscribe: () =>
+        new Promise<boolean>((resolve) => {
+          admit = resolve;
+        }),
+    });
+    void client.modern(
+      'subscriptions/listen',
+      { notifications: { resourceSubscriptions: ['test://a'] } },
+      11,
+    );
+    await client.modern('test/echo', {}, 'barrier-1');
+    client.notify('notifications/cancelled', { requestId: 11 });
+    await client.modern('test/echo', {}, 'barrier-2');
+    admit(true);
+    await client.modern('test/echo', {}, 'barrier-3');
+    expect(
+      client.messages.some((m) => m.id === 11 || m.method === 'notifications/subscriptions/acknowledged'),
+    ).toBe(false);
+    expect(core.registry.stats()).toMatchObject({ listenStreams: 0 });
   });
 
   it('keeps the JSON type of a string id and sends only requested kinds per stream', async () => {

@@ -9,6 +9,7 @@ import type {
 } from '@agentd/rpc-frame';
 import type { PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
 import type { Handler, Implementation, Peer } from './handler.js';
+import type { InputBudget } from './input-budget.js';
 import type { Logger } from './logger.js';
 
 export interface ServerCoreOptions {
@@ -28,6 +29,12 @@ export interface ServerCoreOptions {
   clientRequestTimeoutMs?: number;
   /** Diagnostics (internal errors, dropped peers). Default: JSON lines on stderr, level info. */
   logger?: Logger;
+  /**
+   * Bytes of unfinished input lines all connections together may hold (each alone may hold up to
+   * its `maxFrameBytes`). The connection whose input would pass it is answered -32600 and closed.
+   * Default 64 MiB.
+   */
+  maxBufferedInputBytes?: number;
 }
 
 export interface HandleOptions {
@@ -89,6 +96,8 @@ export interface ServerCore {
   /** One logical connection: a socket, stdio, a legacy HTTP session, or one stateless HTTP POST. */
   openConnection(peer: Peer, writer: PushWriter): CoreConnection;
   readonly maxInFlightPerConnection: number;
+  /** Shared by the transports' connections: bytes of unfinished input lines held server-wide. */
+  readonly inputBudget: InputBudget;
   /** Open connections. */
   readonly connectionCount: number;
   notifyResourceUpdated(uri: string, options?: { keep?: boolean }): number;

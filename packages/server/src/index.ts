@@ -21,6 +21,7 @@ export type {
   RequestContext,
   ServerCapabilities,
 } from './handler.js';
+export { DEFAULT_MAX_BUFFERED_INPUT_BYTES, InputBudget } from './input-budget.js';
 export {
   type Logger,
   type LogLevel,

@@ -43,6 +43,8 @@ interface OpenListen {
 
 export class ListenStreams {
   private readonly streams = new Map<string, OpenListen>();
+  /** Listens still deciding their filter (the subscribe gate may be async): a cancel must find them too. */
+  private readonly opening = new Map<string, AbortController>();
 
   constructor(private readonly host: ListenHost) {}
 
@@ -51,7 +53,7 @@ export class ListenStreams {
   }
 
   has(key: string): boolean {
-    return this.streams.has(key);
+    return this.streams.has(key) || this.opening.has(key);
   }
 
   /**
@@ -81,20 +83,27 @@ export class ListenStreams {
     if (requested.taskIds !== undefined && !(isJsonObject(declared) && declaresTasksExtension(declared))) {
       throw missingTasksExtension();
     }
-    const filter = await honourListenFilter(
-      requested,
-      caps,
-      (uri) => this.admits(uri),
-      (taskId) => this.watches(taskId),
-    );
-    if (signal?.aborted === true || this.host.isClosed()) return undefined;
+    const key = idKey(request.id);
+    const cancelled = new AbortController();
+    this.opening.set(key, cancelled);
+    let filter: Awaited<ReturnType<typeof honourListenFilter>>;
+    try {
+      filter = await honourListenFilter(
+        requested,
+        caps,
+        (uri) => this.admits(uri),
+        (taskId) => this.watches(taskId),
+      );
+    } finally {
+      this.opening.delete(key);
+    }
+    if (cancelled.signal.aborted || signal?.aborted === true || this.host.isClosed()) return undefined;
     const stream = new ListenStream({
       subscriptionId: request.id,
       filter,
       target: this.host.writer,
       canonicalize: this.host.registry.canonicalize,
     });
-    const key = idKey(request.id);
     const done = new Promise<JsonRpcResponse | undefined>((resolve) => {
       this.streams.set(key, { stream, finish: resolve });
     });
@@ -105,8 +114,10 @@ export class ListenStreams {
     return done;
   }
 
-  /** Ends one stream: graceful resolves its final result, otherwise undefined. */
+  /** Ends one stream: graceful resolves its final result, otherwise undefined (never answered). */
   end(key: string, graceful: boolean): void {
+    // Not acknowledged yet: it will never open, and is never answered.
+    this.opening.get(key)?.abort();
     const open = this.streams.get(key);
     if (open === undefined) return;
     this.streams.delete(key);

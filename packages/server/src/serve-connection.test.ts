@@ -182,8 +182,8 @@ describe('teardown', () => {
     expect((await blocked).result).toEqual({ released: 'idle-test' });
   });
 
-  it('answers in-flight requests after the peer half-closes, then ends the stream', async () => {
-    const { start } = setup();
+  it('with halfCloseDrainMs, answers in-flight requests after the peer half-closes, then ends the stream', async () => {
+    const { start } = setup({ halfCloseDrainMs: 5_000 });
     const client = await (await start()).connect();
     const slow = client.request('test/slow', { ms: 100 }, 'last');
     client.stream.end();
@@ -211,7 +211,8 @@ describe('teardown', () => {
   });
 
   it.each([
-    ['its buffer bound', { maxBufferedBytes: 256 * 1024, writeTimeoutMs: 60_000 }, 'peer too slow'],
+    // The bound counts notifications only (replies are bounded by backpressure instead).
+    ['its buffer bound', { maxBufferedBytes: 4 * 1024, writeTimeoutMs: 60_000 }, 'peer too slow'],
     ['the write timeout', { maxBufferedBytes: 64 * 1024 * 1024, writeTimeoutMs: 200 }, 'write timed out'],
   ])('drops a peer that never reads (by %s); pushes to others keep flowing', async (_by, options, reason) => {
     const { start, core, handler, logger } = setup(options);

@@ -10,7 +10,7 @@ import {
   INTERNAL_ERROR_MESSAGE,
   type JsonRpcResponse,
 } from '@agentd/rpc-frame';
-import { DEFAULT_MAX_BUFFERED_BYTES, ndjsonWriter } from '@agentd/subscriptions';
+import { DEFAULT_HIGH_WATER_BYTES, DEFAULT_MAX_BUFFERED_BYTES, ndjsonWriter } from '@agentd/subscriptions';
 import type { CoreConnection, ServerCore } from './core-types.js';
 import type { Peer, PeerOrigin } from './handler.js';
 import { errorFields } from './logger.js';
@@ -26,12 +26,28 @@ export interface ServeConnectionOptions {
   connectionId?: string;
   /** Longest accepted line; a longer one is answered -32600 and closes the connection. Default 16 MiB. */
   maxFrameBytes?: number;
-  /** A write that makes no progress this long drops the peer. Default 30 000 ms. */
+  /** Queued output that makes no write progress this long drops the peer. Default 30 000 ms. */
   writeTimeoutMs?: number;
-  /** Unflushed bytes a peer may accumulate before it is dropped. Default 16 MiB. */
+  /**
+   * Queued output above which the connection stops reading and dispatching requests until the
+   * peer has read half of it (backpressure, not a drop). Default 1 MiB.
+   */
+  highWaterBytes?: number;
+  /**
+   * Unflushed notifications (pushes the peer did not ask for one by one) a peer may accumulate
+   * before it is dropped as too slow. Replies are not counted: backpressure bounds them. Default 16 MiB.
+   */
   maxBufferedBytes?: number;
-  /** After the peer's EOF, how long in-flight requests may still finish and be answered. Default 10 000 ms. */
+  /** Default deadline of `handle.shutdown()` (a daemon's drain). Default 10 000 ms. */
   drainTimeoutMs?: number;
+  /**
+   * After the peer's EOF, how long in-flight requests may still finish and be answered. Default 0:
+   * EOF means the peer hung up (stdio clients close stdin to leave; a socket peer that closed looks
+   * the same), so in-flight requests are cancelled at once: their signals abort, and a peer that
+   * only half-closed is answered -32000 "Connection is closing". Set it for scripts that half-close
+   * and then wait for their answers.
+   */
+  halfCloseDrainMs?: number;
   /**
    * Closes a connection that sent nothing for this long while it had no request in flight and no
    * listen stream open (a forgotten client). 0 = never (default).
@@ -95,11 +111,19 @@ class StreamLoop {
   private state: State = 'open';
   private readonly connection: CoreConnection;
   private readonly decoder: FrameDecoder;
+  /** Decoded frames waiting for their turn while the peer is behind on reading or too much is pending. */
+  private backlog: DecodedFrame[] = [];
+  private backlogHead = 0;
+  /** The writer's queue is over its high-water mark: take no new work until the peer reads. */
+  private congested = false;
+  /** This connection's share of the core's input budget (its unfinished line). */
+  private heldInput = 0;
   /** Frames handed to the connection whose answer has not reached the writer yet. */
   private outstanding = 0;
   private readonly quiet: Array<() => void> = [];
   private readonly maxPending: number;
   private readonly drainTimeoutMs: number;
+  private readonly halfCloseDrainMs: number;
   private readonly idleTimeoutMs: number;
   private idleTimer: NodeJS.Timeout | undefined;
   private lastInput = Date.now();
@@ -123,11 +147,18 @@ class StreamLoop {
     });
     this.decoder = new FrameDecoder({ maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES });
     this.drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+    this.halfCloseDrainMs = options.halfCloseDrainMs ?? 0;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 0;
     const writer = ndjsonWriter(output, {
       id: peer.connectionId,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      highWaterBytes: options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES,
       writeTimeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
+      onPressure: (congested) => {
+        this.congested = congested;
+        if (congested) this.input.pause();
+        else this.pump();
+      },
       onClose: (reason, abrupt) => {
         if (abrupt) this.drop(reason ?? 'writer failed', 'warn');
         else void this.shutdown(0);
@@ -173,10 +204,63 @@ class StreamLoop {
   private onData(chunk: Buffer | string): void {
     if (this.state !== 'open') return;
     this.lastInput = Date.now();
-    for (const frame of this.decoder.push(chunk)) {
-      if (this.state !== 'open') return;
+    const frames = this.decoder.push(chunk);
+    for (const frame of frames) this.backlog.push(frame);
+    this.pump();
+    this.holdInput();
+  }
+
+  /**
+   * Dispatches queued frames in order while the peer keeps up: none while the writer is congested,
+   * and a request waits while too many are pending. Reading stays paused until the backlog is empty.
+   */
+  private pump(): void {
+    while (this.backlogHead < this.backlog.length && this.state !== 'closed') {
+      if (this.congested && this.state === 'open') break;
+      const frame = this.backlog[this.backlogHead] as DecodedFrame;
+      if (frame.kind === 'request' && this.connection.pending >= this.maxPending && this.state === 'open')
+        break;
+      this.backlog[this.backlogHead] = undefined as unknown as DecodedFrame;
+      this.backlogHead += 1;
       this.dispatch(frame);
     }
+    if (this.backlogHead >= this.backlog.length && this.backlogHead > 0) {
+      this.backlog = [];
+      this.backlogHead = 0;
+    }
+    if (this.state !== 'open') return;
+    const blocked = this.congested || this.backlog.length > 0 || this.connection.pending >= this.maxPending;
+    if (blocked) this.input.pause();
+    else if (this.input.isPaused()) this.input.resume();
+  }
+
+  /** Keeps this connection's unfinished line within the server-wide input budget. */
+  private holdInput(): void {
+    const held = this.decoder.bufferedBytes;
+    if (held === this.heldInput) return;
+    if (this.core.inputBudget.resize(this.heldInput, held)) {
+      this.heldInput = held;
+      return;
+    }
+    const limit = this.core.inputBudget.limit;
+    this.core.logger.warn('closing connection: server input budget exhausted', {
+      connectionId: this.connectionId,
+      held,
+      limit,
+    });
+    this.connection.writer.write(
+      errorResponse(null, {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: unfinished input exceeds the server's budget of ${limit} bytes across all connections; closing the connection`,
+      }),
+    );
+    this.releaseInput();
+    void this.shutdown(0);
+  }
+
+  private releaseInput(): void {
+    this.core.inputBudget.resize(this.heldInput, 0);
+    this.heldInput = 0;
   }
 
   /** One timer for the connection's life, re-armed with refresh(): no allocation per frame. */
@@ -194,9 +278,12 @@ class StreamLoop {
 
   private onEnd(): void {
     if (this.state !== 'open') return;
-    for (const frame of this.decoder.end()) this.dispatch(frame);
-    // The peer sent all it will send; answer what is in flight, then close (half-close friendly).
-    void this.shutdown(this.drainTimeoutMs);
+    for (const frame of this.decoder.end()) this.backlog.push(frame);
+    this.releaseInput();
+    this.pump();
+    // A hang-up and a half-close look alike; by default treat EOF as the peer leaving, so its
+    // in-flight work (a sync spawn, say) is cancelled now rather than after a drain deadline.
+    void this.shutdown(this.halfCloseDrainMs);
   }
 
   private dispatch(frame: DecodedFrame): void {
@@ -216,7 +303,6 @@ class StreamLoop {
     }
     this.outstanding += 1;
     this.connection.handle(frame).then(this.onAnswer, this.onAnswerFailed);
-    if (this.connection.pending >= this.maxPending) this.input.pause();
   }
 
   // Bound once per connection, not two closures per frame.
@@ -252,7 +338,7 @@ class StreamLoop {
   /** One frame fully handled (its answer, if any, is with the writer). */
   private answered(): void {
     this.outstanding -= 1;
-    this.maybeResume();
+    if (this.backlogHead < this.backlog.length || this.input.isPaused()) this.pump();
     if (this.outstanding === 0) for (const resolve of this.quiet.splice(0)) resolve();
   }
 
@@ -262,16 +348,13 @@ class StreamLoop {
     return new Promise((resolve) => this.quiet.push(resolve));
   }
 
-  private maybeResume(): void {
-    if (this.state === 'open' && this.input.isPaused() && this.connection.pending < this.maxPending)
-      this.input.resume();
-  }
-
   private shutdown(deadlineMs: number): Promise<void> {
     if (this.shuttingDown !== undefined) return this.shuttingDown;
     if (this.state === 'closed') return this.handle.closed;
     this.state = 'draining';
     this.input.pause();
+    // Nothing more is read: an unfinished line will never complete.
+    this.releaseInput();
     this.shuttingDown = this.drain(deadlineMs);
     return this.shuttingDown;
   }
@@ -287,6 +370,8 @@ class StreamLoop {
     }
     if (this.state === 'closed') return;
     this.connection.close({ graceful: true });
+    // Frames still waiting their turn reach the closed connection: requests among them are answered -32000.
+    this.pump();
     // Let the final results (and answers of the drained requests) reach the writer.
     await this.allAnswered();
     // drop() may have run meanwhile (the peer hung up).
@@ -301,6 +386,9 @@ class StreamLoop {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.core.logger[level]('dropping connection', { connectionId: this.connectionId, reason });
+    this.backlog = [];
+    this.backlogHead = 0;
+    this.releaseInput();
     this.connection.close();
     this.ends.abrupt();
     this.resolveClosed();

@@ -6,6 +6,7 @@ import { type PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
 import { Connection } from './core-connection.js';
 import type { CoreConnection, ServerCore, ServerCoreOptions } from './core-types.js';
 import type { Handler, Implementation, Peer } from './handler.js';
+import { DEFAULT_MAX_BUFFERED_INPUT_BYTES, InputBudget } from './input-budget.js';
 import { errorFields, type Logger, stderrLogger } from './logger.js';
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
@@ -40,6 +41,7 @@ class Core implements ServerCore, CoreHost {
   readonly maxInFlight: number;
   readonly clientRequestTimeoutMs: number;
   readonly maxSubscriptions: number;
+  readonly inputBudget: InputBudget;
   private readonly connections = new Map<string, Connection>();
   private isClosing = false;
 
@@ -63,6 +65,7 @@ class Core implements ServerCore, CoreHost {
       options.clientRequestTimeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
       'clientRequestTimeoutMs',
     );
+    this.inputBudget = new InputBudget(options.maxBufferedInputBytes ?? DEFAULT_MAX_BUFFERED_INPUT_BYTES);
   }
 
   get closing(): boolean {

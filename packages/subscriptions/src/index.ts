@@ -13,5 +13,10 @@ export {
 export { ndjsonWriter } from './ndjson-writer.js';
 export type { PushWriter } from './push-writer.js';
 export { type SseWriterOptions, sseWriter } from './sse-writer.js';
-export { DEFAULT_MAX_BUFFERED_BYTES, StreamPushWriter, type StreamWriterOptions } from './stream-writer.js';
+export {
+  DEFAULT_HIGH_WATER_BYTES,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  StreamPushWriter,
+  type StreamWriterOptions,
+} from './stream-writer.js';
 export { SubscriptionRegistry, type SubscriptionRegistryOptions } from './subscription-registry.js';

@@ -1,6 +1,6 @@
 /** Bounded writers over real streams: NDJSON and SSE framing, overflow, stalls, stream failure. */
 import { PassThrough, Writable } from 'node:stream';
-import { notification } from '@agentd/rpc-frame';
+import { notification, successResponse } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { ndjsonWriter } from './ndjson-writer.js';
 import { sseWriter } from './sse-writer.js';
@@ -45,6 +45,36 @@ describe('ndjsonWriter', () => {
     expect(writer.closed).toBe(true);
     expect(writer.write(notification('after'))).toBe(false);
     expect(closes).toEqual([[expect.stringContaining('more than 200 bytes'), true]]);
+  });
+
+  it('never drops for queued responses (the reader bounds them); reports congestion above the high-water mark', async () => {
+    let release: () => void = () => {};
+    // A sink that takes one write at a time and finishes it only when told: a slow, healthy reader.
+    const sink = new Writable({
+      highWaterMark: 16,
+      write: (_chunk, _encoding, done) => {
+        release = done;
+      },
+    });
+    const pressure: boolean[] = [];
+    const writer = ndjsonWriter(sink, {
+      maxBufferedBytes: 200,
+      highWaterBytes: 1000,
+      onPressure: (congested) => pressure.push(congested),
+    });
+    for (let i = 0; i < 5; i += 1)
+      expect(writer.write(successResponse(i, { pad: 'x'.repeat(400) }))).toBe(true);
+    expect(writer.closed).toBe(false);
+    expect(writer.congested).toBe(true);
+    expect(pressure).toEqual([true]);
+    // A push on top of queued responses is within its own bound (only pushes are counted).
+    expect(writer.write(notification('small'))).toBe(true);
+    while (sink.writableLength > 0) {
+      release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(pressure).toEqual([true, false]);
+    expect(writer.congested).toBe(false);
   });
 
   it('destroys the stream on overflow when no onClose is given, and ends it on close()', async () => {

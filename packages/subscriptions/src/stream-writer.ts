@@ -5,16 +5,25 @@ import type { JsonRpcMessage } from '@agentd/rpc-frame';
 import type { PushWriter } from './push-writer.js';
 
 export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
 
 export interface StreamWriterOptions {
   /** Identity for distinct-writer broadcasts. Default: a random UUID. */
   id?: string;
   /**
-   * Bound on bytes queued in the stream and not yet flushed. A write that would pass it closes
-   * the writer abruptly (the peer is too slow). A single message is always accepted into an
-   * empty buffer. Default 16 MiB.
+   * Bound on unsolicited bytes (notifications and server-to-client requests) queued and not yet
+   * flushed. A push that would pass it closes the writer abruptly (the peer is too slow). A single
+   * message is always accepted. Responses are not counted: they answer what the peer asked, and
+   * their volume is bounded by the reader stopping when the writer is congested. Default 16 MiB.
    */
   maxBufferedBytes?: number;
+  /**
+   * Queued bytes above which the writer is congested (`onPressure(true)`); it is relieved below
+   * half of it (`onPressure(false)`). Default 1 MiB.
+   */
+  highWaterBytes?: number;
+  /** Congestion changes, so the reader can stop taking requests while the peer catches up. */
+  onPressure?: (congested: boolean) => void;
   /** Closes the writer abruptly when queued bytes make no progress for this long. 0 = never. Default 0. */
   writeTimeoutMs?: number;
   /**
@@ -27,9 +36,13 @@ export interface StreamWriterOptions {
 export class StreamPushWriter implements PushWriter {
   readonly id: string;
   private readonly maxBufferedBytes: number;
+  private readonly highWaterBytes: number;
   private readonly writeTimeoutMs: number;
   private isClosed = false;
   private unflushed = 0;
+  /** Bytes of queued pushes (not responses), the ones `maxBufferedBytes` bounds. */
+  private pushedBytes = 0;
+  private isCongested = false;
   private lastProgress = 0;
   private timer: NodeJS.Timeout | undefined;
   private timerArmed = false;
@@ -42,6 +55,7 @@ export class StreamPushWriter implements PushWriter {
   ) {
     this.id = options.id ?? randomUUID();
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.highWaterBytes = options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES;
     this.writeTimeoutMs = options.writeTimeoutMs ?? 0;
     stream.once('close', () => this.finish('stream closed', true, false));
     stream.on('error', () => this.finish('stream error', true, false));
@@ -56,27 +70,45 @@ export class StreamPushWriter implements PushWriter {
     return this.stream.writableLength;
   }
 
+  /** True while more than `highWaterBytes` are queued (until it falls below half of that). */
+  get congested(): boolean {
+    return this.isCongested;
+  }
+
   write(message: JsonRpcMessage): boolean {
     if (this.isClosed) return false;
     if (this.stream.destroyed || !this.stream.writable) {
       this.finish('stream is not writable', true, false);
       return false;
     }
-    return this.writeRaw(this.encode(message));
+    return this.send(this.encode(message), !('id' in message && !('method' in message)));
   }
 
-  /** Writes pre-encoded bytes (an SSE comment, say) under the same bound. */
+  /** Writes pre-encoded bytes (an SSE comment, say) under the bound of pushes. */
   writeRaw(data: string): boolean {
+    return this.send(data, true);
+  }
+
+  private send(data: string, pushed: boolean): boolean {
     if (this.isClosed) return false;
-    const queued = this.stream.writableLength;
-    if (queued > 0 && queued + Buffer.byteLength(data) > this.maxBufferedBytes) {
-      this.finish(`peer too slow: more than ${this.maxBufferedBytes} bytes buffered`, true, true);
+    const bytes = pushed ? Buffer.byteLength(data) : 0;
+    if (pushed && this.pushedBytes > 0 && this.pushedBytes + bytes > this.maxBufferedBytes) {
+      this.finish(
+        `peer too slow: more than ${this.maxBufferedBytes} bytes of notifications buffered`,
+        true,
+        true,
+      );
       return false;
     }
     this.unflushed += 1;
+    this.pushedBytes += bytes;
     this.cork();
-    this.stream.write(data, () => this.flushed());
+    this.stream.write(data, () => this.flushed(bytes));
     this.armTimer();
+    if (!this.isCongested && this.stream.writableLength > this.highWaterBytes) {
+      this.isCongested = true;
+      this.options.onPressure?.(true);
+    }
     return true;
   }
 
@@ -95,9 +127,14 @@ export class StreamPushWriter implements PushWriter {
     });
   }
 
-  private flushed(): void {
+  private flushed(bytes: number): void {
     this.unflushed -= 1;
+    this.pushedBytes -= bytes;
     this.lastProgress = Date.now();
+    if (this.isCongested && !this.isClosed && this.stream.writableLength <= this.highWaterBytes / 2) {
+      this.isCongested = false;
+      this.options.onPressure?.(false);
+    }
   }
 
   /**

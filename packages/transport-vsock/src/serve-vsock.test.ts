@@ -168,8 +168,8 @@ describe('serveVsock, bad input and load', () => {
     }
   });
 
-  it('answers requests sent before the client half-closes (EOF does not lose replies)', async () => {
-    const { connect } = await setup();
+  it('with halfCloseDrainMs, answers requests sent before the client half-closes', async () => {
+    const { connect } = await setup({ halfCloseDrainMs: 5_000 });
     const client = await connect();
     const slow = client.request('tools/call', { name: 'slow', arguments: { ms: 30 } }, 's1');
     client.stream.end();
