@@ -68,6 +68,8 @@ export class Connection implements CoreConnection {
   private legacyIo: ScopeIo | undefined;
   private modernIo: ScopeIo | undefined;
   private asker: ScopeIo['ask'];
+  /** Answers still waiting on the handler's subscribe gate: a close must not wait for a gate that hangs. */
+  private readonly closeWaiters = new Set<() => void>();
 
   constructor(
     readonly peer: Peer,
@@ -160,6 +162,7 @@ export class Connection implements CoreConnection {
         );
       }
     this.clientRequests?.rejectAll();
+    if (this.closeWaiters.size > 0) for (const onClose of [...this.closeWaiters]) onClose();
     this.host.registry.removeConnection(this.peer.connectionId);
     this.host.forget(this);
     this.host.logger.debug('connection closed', { connectionId: this.peer.connectionId });
@@ -233,8 +236,11 @@ export class Connection implements CoreConnection {
     }
     if (era === 'legacy') {
       if (LEGACY_OWNED.has(request.method)) {
-        return answerLegacyOwned(request, capabilities, this.legacyHost()).catch((thrown: unknown) =>
-          this.failed(request, thrown),
+        return this.untilClosed(
+          request,
+          answerLegacyOwned(request, capabilities, this.legacyHost()).catch((thrown: unknown) =>
+            this.failed(request, thrown),
+          ),
         );
       }
       return this.runDomain(request, 'legacy', undefined, options, key);
@@ -247,6 +253,24 @@ export class Connection implements CoreConnection {
     }
     // runDomain's answer never rejects: handler failures become error responses inside it.
     return this.runDomain(request, 'modern', meta, options, key);
+  }
+
+  /**
+   * `work`'s answer, or -32000 "Connection is closing" as soon as the connection closes: legacy
+   * subscribe waits on the embedder's gate, and closing must settle even if the gate hangs.
+   */
+  private untilClosed(
+    request: JsonRpcRequest,
+    work: Promise<JsonRpcResponse | undefined>,
+  ): Promise<JsonRpcResponse | undefined> {
+    return new Promise((resolve) => {
+      const onClose = (): void => resolve(closingError(request.id, 'Connection is closing'));
+      this.closeWaiters.add(onClose);
+      void work.then((response) => {
+        this.closeWaiters.delete(onClose);
+        resolve(response);
+      });
+    });
   }
 
   /** The error response for a request that failed before (or outside) the handler. */

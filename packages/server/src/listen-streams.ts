@@ -88,12 +88,20 @@ export class ListenStreams {
     this.opening.set(key, cancelled);
     let filter: Awaited<ReturnType<typeof honourListenFilter>>;
     try {
-      filter = await honourListenFilter(
-        requested,
-        caps,
-        (uri) => this.admits(uri),
-        (taskId) => this.watches(taskId),
-      );
+      // A cancel or close does not wait for a gate that hangs: the listen is simply never opened.
+      const decided = await Promise.race([
+        honourListenFilter(
+          requested,
+          caps,
+          (uri) => this.admits(uri),
+          (taskId) => this.watches(taskId),
+        ),
+        new Promise<undefined>((resolve) =>
+          cancelled.signal.addEventListener('abort', () => resolve(undefined), { once: true }),
+        ),
+      ]);
+      if (decided === undefined) return undefined;
+      filter = decided;
     } finally {
       this.opening.delete(key);
     }
@@ -132,6 +140,7 @@ export class ListenStreams {
   }
 
   endAll(graceful: boolean): void {
+    for (const opening of this.opening.values()) opening.abort();
     if (this.streams.size === 0) return;
     for (const key of [...this.streams.keys()]) this.end(key, graceful);
   }

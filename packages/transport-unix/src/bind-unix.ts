@@ -2,6 +2,7 @@
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import { LocalError } from '@agentd/rpc-frame';
+import { acquireBindLock } from './bind-lock.js';
 
 export interface BindUnixOptions {
   /** File mode of the socket. Default 0o600 (owner only): the filesystem is the access control. */
@@ -13,6 +14,11 @@ export interface BindUnixOptions {
   backlog?: number;
   /** How long the liveness probe of an existing socket may take. Default 1 000 ms. */
   probeTimeoutMs?: number;
+  /**
+   * How long to wait for another process binding the same path at the same moment (see
+   * bind-lock.ts). Default: the probe timeout plus 2 000 ms.
+   */
+  lockWaitMs?: number;
 }
 
 /** The file a listener was bound to, so closing removes that file and no other. */
@@ -29,18 +35,77 @@ export function boundSocketFile(listener: net.Server): BoundSocketFile | undefin
 }
 
 /**
+ * A listener that holds the connections it accepts until someone serves it: between bindUnix()
+ * resolving and serveUnix() attaching its handler, a peer may already connect, and a net.Server
+ * without a 'connection' handler would leave that socket unanswered forever (and its close() would
+ * wait for it forever). Closing a listener that was never served destroys what it held.
+ */
+class HoldingServer extends net.Server {
+  held: Set<net.Socket> | undefined = new Set();
+
+  constructor() {
+    super({ allowHalfOpen: true });
+    this.on('connection', this.hold);
+  }
+
+  private readonly hold = (socket: net.Socket): void => {
+    const held = this.held;
+    if (held === undefined) return;
+    held.add(socket);
+    socket.once('close', () => held.delete(socket));
+  };
+
+  /** Hands the held sockets over, in accept order; later connections go to the caller's handler only. */
+  release(): net.Socket[] {
+    const held = this.held;
+    this.held = undefined;
+    this.off('connection', this.hold);
+    return held === undefined ? [] : [...held];
+  }
+
+  override close(callback?: (error?: Error) => void): this {
+    for (const socket of this.release()) socket.destroy();
+    return super.close(callback);
+  }
+}
+
+/**
+ * The connections a bindUnix listener accepted before it was served (serveUnix takes them when it
+ * attaches). Empty for other listeners and on every later call.
+ */
+export function takeHeldConnections(listener: net.Server): net.Socket[] {
+  return listener instanceof HoldingServer ? listener.release() : [];
+}
+
+/**
  * Listens on `path`. Errors are LocalErrors: `not_a_socket` (the path exists and is something
  * else), `address_in_use` (a live server answers there), `bind_failed` (anything else).
+ * Connections accepted before the listener is served are held for `serveUnix` (none is lost).
  */
 export async function bindUnix(path: string, options: BindUnixOptions = {}): Promise<net.Server> {
   const mode = options.mode ?? 0o600;
-  await clearStale(path, options.probeTimeoutMs ?? 1_000);
-  const server = net.createServer({ allowHalfOpen: true });
-  await listenWithMode(server, path, mode, options.backlog ?? 4_096);
-  // Enforce the exact mode (the umask can only remove bits).
-  await chmod(path, mode);
-  const stats = await lstat(path);
-  boundFiles.set(server, { path, ino: stats.ino, dev: stats.dev });
+  const probeTimeoutMs = options.probeTimeoutMs ?? 1_000;
+  // Probe, unlink and listen as one step across processes: two daemons starting together on a
+  // stale socket must not both unlink-and-listen (the later one would orphan the first's socket).
+  const release = await acquireBindLock(path, options.lockWaitMs ?? probeTimeoutMs + 2_000);
+  const server = new HoldingServer();
+  try {
+    await clearStale(path, probeTimeoutMs);
+    await listenWithMode(server, path, mode, options.backlog ?? 4_096);
+  } finally {
+    await release();
+  }
+  try {
+    // Enforce the exact mode (the umask can only remove bits).
+    await chmod(path, mode);
+    const stats = await lstat(path);
+    boundFiles.set(server, { path, ino: stats.ino, dev: stats.dev });
+  } catch (error) {
+    server.close();
+    throw new LocalError('bind_failed', `cannot secure ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
   return server;
 }
 

@@ -7,7 +7,7 @@ import {
   type ServerCore,
   serveConnection,
 } from '@agentd/server';
-import { boundSocketFile, errnoCode } from './bind-unix.js';
+import { boundSocketFile, errnoCode, takeHeldConnections } from './bind-unix.js';
 
 export interface ServeUnixOptions extends Omit<ServeConnectionOptions, 'transport' | 'connectionId'> {
   /** Connections beyond this are refused at accept. Default 4 096. */
@@ -41,8 +41,8 @@ export function serveUnix(
   listener.maxConnections = options.maxConnections ?? 4_096;
   listener.on('drop', () => core.logger.warn('unix connection refused: connection limit reached', { path }));
   listener.on('error', (error) => core.logger.error('unix listener error', { path, error: error.message }));
-  listener.on('connection', (socket: net.Socket) => {
-    if (closing !== undefined) {
+  const accept = (socket: net.Socket): void => {
+    if (closing !== undefined || socket.destroyed) {
       socket.destroy();
       return;
     }
@@ -55,7 +55,10 @@ export function serveUnix(
     });
     handles.add(handle);
     void handle.closed.then(() => handles.delete(handle));
-  });
+  };
+  listener.on('connection', accept);
+  // Peers that connected before we were attached (bindUnix held them): served now, in order.
+  for (const socket of takeHeldConnections(listener)) accept(socket);
 
   const close = async (deadlineMs: number): Promise<void> => {
     const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
