@@ -124,4 +124,44 @@ describe('serveStdio', () => {
     expect(stderr).toContain('console.log from the handler');
     expect(stderr).toContain('kaboom detail');
   });
+
+  it('as a child process: closing stdin cancels the in-flight request at once (its signal aborts)', async () => {
+    const fixture = join(here, 'test-support', 'official-child.mjs');
+    const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'run',
+        method: 'tools/call',
+        params: { name: 'slow', arguments: {}, _meta: { progressToken: 't' } },
+      })}\n`,
+    );
+    // The handler started (it reports progress first); then the client goes away.
+    await waitFor(() => stdout.includes('notifications/progress'));
+    child.stdin.end();
+    // The default drain would keep the request running for 10 s; the cancel comes with the EOF.
+    await waitFor(() => stderr.includes('aborted "run"'));
+    expect(await exited).toBe(0);
+  });
 });
+
+function waitFor(test: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = (): void => {
+      if (test()) resolve();
+      else if (Date.now() - started > timeoutMs) reject(new Error('condition not reached'));
+      else setTimeout(tick, 5);
+    };
+    tick();
+  });
+}
