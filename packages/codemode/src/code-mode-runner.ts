@@ -1,54 +1,24 @@
 /** Runs `execute` scripts off the main thread in a small pool of QuickJS worker threads that overflows around CPU hogs. */
 import { availableParallelism } from 'node:os';
+import { errorCode, errorMessage, failure } from './execute-failure.js';
 import type { CallContext, ExecuteErrorCodeValue, ExecuteOutcome, ExecuteRequest } from './execute-types.js';
 import { ExecuteErrorCode, STOP_ABORTED, STOP_WALL_CLOCK } from './execution-codes.js';
+import { FairQueue } from './fair-queue.js';
 import { buildMethodTable } from './method-table.js';
 import { checkNamespace } from './namespace.js';
+import type { CodeModeRunnerOptions } from './runner-options.js';
 import type { SandboxLimits } from './sandbox-limits.js';
 import { resolveLimits } from './sandbox-limits.js';
 import { type CompiledModule, type QuickJsWasm, quickJsModule } from './wasm-module.js';
 import type { CallMessage, FromWorker, RunMessage, WorkerOutcome } from './worker-protocol.js';
 import { WorkerSlot } from './worker-slot.js';
 
-export interface CodeModeRunnerOptions {
-  /** Worker threads kept (default: available parallelism, clamped to 2–4). */
-  workers?: number;
-  /**
-   * Upper bound on threads, overflow included (default 8, at least `workers`). An execution never
-   * joins a worker that is computing; when every worker is, an overflow thread is started, and
-   * once this bound is reached the execution waits in the queue instead.
-   */
-  maxWorkers?: number;
-  /** How long an overflow thread may sit idle before it is terminated (default 1000 ms). */
-  overflowIdleMs?: number;
-  /**
-   * How long the busy workers must have been computing before an overflow thread is started
-   * (default 50 ms): a burst of short scripts waits its turn instead of starting threads.
-   */
-  overflowAfterMs?: number;
-  /** Defaults for every execution; each request may override them. */
-  limits?: Partial<SandboxLimits>;
-  /** Executions running at once on one worker; more wait in the queue (default 8). Worst-case sandbox memory is maxWorkers × this × memoryBytes. */
-  maxConcurrentPerWorker?: number;
-  /** Executions waiting for a worker; beyond it `execute` answers `busy` (default 1000). */
-  maxQueued?: number;
-  /** How long a stopped execution may take to unwind before its worker is terminated (default 1000 ms). */
-  stopGraceMs?: number;
-  /**
-   * The QuickJS WebAssembly module: compiled, its bytes, or its file (path or `file:` URL).
-   * Default: the file of `@jitl/quickjs-wasmfile-release-sync`, found through `node_modules`;
-   * a bundled server passes it (README, "Bundling").
-   */
-  wasm?: QuickJsWasm;
-  /**
-   * The sandbox worker script (`@agentd/codemode/sandbox-worker`). Default: `sandbox-worker.js`
-   * beside this module, which in a bundle means beside the bundle.
-   */
-  workerUrl?: URL | string;
-}
+export type { CodeModeRunnerOptions } from './runner-options.js';
 
 interface Pending {
   execId: number;
+  readonly principal: string;
+  readonly priority: boolean;
   request: ExecuteRequest;
   limits: SandboxLimits;
   message: Omit<RunMessage, 'wallMs'>;
@@ -58,24 +28,7 @@ interface Pending {
   slot: WorkerSlot | undefined;
   settled: boolean;
   cleanup: () => void;
-}
-
-function failure(code: ExecuteErrorCodeValue, message: string, logs: string[] = []): ExecuteOutcome {
-  return { ok: false, error: { code, message }, logs };
-}
-
-/** Longest error message passed back into the guest. */
-const MAX_ERROR_CHARS = 4096;
-
-function errorMessage(thrown: unknown): string {
-  const message =
-    thrown instanceof Error ? thrown.message : typeof thrown === 'string' ? thrown : 'Operation failed';
-  return message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}…` : message;
-}
-
-function errorCode(thrown: unknown): string | undefined {
-  const code = (thrown as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
+  started: () => void;
 }
 
 export class CodeModeRunner {
@@ -87,13 +40,19 @@ export class CodeModeRunner {
   readonly #idleTimers = new Map<WorkerSlot, NodeJS.Timeout>();
   #retry: NodeJS.Timeout | undefined;
   #notifying = false;
+  /** The last scheduling pass left an execution waiting for a worker (not for its principal's turn). */
+  #needWorker = false;
   readonly #perWorker: number;
   readonly #maxQueued: number;
   readonly #graceMs: number;
   readonly #wasm: QuickJsWasm | undefined;
   readonly #workerUrl: URL | string | undefined;
   readonly #slots: WorkerSlot[] = [];
-  readonly #queue: Pending[] = [];
+  readonly #queue: FairQueue<Pending>;
+  readonly #queueWaitMs: number;
+  readonly #standardLimit: number;
+  readonly #priorityWorkers: number;
+  readonly #standardNice: number;
   readonly #byId = new Map<number, Pending>();
   #nextId = 1;
   #closed = false;
@@ -114,6 +73,14 @@ export class CodeModeRunner {
     this.#graceMs = Math.max(0, options.stopGraceMs ?? 1000);
     this.#wasm = options.wasm;
     this.#workerUrl = options.workerUrl;
+    this.#queue = new FairQueue({
+      maxRunningPerPrincipal: Math.max(1, Math.floor(options.maxRunningPerPrincipal ?? 4)),
+      maxQueuedPerPrincipal: Math.max(0, Math.floor(options.maxQueuedPerPrincipal ?? 64)),
+    });
+    this.#queueWaitMs = Math.max(1, Math.floor(options.maxQueueWaitMs ?? 10_000));
+    this.#priorityWorkers = Math.max(1, Math.floor(options.priorityWorkers ?? 1));
+    this.#standardLimit = Math.max(1, this.#maxWorkers - this.#priorityWorkers);
+    this.#standardNice = Math.max(0, Math.min(19, Math.floor(options.standardNice ?? 10)));
   }
 
   /** The limits every execution starts from. */
@@ -138,9 +105,10 @@ export class CodeModeRunner {
       );
     }
     if (request.signal?.aborted) return failure(ExecuteErrorCode.Aborted, 'Execution aborted');
-    if (this.#queue.length >= this.#maxQueued) {
+    if (this.#queue.size >= this.#maxQueued) {
       return failure(ExecuteErrorCode.Busy, 'Too many Code Mode executions are waiting; try again shortly');
     }
+    const principal = request.principal ?? 'default';
     const execId = this.#nextId++;
     const deadline = performance.now() + limits.wallMs;
     const message: Omit<RunMessage, 'wallMs'> = {
@@ -163,6 +131,8 @@ export class CodeModeRunner {
     return new Promise<ExecuteOutcome>((resolve) => {
       const pending: Pending = {
         execId,
+        principal,
+        priority: request.priority === true,
         request,
         limits,
         message,
@@ -172,6 +142,7 @@ export class CodeModeRunner {
         slot: undefined,
         settled: false,
         cleanup: () => {},
+        started: () => {},
       };
       const onAbort = () =>
         this.#end(pending, failure(ExecuteErrorCode.Aborted, 'Execution aborted'), STOP_ABORTED);
@@ -187,13 +158,35 @@ export class CodeModeRunner {
           ),
         limits.wallMs,
       );
+      if (!this.#queue.admit(pending)) {
+        clearTimeout(wall);
+        resolve(
+          failure(
+            ExecuteErrorCode.Busy,
+            `Too many Code Mode executions of this caller are waiting (${this.#queue.queued(principal)}); try again shortly`,
+          ),
+        );
+        return;
+      }
+      // A bounded wait: a caller whose turn does not come is told so, instead of waiting out its wall clock.
+      const waited = setTimeout(() => {
+        if (pending.slot === undefined)
+          this.#end(
+            pending,
+            failure(
+              ExecuteErrorCode.Busy,
+              `Waited ${this.#queueWaitMs} ms for a Code Mode worker (this caller has ${this.#queue.running(principal)} running); try again shortly`,
+            ),
+          );
+      }, this.#queueWaitMs);
       request.signal?.addEventListener('abort', onAbort, { once: true });
       pending.cleanup = () => {
         clearTimeout(wall);
+        clearTimeout(waited);
         request.signal?.removeEventListener('abort', onAbort);
       };
+      pending.started = () => clearTimeout(waited);
       this.#byId.set(execId, pending);
-      this.#queue.push(pending);
       void this.#schedule();
     });
   }
@@ -204,7 +197,7 @@ export class CodeModeRunner {
     return {
       workers: this.#slots.length,
       running,
-      queued: this.#queue.length,
+      queued: this.#queue.size,
       workerRestarts: this.#restarts,
     };
   }
@@ -225,7 +218,7 @@ export class CodeModeRunner {
 
   /** Starts queued executions on workers that are not computing, creating threads as `#pickSlot` allows. */
   async #schedule(): Promise<void> {
-    if (this.#queue.length === 0) {
+    if (this.#queue.size === 0) {
       this.#setNotify(false);
       return;
     }
@@ -233,7 +226,8 @@ export class CodeModeRunner {
     try {
       wasmModule = await quickJsModule(this.#wasm);
     } catch (thrown) {
-      for (const pending of this.#queue.splice(0)) {
+      for (const pending of [...this.#byId.values()]) {
+        if (pending.slot !== undefined) continue;
         this.#end(
           pending,
           failure(ExecuteErrorCode.SandboxError, `QuickJS failed to load: ${errorMessage(thrown)}`),
@@ -241,26 +235,54 @@ export class CodeModeRunner {
       }
       return;
     }
-    while (this.#queue.length > 0 && !this.#closed) {
-      const slot = this.#pickSlot(wasmModule) ?? this.#waitForQuietWorker(wasmModule);
-      if (slot === undefined) return;
-      const pending = this.#queue.shift() as Pending;
-      if (pending.settled) continue;
-      pending.slot = slot;
+    this.#needWorker = false;
+    while (this.#queue.size > 0 && !this.#closed) {
+      // The priority lane first; the standard lane only gets workers its limit allows.
+      const pending = this.#startable(wasmModule, true) ?? this.#startable(wasmModule, false);
+      if (pending === undefined) break;
+      const [next, slot] = pending;
+      this.#queue.start(next);
+      next.started();
+      next.slot = slot;
       this.#cancelRetire(slot);
-      slot.run({ ...pending.message, wallMs: Math.max(0, pending.deadline - performance.now()) });
+      slot.run({ ...next.message, wallMs: Math.max(0, next.deadline - performance.now()) });
     }
-    this.#setNotify(false);
+    // Still waiting for a worker to go quiet: keep the workers' `parked` reports on.
+    if (!this.#needWorker) this.#setNotify(false);
+  }
+
+  /** The lane's next execution and a worker for it, or undefined (nothing queued, or no room). */
+  #startable(wasmModule: CompiledModule, priority: boolean): [Pending, WorkerSlot] | undefined {
+    const next = this.#queue.peek(priority);
+    if (next === undefined) return undefined;
+    const slot = this.#pickSlot(wasmModule, priority) ?? this.#waitForQuietWorker(wasmModule, priority);
+    if (slot === undefined) {
+      this.#needWorker = true;
+      return undefined;
+    }
+    return [next, slot];
   }
 
   /**
    * Every worker is computing or full: ask the workers to report going quiet, then look once more
    * (a worker that went quiet before it saw the request is found by this second look).
    */
-  #waitForQuietWorker(wasmModule: CompiledModule): WorkerSlot | undefined {
+  #waitForQuietWorker(wasmModule: CompiledModule, priority: boolean): WorkerSlot | undefined {
     if (this.#closed) return undefined;
     this.#setNotify(true);
-    return this.#pickSlot(wasmModule);
+    return this.#pickSlot(wasmModule, priority);
+  }
+
+  /** Live workers, of one lane or all. */
+  #alive(lane?: WorkerSlot['lane']): number {
+    let count = 0;
+    for (const slot of this.#slots) if (slot.alive && (lane === undefined || slot.lane === lane)) count += 1;
+    return count;
+  }
+
+  /** Threads a lane keeps even when idle: `workers` for the standard lane, `priorityWorkers` for priority. */
+  #base(lane: WorkerSlot['lane']): number {
+    return lane === 'priority' ? this.#priorityWorkers : this.#workers;
   }
 
   #setNotify(on: boolean): void {
@@ -270,11 +292,14 @@ export class CodeModeRunner {
   }
 
   /**
-   * The least-loaded worker with room that is not computing (a script there would wait for the one
-   * computing); else a new thread: up to `workers` always, up to `maxWorkers` when the workers with
-   * room have all been computing for `overflowAfterMs` (CPU hogs). Undefined means wait in the queue.
+   * The least-loaded worker of the lane with room that is not computing (a script there would wait
+   * for the one computing); else a new thread for the lane: up to its base always, more when its
+   * workers with room have all been computing for `overflowAfterMs` (CPU hogs; the priority lane
+   * does not wait). The standard lane has at most `maxWorkers − priorityWorkers` threads, all lanes
+   * together `maxWorkers`, the priority lane always its reserve. Undefined means wait in the queue.
    */
-  #pickSlot(wasmModule: CompiledModule): WorkerSlot | undefined {
+  #pickSlot(wasmModule: CompiledModule, priority: boolean): WorkerSlot | undefined {
+    const lane: WorkerSlot['lane'] = priority ? 'priority' : 'standard';
     let best: WorkerSlot | undefined;
     // How long the most recently busied worker with room has been computing.
     let youngest = Number.POSITIVE_INFINITY;
@@ -282,7 +307,7 @@ export class CodeModeRunner {
     const count = this.#slots.length;
     for (let i = 0; i < count; i++) {
       const slot = this.#slots[(this.#rotation + i) % count] as WorkerSlot;
-      if (!slot.accepting || slot.active.size >= this.#perWorker) continue;
+      if (slot.lane !== lane || !slot.accepting || slot.active.size >= this.#perWorker) continue;
       const computingFor = slot.computingFor();
       if (computingFor >= 0) {
         youngest = Math.min(youngest, computingFor);
@@ -292,11 +317,14 @@ export class CodeModeRunner {
     }
     if (best !== undefined) this.#rotation = (this.#slots.indexOf(best) + 1) % Math.max(1, count);
     if (best !== undefined && best.active.size === 0) return best;
-    const alive = this.#slots.filter((slot) => slot.alive).length;
-    if (alive < this.#workers) return this.#spawn(wasmModule);
+    const inLane = this.#alive(lane);
+    const laneMax = priority ? this.#maxWorkers : this.#standardLimit;
+    const canSpawn =
+      inLane < laneMax && (this.#alive() < this.#maxWorkers || (priority && inLane < this.#priorityWorkers));
+    if (inLane < this.#base(lane) && canSpawn) return this.#spawn(wasmModule, lane);
     if (best !== undefined) return best;
-    if (youngest === Number.POSITIVE_INFINITY || alive >= this.#maxWorkers) return undefined;
-    if (youngest >= this.#afterMs) return this.#spawn(wasmModule);
+    if (!canSpawn || (youngest === Number.POSITIVE_INFINITY && inLane > 0)) return undefined;
+    if (priority || youngest >= this.#afterMs) return this.#spawn(wasmModule, lane);
     this.#retryIn(this.#afterMs - youngest);
     return undefined;
   }
@@ -314,11 +342,13 @@ export class CodeModeRunner {
     this.#retry.unref();
   }
 
-  #spawn(wasmModule: CompiledModule): WorkerSlot {
+  #spawn(wasmModule: CompiledModule, lane: WorkerSlot['lane']): WorkerSlot {
     const slot = new WorkerSlot({
       wasmModule,
       workerUrl: this.#workerUrl,
       defaultMemoryBytes: this.#limits.memoryBytes,
+      lane,
+      nice: lane === 'standard' ? this.#standardNice : 0,
       onMessage: (from, message) => this.#onMessage(from, message),
       onExit: (from, lost) => this.#onExit(from, lost),
     });
@@ -330,10 +360,10 @@ export class CodeModeRunner {
   /** An idle worker beyond `workers` is terminated once it has stayed idle for `overflowIdleMs`. */
   #retireWhenIdle(slot: WorkerSlot): void {
     if (slot.active.size > 0 || this.#idleTimers.has(slot) || this.#closed) return;
-    if (this.#slots.filter((one) => one.alive).length <= this.#workers) return;
+    if (this.#alive(slot.lane) <= this.#base(slot.lane)) return;
     const timer = setTimeout(() => {
       this.#idleTimers.delete(slot);
-      if (slot.active.size > 0 || this.#slots.filter((one) => one.alive).length <= this.#workers) return;
+      if (slot.active.size > 0 || this.#alive(slot.lane) <= this.#base(slot.lane)) return;
       const index = this.#slots.indexOf(slot);
       if (index < 0) return;
       // Out of the pool first, so its exit is not counted as a restart.
@@ -429,9 +459,13 @@ export class CodeModeRunner {
     pending.cleanup();
     pending.calls.abort();
     this.#byId.delete(pending.execId);
-    const queued = this.#queue.indexOf(pending);
-    if (queued >= 0) this.#queue.splice(queued, 1);
     const slot = pending.slot;
+    if (slot === undefined) this.#queue.remove(pending);
+    else {
+      this.#queue.finish(pending);
+      // Its principal may have been at its cap, or a worker freed: look at the queue again.
+      if (this.#queue.size > 0) queueMicrotask(() => void this.#schedule());
+    }
     if (stopFlag !== undefined && slot?.active.has(pending.execId)) {
       Atomics.store(pending.message.stop, 0, stopFlag);
       slot.stop(pending.execId, this.#graceMs);

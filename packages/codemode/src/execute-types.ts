@@ -46,6 +46,13 @@ export interface ExecuteRequest {
   signal?: AbortSignal;
   /** Overrides of the runner's limits for this execution. */
   limits?: Partial<SandboxLimits>;
+  /**
+   * Who runs it, for fair scheduling: executions queue per principal and take turns, each
+   * principal under `maxRunningPerPrincipal`. Callers that share a principal share a turn. Default 'default'.
+   */
+  principal?: string;
+  /** The priority lane (management callers): scheduled first, on workers restricted callers cannot fill. */
+  priority?: boolean;
 }
 
 export type ExecuteOutcome =

@@ -1,4 +1,6 @@
 /** Worker-thread entry: runs many executions side by side, each in its own QuickJS instance. */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   CONTROL_HANDLED,
@@ -18,10 +20,28 @@ import { Execution, newSandbox } from './quickjs-execution.js';
  */
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
-const { wasmModule, defaultMemoryBytes, control, epoch } =
-  /** @type {{ wasmModule: WebAssembly.Module, defaultMemoryBytes: number, control: Int32Array, epoch: number }} */ (
+const { wasmModule, defaultMemoryBytes, control, epoch, nice } =
+  /** @type {{ wasmModule: WebAssembly.Module, defaultMemoryBytes: number, control: Int32Array, epoch: number, nice: number }} */ (
     workerData
   );
+
+lowerPriority(nice);
+
+/**
+ * Lowers this thread's OS scheduling priority (Linux: setpriority on the thread's own id), so
+ * restricted callers' CPU-bound scripts yield the cores to everything else. Raising it back needs
+ * privileges, which is why a worker keeps one lane for life. Best effort elsewhere.
+ * @param {number} value
+ */
+function lowerPriority(value) {
+  if (!(value > 0) || process.platform !== 'linux') return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isSafeInteger(tid) && tid > 0) setPriority(tid, value);
+  } catch {
+    // No /proc or not permitted: the worker runs at normal priority.
+  }
+}
 
 /** @type {Map<number, Execution>} */
 const executions = new Map();

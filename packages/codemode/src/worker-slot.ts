@@ -19,6 +19,10 @@ export interface WorkerSlotOptions {
   /** The worker script (default: `sandbox-worker.js` beside this module). */
   workerUrl?: URL | string | undefined;
   defaultMemoryBytes: number;
+  /** The scheduling lane this worker serves for its whole life. Default 'standard'. */
+  lane?: 'priority' | 'standard';
+  /** OS niceness the thread lowers itself to (Linux), 0 = unchanged. Default 0. */
+  nice?: number;
   onMessage: (slot: WorkerSlot, message: FromWorker) => void;
   /** The thread is gone (killed or crashed); every execution still on it is lost. */
   onExit: (slot: WorkerSlot, lost: number[]) => void;
@@ -27,6 +31,7 @@ export interface WorkerSlotOptions {
 export class WorkerSlot {
   readonly #worker: Worker;
   readonly #options: WorkerSlotOptions;
+  readonly lane: 'priority' | 'standard';
   /** Why the thread died, when it died of an uncaught error. */
   failure: string | undefined;
   /** Executions the worker is running (until it reports them done). */
@@ -41,12 +46,14 @@ export class WorkerSlot {
 
   constructor(options: WorkerSlotOptions) {
     this.#options = options;
+    this.lane = options.lane ?? 'standard';
     this.#worker = new Worker(options.workerUrl ?? WORKER_URL, {
       workerData: {
         wasmModule: options.wasmModule,
         defaultMemoryBytes: options.defaultMemoryBytes,
         control: this.#control,
         epoch: this.#epoch,
+        nice: options.nice ?? 0,
       },
       // The parent's flags (e.g. --input-type from `node -e`) can stop a worker from loading.
       execArgv: [],

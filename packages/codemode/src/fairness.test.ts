@@ -1,0 +1,142 @@
+/** CodeModeRunner fairness with real workers: per-principal caps, the priority lane, bounded queue waits. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { CodeModeRunner } from './code-mode-runner.js';
+import type { ExecuteOutcome, ExecuteRequest, OperationCall } from './execute-types.js';
+import type { OperationDescriptor } from './operation.js';
+
+const OPS: OperationDescriptor[] = [
+  {
+    kind: 'query',
+    id: 'wait',
+    description: 'Waits for the test.',
+    args: { type: 'object' },
+    outputType: 'unknown',
+  },
+];
+
+let runners: CodeModeRunner[] = [];
+afterEach(async () => {
+  await Promise.all(runners.map((runner) => runner.close()));
+  runners = [];
+});
+
+function pool(options: ConstructorParameters<typeof CodeModeRunner>[0]): CodeModeRunner {
+  const runner = new CodeModeRunner(options);
+  runners.push(runner);
+  return runner;
+}
+
+/** A host call that parks until released, recording who called it. */
+function gate() {
+  const entered: string[] = [];
+  const releases: Array<() => void> = [];
+  const call: OperationCall = (_kind, _id, args) => {
+    entered.push(String((args as { who: string }).who));
+    return new Promise((resolve) => releases.push(() => resolve(null)));
+  };
+  return { entered, call, releaseAll: () => releases.splice(0).forEach((release) => release()) };
+}
+
+const waiter = (who: string, call: OperationCall, extra: Partial<ExecuteRequest>): ExecuteRequest => ({
+  code: `await agentd.query('wait', { who: ${JSON.stringify(who)} }); return ${JSON.stringify(who)};`,
+  namespace: 'agentd',
+  operations: OPS,
+  call,
+  ...extra,
+});
+
+function waitUntil(test: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = (): void => {
+      if (test()) resolve();
+      else if (Date.now() - started > timeoutMs) reject(new Error('condition not reached'));
+      else setTimeout(tick, 5);
+    };
+    tick();
+  });
+}
+
+describe('CodeModeRunner fairness', () => {
+  it('caps what one principal runs at once; another principal is not held behind it', async () => {
+    const runner = pool({ workers: 1, maxRunningPerPrincipal: 1 });
+    const { entered, call, releaseAll } = gate();
+    const outcomes: Array<Promise<ExecuteOutcome>> = [];
+    outcomes.push(runner.execute(waiter('a1', call, { principal: 'a' })));
+    await waitUntil(() => entered.includes('a1'));
+    outcomes.push(runner.execute(waiter('a2', call, { principal: 'a' })));
+    outcomes.push(runner.execute(waiter('b1', call, { principal: 'b' })));
+    await waitUntil(() => entered.includes('b1'));
+    // a2 was queued before b1, yet b1 runs while a2 waits for a's only slot.
+    expect(runner.stats()).toMatchObject({ running: 2, queued: 1 });
+    expect(entered).toEqual(['a1', 'b1']);
+    releaseAll();
+    await waitUntil(() => entered.includes('a2'));
+    releaseAll();
+    expect((await Promise.all(outcomes)).map((o) => o.ok && o.value)).toEqual(['a1', 'a2', 'b1']);
+  });
+
+  it('a priority caller is never queued behind restricted callers’ CPU hogs', async () => {
+    const runner = pool({ workers: 1, maxWorkers: 3, priorityWorkers: 1, overflowAfterMs: 0 });
+    const hogs = new AbortController();
+    let hogsEnded = 0;
+    const running = Array.from({ length: 4 }, (_, i) =>
+      runner
+        .execute({
+          code: 'while (true) {}',
+          namespace: 'agentd',
+          operations: [],
+          call: async () => null,
+          principal: `restricted-${i}`,
+          signal: hogs.signal,
+          limits: { cpuMs: 60_000, wallMs: 60_000 },
+        })
+        .finally(() => {
+          hogsEnded += 1;
+        }),
+    );
+    await waitUntil(() => runner.stats().running >= 2);
+    const outcome = await runner.execute({
+      code: 'return 40 + 2;',
+      namespace: 'agentd',
+      operations: [],
+      call: async () => null,
+      principal: 'operator',
+      priority: true,
+    });
+    expect(outcome).toMatchObject({ ok: true, value: 42 });
+    expect(hogsEnded).toBe(0);
+    hogs.abort();
+    await Promise.all(running);
+  });
+
+  it('ends a wait for a worker that does not come with a clear busy error', async () => {
+    // One worker taking one execution at a time: the second must wait, and gives up after 200 ms.
+    const runner = pool({ workers: 1, maxWorkers: 1, maxConcurrentPerWorker: 1, maxQueueWaitMs: 200 });
+    const { entered, call, releaseAll } = gate();
+    const held = runner.execute(waiter('held', call, { principal: 'x' }));
+    await waitUntil(() => entered.includes('held'));
+    const late = await runner.execute(waiter('late', call, { principal: 'y' }));
+    expect(late).toMatchObject({ ok: false, error: { code: 'busy' } });
+    expect(late.ok === false && late.error.message).toContain('Waited 200 ms for a Code Mode worker');
+    expect(entered).toEqual(['held']);
+    releaseAll();
+    expect(await held).toMatchObject({ ok: true, value: 'held' });
+  });
+
+  it('answers busy at once past a principal’s queue bound', async () => {
+    const runner = pool({ workers: 1, maxRunningPerPrincipal: 1, maxQueuedPerPrincipal: 1 });
+    const { entered, call, releaseAll } = gate();
+    const first = runner.execute(waiter('1', call, { principal: 'a' }));
+    await waitUntil(() => entered.includes('1'));
+    const second = runner.execute(waiter('2', call, { principal: 'a' }));
+    const third = await runner.execute(waiter('3', call, { principal: 'a' }));
+    expect(third).toMatchObject({ ok: false, error: { code: 'busy' } });
+    expect(third.ok === false && third.error.message).toContain('of this caller are waiting');
+    releaseAll();
+    await waitUntil(() => entered.includes('2'));
+    releaseAll();
+    expect(await first).toMatchObject({ ok: true });
+    expect(await second).toMatchObject({ ok: true });
+  });
+});
