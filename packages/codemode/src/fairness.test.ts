@@ -34,7 +34,10 @@ function gate() {
     entered.push(String((args as { who: string }).who));
     return new Promise((resolve) => releases.push(() => resolve(null)));
   };
-  return { entered, call, releaseAll: () => releases.splice(0).forEach((release) => release()) };
+  const releaseAll = (): void => {
+    for (const release of releases.splice(0)) release();
+  };
+  return { entered, call, releaseAll };
 }
 
 const waiter = (who: string, call: OperationCall, extra: Partial<ExecuteRequest>): ExecuteRequest => ({
