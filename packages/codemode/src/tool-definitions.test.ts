@@ -30,4 +30,37 @@ describe('tool definitions', () => {
     const bytes = Buffer.byteLength(JSON.stringify({ tools: [SEARCH_TOOL, EXECUTE_TOOL] }));
     expect(bytes).toBeLessThan(3000);
   });
+
+  test('derived from the operations served: their kinds only, and an example calling one of them', () => {
+    const [search, execute] = createCodeModeTools({
+      operations: [
+        { kind: 'command', id: 'subagent.spawn', args: { type: 'object' } },
+        {
+          kind: 'query',
+          id: 'runs.get',
+          args: {
+            type: 'object',
+            properties: { id: { type: 'string' }, n: { type: 'integer' } },
+            required: ['id', 'n'],
+          },
+        },
+      ],
+    });
+    expect(execute.description).toContain(
+      'Example: const result = await agentd.query("runs.get", { id: \'…\', n: 1 });',
+    );
+    expect(execute.description).toContain('`await agentd.query(id, args)` (also .command)');
+    expect(execute.description).not.toContain('servers.list');
+    expect(execute.description).not.toMatch(/\.view|\.report/);
+    expect(search.description).toContain('(queries, commands)');
+    expect((search.inputSchema.properties as { kind: { enum: string[] } }).kind.enum).toEqual([
+      'query',
+      'command',
+    ]);
+  });
+
+  test('the static pair names no operation the embedder may not have', () => {
+    expect(EXECUTE_TOOL.description).not.toContain('servers.list');
+    expect(EXECUTE_TOOL.description).not.toContain('Example:');
+  });
 });

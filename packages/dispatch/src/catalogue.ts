@@ -1,6 +1,7 @@
 /** The shared registries: tools, operations, resources, templates, prompts and completers, with precomputed sorted lists. */
 import { jsonSchemaToTs } from '@agentd/codemode/tools';
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { CompiledFilters } from './client-filters.js';
 import type {
   Completer,
   ErasedOperationDefinition,
@@ -36,6 +37,8 @@ export interface RegisteredTool {
   readonly handler: ToolHandler;
   /** `search`/`execute`: hidden only by deny rules. */
   readonly meta: boolean;
+  /** A `tools/list` entry written for what this peer can see (Code Mode's descriptions); default `entry`. */
+  readonly entryFor?: ((filters: CompiledFilters) => JsonObject) | undefined;
 }
 
 export interface RegisteredOperation {

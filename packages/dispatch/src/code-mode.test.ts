@@ -162,6 +162,7 @@ describe('code mode exposure', () => {
     const result = await execute(d, 'throw new Error("script broke")');
     expect(result.isError).toBe(true);
     expect((result.content as { text: string }[])[0]?.text).toContain('script broke');
+    expect(result._meta).toEqual({ 'dev.agentd/executeError': 'script_error' });
     const missing = await d.handle(rpc('tools/call', { name: 'execute', arguments: {} }), stdio());
     expect(missing.isError).toBe(true);
     expect((missing.content as { text: string }[])[0]?.text).toContain('argument `code` is required');
@@ -174,5 +175,34 @@ describe('code mode exposure', () => {
       'agentd://schema/query/servers',
       'agentd://schema/report/stats',
     ]);
+  });
+
+  it('describes search/execute per peer: only the kinds it can use, an example calling one of its operations', async () => {
+    const { d } = dispatcher();
+    const describe = async (context: ReturnType<typeof makeContext>) => {
+      const list = await d.handle(rpc('tools/list'), context);
+      const byName = new Map((list.tools as JsonObject[]).map((t) => [t.name, t]));
+      return {
+        execute: String(byName.get('execute')?.description),
+        search: byName.get('search') as JsonObject,
+      };
+    };
+    const management = await describe(makeContext());
+    expect(management.execute).toContain('Example: const result = await agentd.query("secret", {});');
+    expect(management.execute).not.toContain('.view');
+    expect(management.search.description).toContain('(queries, reports, commands)');
+    const restricted = await describe(stdio());
+    // The restricted peer cannot see commands or query_secret: they are not even hinted at.
+    expect(restricted.execute).toContain('(also .report)');
+    expect(restricted.execute).toContain(
+      `Example: const result = await agentd.query("servers", { region: '…' });`,
+    );
+    expect(restricted.execute).not.toMatch(/command|secret|drain/);
+    expect(
+      ((restricted.search.inputSchema as JsonObject).properties as { kind: { enum: string[] } }).kind.enum,
+    ).toEqual(['query', 'report']);
+    // Registering an operation changes the description.
+    d.registerOperation({ kind: 'view', id: 'board', description: 'A view', handler: () => [] });
+    expect((await describe(makeContext())).execute).toContain('.view');
   });
 });

@@ -9,8 +9,10 @@ import {
   searchOperations,
 } from '@agentd/codemode/tools';
 import type { JsonObject } from '@agentd/rpc-frame';
+import type { Peer } from '@agentd/server';
 import type { RegisteredOperation } from './catalogue.js';
 import type { CompiledFilters } from './client-filters.js';
+import { codeModeCaller } from './code-mode-caller.js';
 import type { ToolDefinition } from './definitions.js';
 import type { DispatchEnv } from './dispatch-env.js';
 import type { HandlerContext } from './handler-context.js';
@@ -25,10 +27,20 @@ export interface CodeModeOptions {
   namespace?: string;
   /** Most `search` results per call (default 50). */
   searchLimit?: number;
+  /**
+   * Which peers' executions go in the priority lane (never starved by restricted peers). Default:
+   * local transports (stdio, unix). Pass the embedder's trust decision here.
+   */
+  priority?: (peer: Peer) => boolean;
 }
 
 export interface CodeModeWiring {
   tools: ToolDefinition[];
+  /**
+   * The `tools/list` entry of `search`/`execute` for a peer: descriptions naming only the operation
+   * kinds it can use, with an example calling one of its operations (never one hidden from it).
+   */
+  entryFor(tool: { name: string; entry: JsonObject }): (filters: CompiledFilters) => JsonObject;
   close(): Promise<void>;
 }
 
@@ -88,7 +100,10 @@ export function createCodeMode(
     handler: async (args, context) => {
       runner ??= createRunner();
       const filters = env.filters(context.peer);
+      const caller = codeModeCaller(context.peer, options.priority);
       const outcome = await (await runner).execute({
+        principal: caller.principal,
+        priority: caller.priority,
         code: args.code as string,
         namespace,
         operations: visibleDescriptors(env, filters),
@@ -102,7 +117,7 @@ export function createCodeMode(
         return new ToolResult({
           content: [{ type: 'text', text: `Error: ${outcome.error.message}` }, ...logs],
           isError: true,
-          _meta: { 'agentd/executeError': outcome.error.code },
+          _meta: { 'dev.agentd/executeError': outcome.error.code },
         });
       }
       const structured: JsonObject = {
@@ -117,8 +132,37 @@ export function createCodeMode(
     },
   };
 
+  // Per operation list (a new array whenever operations change) and visible set: peers share entries.
+  const written = new WeakMap<readonly RegisteredOperation[], Map<string, [JsonObject, JsonObject]>>();
+  const describe = (filters: CompiledFilters): [JsonObject, JsonObject] => {
+    const all = env.catalogue.operationList();
+    let byVisible = written.get(all);
+    if (byVisible === undefined) {
+      byVisible = new Map();
+      written.set(all, byVisible);
+    }
+    const visible = filters.permissive ? all : all.filter((op) => filters.toolVisible(op.toolName));
+    const key = filters.permissive ? '*' : visible.map((op) => op.toolName).join('\n');
+    let pair = byVisible.get(key);
+    if (pair === undefined) {
+      const [s, e] = createCodeModeTools({ namespace, operations: visible.map(descriptorOf) });
+      pair = [
+        { description: s.description, inputSchema: s.inputSchema },
+        { description: e.description, inputSchema: e.inputSchema },
+      ];
+      // Bounded: distinct visible sets come from distinct filter rules, but stay safe.
+      if (byVisible.size >= 256) byVisible.clear();
+      byVisible.set(key, pair);
+    }
+    return pair;
+  };
+
   return {
     tools: [search, execute],
+    entryFor: (tool) => (filters) => ({
+      ...tool.entry,
+      ...describe(filters)[tool.name === 'search' ? 0 : 1],
+    }),
     async close() {
       if (owned && runner) await (await runner).close();
     },

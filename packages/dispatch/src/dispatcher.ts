@@ -149,8 +149,10 @@ export class Dispatcher implements Handler {
         const { CodeModeRunner } = await import('@agentd/codemode');
         return new CodeModeRunner() as CodeModeRunner;
       });
-      for (const tool of this.#codeMode.tools)
-        this.#catalogue.setMetaTool(this.#catalogue.buildTool(tool, true));
+      for (const tool of this.#codeMode.tools) {
+        const built = this.#catalogue.buildTool(tool, true);
+        this.#catalogue.setMetaTool({ ...built, entryFor: this.#codeMode.entryFor(built) });
+      }
     }
   }
 

@@ -36,7 +36,8 @@ export function listTools(env: DispatchEnv, params: JsonObject, context: Request
     params,
     keep,
     'tools',
-    (t) => listedTool(t, context),
+    // Code Mode's search/execute are written per peer; every other tool by its own entry.
+    (t) => t.entryFor?.(filters) ?? listedTool(t, context),
     context,
   );
 }
