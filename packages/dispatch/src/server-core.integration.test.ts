@@ -199,7 +199,16 @@ describe('through createServerCore over a unix socket', () => {
     peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect((await peer.request('resources/subscribe', { uri: 'agent://status' }, 2)).result).toEqual({});
     const hidden = await peer.request('resources/subscribe', { uri: 'agentd://schema/command/drain' }, 3);
-    expect(hidden.error).toBeDefined();
+    const unknown = await peer.request('resources/subscribe', { uri: 'agent://nope' }, 4);
+    const read = await peer.request('resources/read', { uri: 'agent://nope' }, 5);
+    // Subscribing to a missing (or hidden) resource answers exactly what reading it answers.
+    expect(read.error).toEqual({
+      code: -32002,
+      message: 'Resource not found',
+      data: { uri: 'agent://nope' },
+    });
+    expect(unknown.error).toEqual(read.error);
+    expect(hidden.error).toEqual({ ...read.error, data: { uri: 'agentd://schema/command/drain' } });
     core.notifyResourceUpdated('agent://status');
     const updated = await peer.waitFor((m) => m.method === 'notifications/resources/updated');
     expect(updated.params).toEqual({ uri: 'agent://status' });

@@ -120,7 +120,11 @@ describe('legacy subscriptions', () => {
   it('refuses uris the handler does not admit, with the handler reason when it gives one', async () => {
     const { client } = await setup();
     const refused = await client.request('resources/subscribe', { uri: 'test://forbidden' });
-    expect(refused.error).toMatchObject({ code: -32602, data: { uri: 'test://forbidden' } });
+    expect(refused.error).toEqual({
+      code: -32002,
+      message: 'Resource not found',
+      data: { uri: 'test://forbidden' },
+    });
     const reasoned = await client.request('resources/subscribe', { uri: 'test://throws' });
     expect(reasoned.error).toEqual({
       code: -32602,

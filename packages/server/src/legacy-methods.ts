@@ -85,7 +85,9 @@ async function subscribe(
     throw subscriptionLimit(host.maxSubscriptions);
   }
   if (!(await host.canSubscribe(uri))) {
-    throw new WireError(ErrorCode.InvalidParams, `Resource cannot be subscribed to: ${uri}`, { uri });
+    // A refused uri is answered as resources/read answers a missing one (hidden and missing look
+    // alike); a gate with a more specific reason throws its own WireError.
+    throw new WireError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
   }
   registry.register(connectionId, uri, host.writer);
   return successResponse(request.id, {});
