@@ -25,6 +25,20 @@ export interface CodeModeLimitsConfig {
   maxCalls?: number;
   maxResultBytes?: number;
   maxLogLines?: number;
+  /** Fair scheduling across callers (see @agentd/codemode's CodeModeRunner). */
+  maxRunningPerPrincipal?: number;
+  maxQueuedPerPrincipal?: number;
+  maxQueueWaitMs?: number;
+  priorityWorkers?: number;
+}
+
+/** Per-connection and server-wide limits of the NDJSON transports (unix, vsock, stdio); see @agentd/server. */
+export interface ConnectionLimitsConfig {
+  highWaterBytes: number;
+  maxBufferedBytes: number;
+  writeTimeoutMs: number;
+  maxBufferedInputBytes: number;
+  halfCloseDrainMs: number;
 }
 
 export interface BearerTokenConfig {
@@ -50,6 +64,7 @@ export interface AgentdConfig {
   exposure: Exposure;
   codeModeWallMs: number;
   codeMode: CodeModeLimitsConfig;
+  connections: ConnectionLimitsConfig;
   logLevel: LogLevel;
   eventsRing: number;
   drainTimeoutMs: number;
@@ -228,6 +243,46 @@ export const CONFIG_SCHEMA: JsonObject = {
           type: 'integer',
           minimum: 0,
           description: 'console.* lines kept per execute (default 200).',
+        },
+        maxRunningPerPrincipal: positiveInt(
+          'Executions one caller (principal) runs at once; its others wait their turn, callers take turns (default 4).',
+        ),
+        maxQueuedPerPrincipal: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            "Executions one caller may have waiting; beyond it execute answers 'busy' (default 64).",
+        },
+        maxQueueWaitMs: positiveInt(
+          "How long an execution may wait for a sandbox worker before it ends with 'busy' (default 10000).",
+        ),
+        priorityWorkers: positiveInt(
+          'Sandbox threads reserved for management callers, which restricted callers cannot fill or slow (default 1).',
+        ),
+      },
+    },
+    connections: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Limits of unix, vsock and stdio connections (restart required).',
+      properties: {
+        highWaterBytes: positiveInt(
+          "Queued replies above which agentd stops reading a connection's requests until the peer catches up (default 1048576).",
+        ),
+        maxBufferedBytes: positiveInt(
+          'Unread notifications a peer may accumulate before it is dropped as too slow (default 16777216).',
+        ),
+        writeTimeoutMs: positiveInt(
+          'A peer whose queued output makes no progress this long is dropped (default 30000).',
+        ),
+        maxBufferedInputBytes: positiveInt(
+          'Bytes of unfinished request lines all connections together may hold; the connection passing it is refused and closed (default 67108864).',
+        ),
+        halfCloseDrainMs: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            "After a peer's EOF, how long its in-flight requests may still finish; 0 cancels them at once (default 0).",
         },
       },
     },

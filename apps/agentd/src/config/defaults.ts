@@ -20,6 +20,13 @@ export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.Pr
     exposure: 'codemode',
     codeModeWallMs: 600_000,
     codeMode: {},
+    connections: {
+      highWaterBytes: 1024 * 1024,
+      maxBufferedBytes: 16 * 1024 * 1024,
+      writeTimeoutMs: 30_000,
+      maxBufferedInputBytes: 64 * 1024 * 1024,
+      halfCloseDrainMs: 0,
+    },
     logLevel: 'info',
     eventsRing: 1024,
     drainTimeoutMs: 25_000,

@@ -10,6 +10,7 @@ export const RESTART_KEYS = [
   'exposure',
   'codeModeWallMs',
   'codeMode',
+  'connections',
   'eventsRing',
   'metrics',
 ] as const;

@@ -117,6 +117,7 @@ export class Daemon implements OperationHost, ResourceHost {
       registry,
       logger: this.#logger,
       lifecycle: { instructions: instructionsFor(this.#config.exposure) },
+      maxBufferedInputBytes: this.#config.connections.maxBufferedInputBytes,
     });
     this.#selfMcp.onSurfaceChanged((kinds) => {
       for (const kind of kinds) this.#core.notifyListChanged(kind);

@@ -2,7 +2,7 @@
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
-import { openStdio, type ServerCore } from '@agentd/server';
+import { openStdio, type ServeConnectionOptions, type ServerCore } from '@agentd/server';
 import { createJwtVerifier } from '@agentd/transport-http/jwt';
 import { serveHttp } from '@agentd/transport-http/node';
 import { bindUnix, serveUnix } from '@agentd/transport-unix';
@@ -52,7 +52,7 @@ async function listenUnix(
   ensureSocketDir(dirname(target.path));
   // bindUnix replaces a stale socket and refuses a live one (address_in_use).
   const listener = await bindUnix(target.path, { mode: 0o600 });
-  const served = serveUnix(listener, ctx.core);
+  const served = serveUnix(listener, ctx.core, connectionOptions(ctx.config));
   return { target, address: target.path, close: (deadlineMs) => served.close(deadlineMs) };
 }
 
@@ -66,7 +66,7 @@ async function listenVsock(
     target.cid === undefined ? { port: target.port } : { cid: target.cid, port: target.port },
   );
   // Every accepted vsock peer is a management peer: the VM boundary is the access control.
-  const served = vsock.serveVsock(listener, ctx.core);
+  const served = vsock.serveVsock(listener, ctx.core, connectionOptions(ctx.config));
   return {
     target,
     address: `vsock:${target.cid ?? 'any'}:${target.port}`,
@@ -119,7 +119,7 @@ async function listenHttp(
 }
 
 function listenStdio(target: Extract<ServeTarget, { kind: 'stdio' }>, ctx: ListenContext): Listener {
-  const handle = openStdio(ctx.core);
+  const handle = openStdio(ctx.core, connectionOptions(ctx.config));
   handle.closed.then(ctx.onStdioEnd, (error: unknown) => {
     ctx.logger.error('stdio transport failed', { error: String(error) });
     ctx.onStdioEnd();
@@ -155,4 +155,10 @@ function oauthOf(config: AgentdConfig['auth']['oauth']) {
     resource: config.audience,
     ...(config.requiredScopes === undefined ? {} : { requiredScopes: config.requiredScopes }),
   };
+}
+
+/** The configured per-connection limits of the NDJSON transports (the server-wide input budget is the core's). */
+function connectionOptions(config: AgentdConfig): ServeConnectionOptions {
+  const { maxBufferedInputBytes: _serverWide, ...perConnection } = config.connections;
+  return perConnection;
 }

@@ -77,16 +77,35 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
   let operations = options.operations();
   let filters = filtersByTrust(operations);
   // Our own runner: the sandbox default wall time (30 s) would cut every longer sync spawn short.
+  // One config object, two consumers: the sandbox limits and the runner's fair scheduling.
+  const {
+    maxRunningPerPrincipal: _a,
+    maxQueuedPerPrincipal: _b,
+    maxQueueWaitMs: _c,
+    priorityWorkers: _d,
+    ...limits
+  } = options.codeModeLimits;
+  const {
+    cpuMs: _e,
+    memoryBytes: _f,
+    maxCalls: _g,
+    maxResultBytes: _h,
+    maxLogLines: _i,
+    ...fairness
+  } = options.codeModeLimits;
   const runner =
     options.exposure === 'codemode'
       ? new ObservedRunner(
-          { limits: { ...options.codeModeLimits, wallMs: options.codeModeWallMs } },
+          { ...fairness, limits: { ...limits, wallMs: options.codeModeWallMs } },
           options.onExecuted,
         )
       : undefined;
   const dispatcher = new Dispatcher({
     exposure: options.exposure,
-    ...(runner === undefined ? {} : { codeMode: { runner } }),
+    // Management callers' executions get the priority lane: restricted peers cannot starve them.
+    ...(runner === undefined
+      ? {}
+      : { codeMode: { runner, priority: (peer: Peer) => trustOf(peer) === 'management' } }),
     filtersFor: (peer: Peer) => filters[trustOf(peer)],
     schemaScheme: 'agent',
     logger: options.logger,
