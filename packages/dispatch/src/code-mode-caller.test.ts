@@ -8,18 +8,20 @@ import { makeContext, peer, rpc } from './test-support/request-context.js';
 
 describe('codeModeCaller', () => {
   it('one principal for all anonymous HTTP peers, however many connections they open', () => {
-    const a = codeModeCaller(peer({ transport: 'http', connectionId: 'http-1' }));
-    const b = codeModeCaller(peer({ transport: 'http', connectionId: 'http-2' }));
-    expect(a).toEqual({ principal: 'http:anonymous', priority: false });
+    const a = codeModeCaller(peer({ origin: 'anonymous', transport: 'http', connectionId: 'http-1' }));
+    const b = codeModeCaller(peer({ origin: 'anonymous', transport: 'http', connectionId: 'http-2' }));
+    expect(a).toEqual({ principal: 'anonymous', priority: false });
     expect(b).toEqual(a);
   });
 
   it('an authenticated peer is its principal; a VM is its CID; local connections are their own', () => {
-    expect(codeModeCaller(peer({ transport: 'http', attributes: { principal: 'ci' } })).principal).toBe(
-      'principal:ci',
-    );
-    const withAuth = { ...peer({ transport: 'http' }), auth: { principal: 'alice' } };
-    expect(codeModeCaller(withAuth).principal).toBe('principal:alice');
+    const auth = { principal: 'alice', scopes: [], scheme: 'token' } as const;
+    expect(codeModeCaller(peer({ transport: 'http', connectionId: 'h-1', auth }))).toEqual({
+      principal: 'principal:alice',
+      priority: true,
+    });
+    // Without credentials an HTTP peer is anonymous even if a transport labelled it otherwise.
+    expect(codeModeCaller(peer({ transport: 'http' }))).toEqual({ principal: 'anonymous', priority: false });
     expect(codeModeCaller(peer({ transport: 'vsock', connectionId: 'v-9', attributes: { cid: 7 } }))).toEqual(
       {
         principal: 'vsock:7',

@@ -29,7 +29,7 @@ export interface CodeModeOptions {
   searchLimit?: number;
   /**
    * Which peers' executions go in the priority lane (never starved by restricted peers). Default:
-   * local transports (stdio, unix). Pass the embedder's trust decision here.
+   * every peer but an anonymous one. Pass the embedder's trust decision here.
    */
   priority?: (peer: Peer) => boolean;
 }
