@@ -25,7 +25,7 @@ describe('codeModeCaller', () => {
     expect(codeModeCaller(peer({ transport: 'vsock', connectionId: 'v-9', attributes: { cid: 7 } }))).toEqual(
       {
         principal: 'vsock:7',
-        priority: false,
+        priority: true,
       },
     );
     expect(codeModeCaller(peer({ transport: 'unix', connectionId: 'u-1' }))).toEqual({
