@@ -31,7 +31,7 @@ for (const adapter of ['fetch', 'express'] as const) {
       it(
         `passes --requirements ${revision} with no baseline`,
         async () => {
-          const { code, output } = await runSuite(fixture.url, revision);
+          const { code, output } = await runSuite(fixture.url, ['--requirements', revision]);
           expect(output).toContain('=== SUMMARY ===');
           expect(code, summary(output)).toBe(0);
         },

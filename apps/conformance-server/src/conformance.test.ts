@@ -5,17 +5,12 @@
  * `--requirements` sets. Every scenario must pass, read from the suite's per-check results
  * (`-o`), not only its exit code. Needs `turbo run build` first.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FixtureProcess, runSuite, startFixture, summary } from './test-support/fixture-process.js';
 
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const NODE_FOR_SUITE = 'node@22.23.3';
-const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 // The first run downloads Node 22 and the suite.
 const SUITE_TIMEOUT_MS = 240_000;
 
@@ -45,66 +40,13 @@ interface Check {
   errorMessage?: string;
 }
 
-let server: ChildProcess;
-let url: string;
+let fixture: FixtureProcess;
 
 beforeAll(async () => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`turbo run build\` first`);
-  server = spawn(process.execPath, [MAIN, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line !== undefined) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    server.once('exit', (code) => reject(new Error(`fixture exited early with ${code}`)));
-  });
+  fixture = await startFixture();
 }, 30_000);
 
-afterAll(async () => {
-  if (server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  await exited;
-});
-
-function runSuite(args: string[], outputDir: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'npx',
-      [
-        '-y',
-        '-p',
-        NODE_FOR_SUITE,
-        '-p',
-        SUITE,
-        'conformance',
-        'server',
-        '--url',
-        url,
-        '-o',
-        outputDir,
-        ...args,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } },
-    );
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, output }));
-  });
-}
-
-function summary(output: string): string {
-  const at = output.lastIndexOf('=== SUMMARY ===');
-  return at === -1 ? output.slice(-6_000) : output.slice(at);
-}
+afterAll(() => fixture?.stop());
 
 /** The scenario names of the summary (`✓ name: …` / `✗ name: …`). */
 function summarisedScenarios(output: string): string[] {
@@ -150,7 +92,7 @@ function problems(scenario: string, checks: Check[]): string[] {
 async function expectAllPassed(args: string[]): Promise<string[]> {
   const outputDir = await mkdtemp(join(tmpdir(), 'agentd-conformance-'));
   try {
-    const { code, output } = await runSuite(args, outputDir);
+    const { code, output } = await runSuite(fixture.url, ['-o', outputDir, ...args]);
     const names = summarisedScenarios(output);
     const results = await readChecks(outputDir);
     expect(names.length, summary(output)).toBeGreaterThan(0);

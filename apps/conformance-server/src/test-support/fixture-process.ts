@@ -50,29 +50,23 @@ export function startPrinter(
   });
 }
 
-export function startFixture(adapter: 'node' | 'fetch' | 'express'): Promise<FixtureProcess> {
+export function startFixture(adapter: 'node' | 'fetch' | 'express' = 'node'): Promise<FixtureProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`turbo run build\` first`);
   return startPrinter(process.execPath, [MAIN, '--port', '0', '--adapter', adapter]);
 }
 
-/** The official suite, pinned, on Node 22 through npx: exit code and combined output. */
-export function runSuite(url: string, revision: string): Promise<{ code: number | null; output: string }> {
+/**
+ * The official suite, pinned, on Node 22 through npx, as `conformance server --url URL …args`:
+ * exit code and combined output. The first run downloads Node 22 and the suite.
+ */
+export function runSuite(
+  url: string,
+  args: readonly string[],
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       'npx',
-      [
-        '-y',
-        '-p',
-        NODE_FOR_SUITE,
-        '-p',
-        SUITE,
-        'conformance',
-        'server',
-        '--url',
-        url,
-        '--requirements',
-        revision,
-      ],
+      ['-y', '-p', NODE_FOR_SUITE, '-p', SUITE, 'conformance', 'server', '--url', url, ...args],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } },
     );
     let output = '';
