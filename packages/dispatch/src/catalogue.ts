@@ -17,6 +17,7 @@ import { OPERATION_KINDS } from './definitions.js';
 import { deepFreeze, frozenCopy, isJsonObject } from './json.js';
 import { assertValidName } from './names.js';
 import { promptSchema } from './prompt-schema.js';
+import type { SchemaValidation } from './schema-compiler.js';
 import { SortedList } from './sorted-list.js';
 import { type ResolvedTaskTool, resolveTaskTool } from './task-runtime.js';
 import { resolveSchema, type SchemaParser, schemaParser, type ToolSchema } from './tool-schema.js';
@@ -102,6 +103,7 @@ export class Catalogue {
     readonly exposure: 'classic' | 'codemode',
     readonly schemaScheme: string | false,
     readonly onChange: (kinds: SurfaceKind[]) => void,
+    readonly schemaValidation: SchemaValidation = 'auto',
   ) {}
 
   buildTool(definition: ErasedToolDefinition, meta = false): RegisteredTool {
@@ -129,8 +131,8 @@ export class Catalogue {
     return {
       name: definition.name,
       entry: frozen,
-      parse: schemaParser(input, frozen.inputSchema, what),
-      parseOutput: output && schemaParser(output, frozen.outputSchema, outWhat),
+      parse: schemaParser(input, frozen.inputSchema, what, this.schemaValidation),
+      parseOutput: output && schemaParser(output, frozen.outputSchema, outWhat, this.schemaValidation),
       requiredClientCapabilities:
         definition.requiredClientCapabilities && frozenCopy(definition.requiredClientCapabilities),
       task: resolveTaskTool(definition.task, definition.name),
@@ -293,6 +295,7 @@ export class Catalogue {
             definition.argsSchema,
             definition.arguments !== undefined,
             definition.complete,
+            this.schemaValidation,
           );
     if (schema) entry.arguments = schema.arguments;
     optional(entry, 'icons', definition.icons);

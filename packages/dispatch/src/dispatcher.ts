@@ -26,7 +26,7 @@ import { isJsonObject } from './json.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
 import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
-import { type ArgumentIssue, describeIssues } from './schema-compiler.js';
+import { type ArgumentIssue, describeIssues, type SchemaValidation } from './schema-compiler.js';
 import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
 import { handleTaskMethod, isTaskMethod, taskCapabilities } from './task-methods.js';
 import type { TaskStatusEvent } from './task-notification.js';
@@ -58,6 +58,12 @@ export interface DispatcherOptions {
    * and the embedder pushes changes with `core.notifyResourceUpdated(uri)`.
    */
   resourceSubscriptions?: boolean;
+  /**
+   * How JSON Schemas are checked: `compiled` (ajv code generation, fastest), `interpreted` (no
+   * `new Function`: Cloudflare Workers and other runtimes that forbid code generation) or `auto`
+   * (default: compiled where the runtime allows code generation, else interpreted).
+   */
+  schemaValidation?: SchemaValidation;
   /** Text of the isError result for arguments that fail the tool's schema. */
   formatInvalidArguments?: (issues: readonly ArgumentIssue[], toolName: string) => string;
   /** Tasks for tools registered with `task` (store, lifetimes); `false` turns tasks off. */
@@ -122,7 +128,10 @@ export class Dispatcher implements Handler {
     this.#events = new SurfaceEvents(options.surfaceDebounceMs ?? 25, (error) =>
       logger.error('surface listener failed', { error: String(error) }),
     );
-    this.#catalogue = new Catalogue(this.exposure, scheme, (kinds) => this.#changed(kinds));
+    const validation = options.schemaValidation ?? 'auto';
+    if (validation !== 'auto' && validation !== 'compiled' && validation !== 'interpreted')
+      throw new LocalError('invalid_option', `schemaValidation must be 'auto', 'compiled' or 'interpreted'`);
+    this.#catalogue = new Catalogue(this.exposure, scheme, (kinds) => this.#changed(kinds), validation);
     const cacheScope = options.cache?.cacheScope ?? (options.filtersFor ? 'private' : 'public');
     const listHints = { ttlMs: options.cache?.listTtlMs ?? 10_000, cacheScope };
     const readTtlMs = options.cache?.readTtlMs ?? 0;

@@ -53,7 +53,7 @@ export {
   type McpToolHandler,
 } from './mcp-server.js';
 export { NAME_PATTERN } from './names.js';
-export type { ArgumentIssue } from './schema-compiler.js';
+export type { ArgumentIssue, SchemaValidation } from './schema-compiler.js';
 export type {
   StandardJSONSchemaV1,
   StandardSchemaV1,

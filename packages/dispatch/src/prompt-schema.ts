@@ -2,6 +2,7 @@
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { Completer } from './definitions.js';
 import { isJsonObject } from './json.js';
+import type { SchemaValidation } from './schema-compiler.js';
 import { resolveSchema, type SchemaParser, schemaParser } from './tool-schema.js';
 
 export interface PromptSchema {
@@ -15,6 +16,7 @@ export function promptSchema(
   schema: unknown,
   hasArguments: boolean,
   completers: Record<string, Completer> | undefined,
+  validation: SchemaValidation,
 ): PromptSchema {
   const what = `prompt ${prompt}: argsSchema`;
   if (hasArguments)
@@ -41,5 +43,8 @@ export function promptSchema(
         `prompt ${prompt}: completer for ${name} must be a function`,
       );
   }
-  return { arguments: args, parse: schemaParser(resolved, JSON.parse(JSON.stringify(json)), what) };
+  return {
+    arguments: args,
+    parse: schemaParser(resolved, JSON.parse(JSON.stringify(json)), what, validation),
+  };
 }

@@ -4,18 +4,30 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import AjvDraft07Module from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import {
+  type ArgumentIssue,
+  enumIssue,
+  notAllowedIssue,
+  pointerToPath,
+  requiredIssue,
+  subject,
+  uniqueIssues,
+} from './argument-issue.js';
 import { isJsonObject } from './json.js';
+import { interpretSchema } from './schema-interpreter.js';
+import { schemaShapeProblem } from './schema-shape.js';
 
-/** One reason arguments failed their schema: which argument (JSON pointer-ish path), which rule, in words. */
-export interface ArgumentIssue {
-  /** `''` for the arguments object itself, else the dotted path, e.g. `user.email` or `items[2]`. */
-  argument: string;
-  /** The JSON Schema keyword that failed: `required`, `type`, `enum`, `additionalProperties`, … */
-  rule: string;
-  message: string;
-}
+export type { ArgumentIssue } from './argument-issue.js';
+export { describeIssues } from './argument-issue.js';
 
 export type SchemaValidator = (value: unknown) => ArgumentIssue[] | undefined;
+
+/**
+ * How argument schemas are checked. `compiled`: ajv generates code per schema (fast; needs
+ * `new Function`). `interpreted`: walked on each call, for runtimes that forbid code generation
+ * (Cloudflare Workers). `auto` (default): compiled where code generation works, else interpreted.
+ */
+export type SchemaValidation = 'auto' | 'compiled' | 'interpreted';
 
 type AjvInstance = InstanceType<typeof AjvDraft07Module.default>;
 
@@ -30,16 +42,36 @@ const ajvOptions = {
 
 let instances: { modern: AjvInstance; draft07: AjvInstance } | undefined;
 
-function ajvFor(schema: Record<string, unknown>): AjvInstance {
-  instances ??= createInstances();
-  const dialect = schema.$schema;
-  if (dialect === undefined || (typeof dialect === 'string' && dialect.includes('2020-12')))
-    return instances.modern;
-  if (typeof dialect === 'string' && dialect.includes('draft-07')) return instances.draft07;
+type Dialect = '2020-12' | 'draft-07';
+
+function dialectOf(schema: Record<string, unknown> | boolean): Dialect {
+  const dialect = typeof schema === 'boolean' ? undefined : schema.$schema;
+  if (dialect === undefined || (typeof dialect === 'string' && dialect.includes('2020-12'))) return '2020-12';
+  if (typeof dialect === 'string' && dialect.includes('draft-07')) return 'draft-07';
   throw new LocalError(
     'unsupported_schema',
     `unsupported $schema ${JSON.stringify(dialect)}: use JSON Schema 2020-12 (default) or draft-07`,
   );
+}
+
+function ajvFor(dialect: Dialect): AjvInstance {
+  instances ??= createInstances();
+  return dialect === '2020-12' ? instances.modern : instances.draft07;
+}
+
+let codeGeneration: boolean | undefined;
+
+/** Whether this runtime runs code built from strings; asked once, on the first schema. */
+function canGenerateCode(): boolean {
+  if (codeGeneration === undefined) {
+    try {
+      codeGeneration = new Function('return 1')() === 1;
+    } catch {
+      // workerd throws EvalError: "Code generation from strings disallowed for this context".
+      codeGeneration = false;
+    }
+  }
+  return codeGeneration;
 }
 
 function createInstances(): { modern: AjvInstance; draft07: AjvInstance } {
@@ -54,13 +86,27 @@ function createInstances(): { modern: AjvInstance; draft07: AjvInstance } {
  * Checks a schema at once and compiles it when first used: a 320-tool catalogue then starts in
  * milliseconds instead of paying ajv's code generation for tools nobody calls. Schemas with a `$ref`
  * are compiled at once, so a missing reference is still a registration error. Throws
- * LocalError('invalid_schema') with the reason when it is not a usable schema.
+ * LocalError('invalid_schema') with the reason when it is not a usable schema. Where code
+ * generation is unavailable (or `validation` is `interpreted`) the schema is interpreted instead;
+ * ajv's meta-schema check needs code generation too, so there `schemaShapeProblem` checks the shape.
  */
-export function compileSchema(schema: unknown, what: string): SchemaValidator {
+export function compileSchema(
+  schema: unknown,
+  what: string,
+  validation: SchemaValidation = 'auto',
+): SchemaValidator {
   if (!isJsonObject(schema) && typeof schema !== 'boolean') {
     throw new LocalError('invalid_schema', `${what} must be a JSON Schema object`);
   }
-  const ajv = typeof schema === 'boolean' ? ajvFor({}) : ajvFor(schema);
+  const dialect = dialectOf(schema);
+  const interpreted = validation === 'interpreted' || (validation === 'auto' && !canGenerateCode());
+  if (interpreted) {
+    const problem = schemaShapeProblem(schema);
+    if (problem !== undefined)
+      throw new LocalError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
+    return interpretSchema(schema, dialect);
+  }
+  const ajv = ajvFor(dialect);
   if (ajv.validateSchema(schema) !== true) {
     throw new LocalError(
       'invalid_schema',
@@ -97,61 +143,21 @@ function hasReference(schema: unknown): boolean {
 }
 
 function toIssues(errors: readonly ErrorObject[]): ArgumentIssue[] {
-  const issues: ArgumentIssue[] = [];
-  const seen = new Set<string>();
-  for (const error of errors) {
-    const issue = toIssue(error);
-    const key = `${issue.argument}\u0000${issue.rule}\u0000${issue.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push(issue);
-  }
-  return issues;
+  return uniqueIssues(errors.map(toIssue));
 }
 
 function toIssue(error: ErrorObject): ArgumentIssue {
   const base = pointerToPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
-    const argument = join(base, params.missingProperty);
-    return { argument, rule: 'required', message: `argument \`${argument}\` is required` };
-  }
-  if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
-    const argument = join(base, params.additionalProperty);
-    return { argument, rule: 'additionalProperties', message: `argument \`${argument}\` is not allowed` };
-  }
-  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
-    const allowed = params.allowedValues.map((v) => JSON.stringify(v)).join(', ');
-    return { argument: base, rule: 'enum', message: `${subject(base)} must be one of ${allowed}` };
-  }
+  if (error.keyword === 'required' && typeof params.missingProperty === 'string')
+    return requiredIssue(base, params.missingProperty);
+  if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string')
+    return notAllowedIssue(base, params.additionalProperty);
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues))
+    return enumIssue(base, params.allowedValues);
   return {
     argument: base,
     rule: error.keyword,
     message: `${subject(base)} ${error.message ?? 'is invalid'}`,
   };
-}
-
-function subject(path: string): string {
-  return path === '' ? 'arguments' : `argument \`${path}\``;
-}
-
-function join(base: string, property: string): string {
-  return base === '' ? property : `${base}.${property}`;
-}
-
-function pointerToPath(pointer: string): string {
-  if (pointer === '') return '';
-  let path = '';
-  for (const raw of pointer.slice(1).split('/')) {
-    const segment = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
-  }
-  return path;
-}
-
-/** Human text for a list of issues: at most five, then a count. */
-export function describeIssues(issues: readonly ArgumentIssue[]): string {
-  const shown = issues.slice(0, 5).map((issue) => `${issue.message} (${issue.rule})`);
-  const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
-  return `${shown.join('; ')}${more}`;
 }

@@ -6,7 +6,7 @@
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import { isJsonObject } from './json.js';
 import type { JsonSchemaType } from './json-schema-type.js';
-import { type ArgumentIssue, compileSchema } from './schema-compiler.js';
+import { type ArgumentIssue, compileSchema, type SchemaValidation } from './schema-compiler.js';
 import type { StandardSchemaV1, StandardToolSchema, StandardTypedV1 } from './standard-schema.js';
 
 /** A JSON Schema written as an object literal (readonly, e.g. `as const`, is fine). */
@@ -152,8 +152,13 @@ function isZod3(value: object): boolean {
 }
 
 /** A resolved schema's validator: the library's own, or the JSON Schema compiled by ajv. */
-export function schemaParser(resolved: ResolvedSchema, published: unknown, what: string): SchemaParser {
-  const validate = compileSchema(published, what);
+export function schemaParser(
+  resolved: ResolvedSchema,
+  published: unknown,
+  what: string,
+  validation: SchemaValidation,
+): SchemaParser {
+  const validate = compileSchema(published, what, validation);
   if (resolved.standard) return resolved.standard;
   return (value) => {
     const issues = validate(value);
