@@ -104,7 +104,7 @@ export function compileSchema(
     const problem = schemaShapeProblem(schema);
     if (problem !== undefined)
       throw new LocalError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
-    return interpretSchema(schema, dialect);
+    return interpretSchema(schema, dialect, what);
   }
   const ajv = ajvFor(dialect);
   if (ajv.validateSchema(schema) !== true) {

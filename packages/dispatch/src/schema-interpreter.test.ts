@@ -160,7 +160,7 @@ describe('interpreted schema validation', () => {
     }
   });
 
-  it('rejects malformed schemas at registration without compiling them', () => {
+  it('rejects malformed schemas at registration without compiling them', async () => {
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ type: 'object', properties: { a: { type: 'strin' } } }, /properties\/a\/type must be one of/],
       [{ type: 'object', required: 'a' }, /required must be a list of property names/],
@@ -178,6 +178,23 @@ describe('interpreted schema validation', () => {
       expect(() => withTool('compiled', schema)).toThrow(/is not a valid JSON Schema/);
     }
     // ajv compiles lazily, so it finds a bad pattern on the first call; the shape check at once.
+    const elsewhere = { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } };
+    expect(() => withTool('interpreted', elsewhere)).toThrow(
+      /\$ref "https:\/\/example.com\/a.json" can't be resolved/,
+    );
+    expect(() => withTool('compiled', elsewhere)).toThrow(/is not a valid JSON Schema/);
+    const anchored = {
+      type: 'object',
+      properties: { a: { $ref: '#num' } },
+      $defs: { n: { $anchor: 'num', type: 'number' } },
+    };
+    const viaAnchor = await call(withTool('interpreted', anchored), { a: 'x' });
+    expect(viaAnchor).toEqual({
+      isError: true,
+      text: 'Invalid arguments: argument `a` must be number (type)',
+    });
+    const dynamic = { type: 'object', properties: { a: { $dynamicRef: '#node' } } };
+    expect(() => withTool('interpreted', dynamic)).toThrow(/\$dynamicRef is not supported/);
     const badPattern = { type: 'object', properties: { a: { pattern: '(' } } };
     expect(() => withTool('interpreted', badPattern)).toThrow(
       /properties\/a\/pattern is not a valid regular expression/,

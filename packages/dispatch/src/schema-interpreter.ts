@@ -3,7 +3,8 @@
  * (Cloudflare Workers): @cfworker/json-schema walks the schema on each call. Its output units
  * become the same ArgumentIssues (and texts) as the compiled path's.
  */
-import { type OutputUnit, type SchemaDraft, Validator } from '@cfworker/json-schema';
+import { LocalError } from '@agentd/rpc-frame';
+import { dereference, type OutputUnit, type Schema, type SchemaDraft, validate } from '@cfworker/json-schema';
 import {
   type ArgumentIssue,
   enumIssue,
@@ -39,18 +40,62 @@ const WRAPPERS = new Set([
   'propertyNames',
 ]);
 
+/**
+ * Throws LocalError('invalid_schema') when a `$ref` points at nothing in the schema (none are
+ * fetched) or the schema uses `$dynamicRef`, which this validator does not implement.
+ */
 export function interpretSchema(
   schema: Record<string, unknown> | boolean,
   dialect: '2020-12' | 'draft-07',
+  what: string,
 ): InterpretedValidator {
   const draft: SchemaDraft = dialect === 'draft-07' ? '7' : '2020-12';
-  // The third argument turns short-circuiting off: every failure, as ajv's allErrors gives.
-  // It annotates the schema it walks (`__absolute_uri__`, …): give it a copy, the published one is frozen.
-  const validator = new Validator(structuredClone(schema) as never, draft, false);
+  // dereference annotates the schema it walks (`__absolute_uri__`, …): a copy, the published one is frozen.
+  const copy = structuredClone(schema) as Schema | boolean;
+  let lookup: Record<string, Schema | boolean>;
+  try {
+    lookup = dereference(copy);
+  } catch (error) {
+    throw new LocalError(
+      'invalid_schema',
+      `${what} is not a valid JSON Schema: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const problem = referenceProblem(copy, lookup);
+  if (problem !== undefined)
+    throw new LocalError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
   return (value) => {
-    const result = validator.validate(value);
+    // shortCircuit off: every failure, as ajv's allErrors gives.
+    const result = validate(value, copy, draft, lookup, false);
     return result.valid ? undefined : toIssues(result.errors);
   };
+}
+
+/**
+ * dereference marks every subschema it visits with `__absolute_uri__`, and each `$ref` with the
+ * absolute URI it must find in the lookup; values under `const`, `default`, … stay unmarked.
+ */
+function referenceProblem(node: unknown, lookup: Record<string, unknown>): string | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  const record = node as Record<string, unknown>;
+  if (record.__absolute_uri__ !== undefined) {
+    if (record.$dynamicRef !== undefined)
+      return '$dynamicRef is not supported where schemas are interpreted (no code generation): use $ref';
+    const ref = record.__absolute_ref__;
+    if (typeof ref === 'string' && !Object.hasOwn(lookup, ref))
+      return `$ref ${JSON.stringify(record.$ref)} can't be resolved`;
+    const recursive = record.__absolute_recursive_ref__;
+    if (typeof recursive === 'string' && !Object.hasOwn(lookup, recursive))
+      return `$recursiveRef ${JSON.stringify(record.$recursiveRef)} can't be resolved`;
+  }
+  for (const child of Object.values(record)) {
+    const found = referenceProblem(child, lookup);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function toIssues(units: readonly OutputUnit[]): ArgumentIssue[] {

@@ -1,7 +1,8 @@
 /**
  * Registration-time check of a schema's shape without code generation (ajv's meta-schema check
  * compiles code, which workerd forbids): the keywords people get wrong have the right kinds of
- * values, and every local `$ref` (`#/…`) points at something. Returns the first problem, in words.
+ * values. (References are checked where they are resolved, in schema-interpreter.) Returns the
+ * first problem, in words.
  */
 import { isJsonObject } from './json.js';
 
@@ -35,7 +36,7 @@ const NUMBERS = ['minimum', 'maximum', 'multipleOf'] as const;
 type Schema = Record<string, unknown> | boolean;
 
 export function schemaShapeProblem(root: Schema): string | undefined {
-  return problemAt(root, root, '');
+  return problemAt(root, '');
 }
 
 function isSchema(value: unknown): value is Schema {
@@ -46,11 +47,11 @@ function at(path: string, key: string): string {
   return path === '' ? key : `${path}/${key}`;
 }
 
-function problemAt(node: unknown, root: Schema, path: string): string | undefined {
+function problemAt(node: unknown, path: string): string | undefined {
   const where = path === '' ? 'the schema' : path;
   if (!isSchema(node)) return `${where} must be an object or a boolean`;
   if (typeof node === 'boolean') return undefined;
-  return keywordProblem(node, path) ?? refProblem(node, root, path) ?? childProblem(node, root, path);
+  return keywordProblem(node, path) ?? refProblem(node, path) ?? childProblem(node, path);
 }
 
 function keywordProblem(node: Record<string, unknown>, path: string): string | undefined {
@@ -84,22 +85,19 @@ function keywordProblem(node: Record<string, unknown>, path: string): string | u
   return undefined;
 }
 
-function refProblem(node: Record<string, unknown>, root: Schema, path: string): string | undefined {
+function refProblem(node: Record<string, unknown>, path: string): string | undefined {
   for (const key of ['$ref', '$dynamicRef', '$recursiveRef']) {
     const ref = node[key];
     if (ref === undefined) continue;
     if (typeof ref !== 'string') return `${at(path, key)} must be a string`;
-    // Only local pointers are checked here; anchors and $id-relative refs resolve when used.
-    if (ref.startsWith('#/') && !resolvesPointer(root, ref.slice(1)))
-      return `${at(path, key)} ${JSON.stringify(ref)} can't be resolved`;
   }
   return undefined;
 }
 
-function childProblem(node: Record<string, unknown>, root: Schema, path: string): string | undefined {
+function childProblem(node: Record<string, unknown>, path: string): string | undefined {
   for (const key of ONE_SCHEMA) {
     if (node[key] !== undefined) {
-      const found = problemAt(node[key], root, at(path, key));
+      const found = problemAt(node[key], at(path, key));
       if (found !== undefined) return found;
     }
   }
@@ -108,7 +106,7 @@ function childProblem(node: Record<string, unknown>, root: Schema, path: string)
     if (map === undefined) continue;
     if (!isJsonObject(map)) return `${at(path, key)} must be an object of schemas`;
     for (const [name, child] of Object.entries(map)) {
-      const found = problemAt(child, root, at(at(path, key), name));
+      const found = problemAt(child, at(at(path, key), name));
       if (found !== undefined) return found;
     }
   }
@@ -116,7 +114,7 @@ function childProblem(node: Record<string, unknown>, root: Schema, path: string)
   const lists: [string, unknown][] = SCHEMA_LISTS.map((key) => [key, node[key]]);
   if (Array.isArray(items)) lists.push(['items', items]);
   else if (items !== undefined) {
-    const found = problemAt(items, root, at(path, 'items'));
+    const found = problemAt(items, at(path, 'items'));
     if (found !== undefined) return found;
   }
   for (const [key, list] of lists) {
@@ -124,26 +122,9 @@ function childProblem(node: Record<string, unknown>, root: Schema, path: string)
     if (!Array.isArray(list) || list.length === 0)
       return `${at(path, key)} must be a non-empty list of schemas`;
     for (const [index, child] of list.entries()) {
-      const found = problemAt(child, root, at(at(path, key), String(index)));
+      const found = problemAt(child, at(at(path, key), String(index)));
       if (found !== undefined) return found;
     }
   }
   return undefined;
-}
-
-function resolvesPointer(root: Schema, pointer: string): boolean {
-  let node: unknown = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    } catch {
-      return false;
-    }
-    if (Array.isArray(node)) node = node[Number(segment)];
-    else if (isJsonObject(node) && Object.hasOwn(node, segment)) node = node[segment];
-    else return false;
-    if (node === undefined) return false;
-  }
-  return isSchema(node);
 }
