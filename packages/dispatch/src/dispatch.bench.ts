@@ -1,13 +1,14 @@
 /** Benchmark: tools/call and tools/list through the Dispatcher vs the official SDK server on the same 320-tool catalogue. */
 
-import { classify, type JsonRpcMessage, type JsonRpcRequest } from '@agentd/rpc-frame';
-import { createServerCore, silentLogger } from '@agentd/server';
+import type { JsonRpcRequest } from '@agentd/rpc-frame';
+import { silentLogger } from '@agentd/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as SdkMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { bench, describe } from 'vitest';
 import { z } from 'zod';
 import { Dispatcher } from './dispatcher.js';
+import { coreRoundTrip } from './test-support/core-round-trip.js';
 import { makeContext } from './test-support/request-context.js';
 
 const TOOLS = 320;
@@ -44,26 +45,7 @@ const call = (): JsonRpcRequest => ({
 const list = (): JsonRpcRequest => ({ jsonrpc: '2.0', id: nextId++, method: 'tools/list', params: {} });
 
 // --- the same Dispatcher behind the server core, with a JSON round trip each way (like a transport) ---
-const core = createServerCore({
-  handler: dispatcher,
-  serverInfo: { name: 'bench', version: '1' },
-  logger: silentLogger,
-});
-const connection = core.openConnection(
-  { origin: 'management', connectionId: 'bench', transport: 'memory', attributes: {} },
-  { id: 'bench', closed: false, write: () => true, close: () => {} },
-);
-const viaCore = async (message: JsonRpcMessage): Promise<unknown> => {
-  const response = await connection.handle(classify(JSON.parse(JSON.stringify(message))));
-  return JSON.parse(JSON.stringify(response));
-};
-await viaCore({
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-});
-await connection.handle(classify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+const viaCore = await coreRoundTrip(dispatcher);
 
 // --- the official SDK server over its in-memory transport, driven by the SDK client ---
 const sdkServer = new SdkMcpServer({ name: 'bench', version: '1' });

@@ -2,12 +2,12 @@
  * Benchmark: a zod-typed tool here vs the same tool on the official SDK v2
  * (`@modelcontextprotocol/server`), per call; and registering 320 zod tools vs 320 JSON Schema tools.
  */
-import { classify, type JsonRpcMessage } from '@agentd/rpc-frame';
-import { createServerCore, silentLogger } from '@agentd/server';
+import { silentLogger } from '@agentd/server';
 import { InMemoryTransport, McpServer as SdkV2Server } from '@modelcontextprotocol/server';
 import { bench, describe } from 'vitest';
 import { z } from 'zod';
 import { Dispatcher } from './dispatcher.js';
+import { coreRoundTrip } from './test-support/core-round-trip.js';
 
 const TOOLS = 320;
 const names = Array.from({ length: TOOLS }, (_, i) => `tool_${String(i).padStart(3, '0')}`);
@@ -44,21 +44,7 @@ dispatcher.registerTool({
   inputSchema: z.object(zodShape()),
   handler: ({ id, limit }) => `${id}:${limit ?? 0}`,
 });
-const core = createServerCore({
-  handler: dispatcher,
-  serverInfo: { name: 'bench', version: '1' },
-  logger: silentLogger,
-});
-const connection = core.openConnection(
-  { origin: 'management', connectionId: 'bench', transport: 'memory', attributes: {} },
-  { id: 'bench', closed: false, write: () => true, close: () => {} },
-);
-const viaCore = async (message: JsonRpcMessage): Promise<unknown> => {
-  const response = await connection.handle(classify(JSON.parse(JSON.stringify(message))));
-  return JSON.parse(JSON.stringify(response));
-};
-await viaCore(initialize);
-await connection.handle(classify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+const viaCore = await coreRoundTrip(dispatcher);
 
 // --- SDK v2: the same zod tool on its McpServer, raw JSON-RPC over its InMemoryTransport ---
 const sdk = new SdkV2Server({ name: 'bench', version: '1' });
