@@ -15,6 +15,16 @@ export {
 } from './frame-decoder.js';
 export { invalidMessageResponse } from './invalid-message-response.js';
 export {
+  errorFields,
+  isLogLevel,
+  LOG_LEVELS,
+  type LogFields,
+  type Logger,
+  type LogLevel,
+  logLevelEnabled,
+  silentLogger,
+} from './logger.js';
+export {
   errorResponse,
   type JsonObject,
   type JsonRpcErrorObject,

@@ -36,6 +36,17 @@ describe('WireError', () => {
     expect(WireError.is(Object.assign(new Error('x'), { code: -32602 }))).toBe(false);
     expect(WireError.is({ code: -32602, message: 'plain object' })).toBe(false);
   });
+
+  it('makes instanceof brand-aware, and keeps subclasses on the prototype check', () => {
+    const foreign = Object.assign(new Error('from a second copy'), { code: -32602 });
+    Object.defineProperty(foreign, Symbol.for('@agentd/rpc-frame/WireError'), { value: true });
+    expect(foreign instanceof WireError).toBe(true);
+    expect(new Error('plain') instanceof WireError).toBe(false);
+    class Refusal extends WireError {}
+    expect(new Refusal(-32600, 'x') instanceof Refusal).toBe(true);
+    expect(new WireError(-32600, 'x') instanceof Refusal).toBe(false);
+    expect(foreign instanceof Refusal).toBe(false);
+  });
 });
 
 describe('LocalError', () => {

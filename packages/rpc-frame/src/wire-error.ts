@@ -20,14 +20,18 @@ export class WireError extends Error {
     Object.defineProperty(this, WIRE_ERROR_BRAND, { value: true });
   }
 
-  /** True for WireErrors, also those made by another copy of this package. */
+  /**
+   * `instanceof WireError` is brand-aware: it is also true for WireErrors made by another
+   * installed copy of this package. Subclasses keep the ordinary prototype check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== WireError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return isBrandedWireError(value);
+  }
+
+  /** The same test as `instanceof WireError`, as a type guard usable in expressions. */
   static is(value: unknown): value is WireError {
-    return (
-      value instanceof WireError ||
-      (value instanceof Error &&
-        (value as unknown as Record<symbol, unknown>)[WIRE_ERROR_BRAND] === true &&
-        Number.isSafeInteger((value as { code?: unknown }).code))
-    );
+    return isBrandedWireError(value);
   }
 
   /** The JSON-RPC error object; the cause and stack never cross the wire. */
@@ -38,12 +42,23 @@ export class WireError extends Error {
   }
 }
 
-/** An error that stays in this process: a string code for programs, a message for people. */
-export class LocalError extends Error {
-  override name = 'LocalError';
-  readonly code: string;
+function isBrandedWireError(value: unknown): boolean {
+  return (
+    value instanceof Error &&
+    (value as unknown as Record<symbol, unknown>)[WIRE_ERROR_BRAND] === true &&
+    Number.isSafeInteger((value as { code?: unknown }).code)
+  );
+}
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+/**
+ * An error that stays in this process: a string code for programs, a message for people. Each
+ * package narrows `Code` to its own union of codes (its error catalogue).
+ */
+export class LocalError<Code extends string = string> extends Error {
+  override name = 'LocalError';
+  readonly code: Code;
+
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }

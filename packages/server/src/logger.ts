@@ -1,16 +1,8 @@
 /** The server's diagnostic log: never the protocol stream (stdout stays protocol-only under stdio). */
 import type { Writable } from 'node:stream';
+import { type Logger, type LogLevel, logLevelEnabled } from '@agentd/rpc-frame';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-
-export interface Logger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+export { errorFields, type Logger, type LogLevel, silentLogger } from '@agentd/rpc-frame';
 
 export interface StderrLoggerOptions {
   /** Lowest level written. Default `info`. */
@@ -21,9 +13,9 @@ export interface StderrLoggerOptions {
 
 /** One JSON object per line: `{time, level, msg, ...fields}`. */
 export function stderrLogger(options: StderrLoggerOptions = {}): Logger {
-  const threshold = RANK[options.level ?? 'info'];
+  const threshold = options.level ?? 'info';
   const log = (level: LogLevel, msg: string, fields?: Record<string, unknown>): void => {
-    if (RANK[level] < threshold) return;
+    if (!logLevelEnabled(level, threshold)) return;
     const stream = options.stream ?? process.stderr;
     stream.write(`${safeStringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
   };
@@ -35,9 +27,6 @@ export function stderrLogger(options: StderrLoggerOptions = {}): Logger {
   };
 }
 
-/** Discards everything. */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-
 /** Error objects become `{name, message, stack}`; a value JSON cannot encode becomes its string form. */
 function safeStringify(record: Record<string, unknown>): string {
   try {
@@ -47,9 +36,4 @@ function safeStringify(record: Record<string, unknown>): string {
   } catch {
     return JSON.stringify({ time: record.time, level: record.level, msg: String(record.msg) });
   }
-}
-
-/** The error fields of a log record. */
-export function errorFields(thrown: unknown): Record<string, unknown> {
-  return { error: thrown instanceof Error ? thrown : String(thrown) };
 }
