@@ -1,5 +1,5 @@
 /** Parses agentd's command line into one command; usage errors are UsageError (exit 2). */
-import { LOG_LEVELS, type LogLevel } from '../config/config-schema.js';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from '@agentd/rpc-frame';
 import { SETTINGS } from '../config/settings.js';
 import {
   CLIENT_SPECS,
@@ -219,7 +219,7 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
     case 'events': {
       positionalCount(0, 0);
       const level = last(flags, '--level');
-      if (level !== undefined && !LOG_LEVELS.includes(level as LogLevel))
+      if (level !== undefined && !isLogLevel(level))
         throw new UsageError(`--level must be one of ${LOG_LEVELS.join(', ')}`);
       action = {
         kind: 'events',

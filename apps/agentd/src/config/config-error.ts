@@ -1,5 +1,6 @@
 /** A config that cannot be used: every problem listed with where it came from and its path. */
 import { LocalError } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 
 export interface ConfigIssue {
   /** 'file /etc/agentd.json', 'environment', 'flags', or 'config' for cross-field rules. */
@@ -13,12 +14,12 @@ export function formatIssue(issue: ConfigIssue): string {
   return `${issue.source}: ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`;
 }
 
-export class ConfigError extends LocalError {
+export class ConfigError extends LocalError<AgentdErrorCode> {
   override name = 'ConfigError';
   readonly issues: readonly ConfigIssue[];
 
   constructor(issues: readonly ConfigIssue[]) {
-    super('config_invalid', `invalid configuration:\n  ${issues.map(formatIssue).join('\n  ')}`);
+    super('invalid_config', `invalid configuration:\n  ${issues.map(formatIssue).join('\n  ')}`);
     this.issues = issues;
   }
 }

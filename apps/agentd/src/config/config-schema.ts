@@ -1,9 +1,6 @@
 /** The JSON Schema of agentd's config file: the single source of truth for `config schema` and validation. */
-import type { JsonObject } from '@agentd/rpc-frame';
+import { type JsonObject, LOG_LEVELS, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentProfile } from '../supervisor/types.js';
-
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 export type Exposure = 'codemode' | 'classic';
 

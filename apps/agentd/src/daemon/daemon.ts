@@ -7,7 +7,7 @@ import type { AgentdConfig } from '../config/config-schema.js';
 import { redactConfig } from '../config/redact-config.js';
 import { type ConfigInputs, type ResolvedConfig, resolveConfig } from '../config/resolve-config.js';
 import { EventRing } from '../log/event-ring.js';
-import type { Logger } from '../log/logger.js';
+import type { JsonLineLogger } from '../log/logger.js';
 import { AgentdMetrics } from '../metrics/agentd-metrics.js';
 import { type MetricsServer, serveMetrics } from '../metrics/metrics-server.js';
 import { parseMetricsTarget } from '../metrics/metrics-target.js';
@@ -25,7 +25,7 @@ import { listenerTrust, seesManagement } from './trust.js';
 export interface DaemonOptions {
   inputs: ConfigInputs;
   resolved: ResolvedConfig;
-  logger: Logger;
+  logger: JsonLineLogger;
   version: string;
 }
 
@@ -44,7 +44,7 @@ const EVENTS_NOTIFY_MS = 100;
 export class Daemon implements OperationHost, ResourceHost {
   readonly version: string;
   readonly startedAt = new Date();
-  readonly #logger: Logger;
+  readonly #logger: JsonLineLogger;
   readonly #inputs: ConfigInputs;
   readonly #ring: EventRing;
   readonly #supervisor: Supervisor;
@@ -86,10 +86,7 @@ export class Daemon implements OperationHost, ResourceHost {
     this.#logger.setRing(this.#ring);
     this.#supervisor = new Supervisor({
       ...supervisorConfig(this.#config),
-      logger: {
-        log: ({ level, msg, ...fields }) =>
-          this.#logger.log(level, msg, { component: 'supervisor', ...fields }),
-      },
+      logger: this.#logger,
     });
     const registry = new SubscriptionRegistry({
       canonicalize: (uri) => subscriptionKey(canonicalizeUri(uri)),

@@ -1,6 +1,7 @@
 /** Starts the serve targets on one ServerCore: unix, vsock, http(s) and stdio. */
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Logger } from '@agentd/rpc-frame';
 import { LocalError } from '@agentd/rpc-frame';
 import { openStdio, type ServeConnectionOptions, type ServerCore } from '@agentd/server';
 import { createJwtVerifier } from '@agentd/transport-http/jwt';
@@ -9,7 +10,7 @@ import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { defaultRuntimeDir } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
-import type { Logger } from '../log/logger.js';
+import type { AgentdErrorCode } from '../local-errors.js';
 
 export interface Listener {
   readonly target: ServeTarget;
@@ -37,7 +38,7 @@ function ensureSocketDir(dir: string): void {
   const stats = lstatSync(dir);
   const uid = typeof process.getuid === 'function' ? process.getuid() : stats.uid;
   if (!stats.isDirectory() || stats.uid !== uid) {
-    throw new LocalError(
+    throw new LocalError<AgentdErrorCode>(
       'unsafe_runtime_dir',
       `${dir} is not a directory owned by this user; refusing to put the socket there`,
     );
@@ -104,16 +105,20 @@ async function listenHttp(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      throw new LocalError(
+      throw new LocalError<AgentdErrorCode>(
         'address_in_use',
         `${target.host}:${target.port} is already in use (another agentd?); choose another with --serve ${target.kind}://${target.host}:PORT or AGENTD_SERVE`,
         { cause: error },
       );
     }
     if (code === 'EADDRNOTAVAIL')
-      throw new LocalError('address_unavailable', `${target.host} is not an address of this machine`, {
-        cause: error,
-      });
+      throw new LocalError<AgentdErrorCode>(
+        'address_unavailable',
+        `${target.host} is not an address of this machine`,
+        {
+          cause: error,
+        },
+      );
     throw error;
   }
 }

@@ -50,7 +50,7 @@ function spawnArgs(host: OperationHost): JsonObject {
   };
 }
 
-const LOG_LEVELS: Record<string, 'debug' | 'info' | 'warning' | 'error'> = {
+const MCP_LOG_LEVEL: Record<string, 'debug' | 'info' | 'warning' | 'error'> = {
   debug: 'debug',
   info: 'info',
   warn: 'warning',
@@ -66,7 +66,7 @@ export function forwardAgentEvents(context: OperationContext): (event: AgentEven
       const message = typeof event.message === 'string' ? event.message : undefined;
       context.progress(event.progress, total, message);
     } else if (event.type === 'log') {
-      const level = LOG_LEVELS[String(event.level)] ?? 'info';
+      const level = MCP_LOG_LEVEL[String(event.level)] ?? 'info';
       context.log(level, event.message ?? event);
     }
   };

@@ -1,7 +1,6 @@
 /** The self-MCP resources: what each agent:// URI reads as, who may see it, whether it is subscribable. */
-import type { JsonObject } from '@agentd/rpc-frame';
+import { isLogLevel, type JsonObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
-import { LOG_LEVELS, type LogLevel } from '../config/config-schema.js';
 import type { EventRing } from '../log/event-ring.js';
 import type { SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { type AgentUri, parseAgentUri } from './agent-uri.js';
@@ -144,10 +143,10 @@ export function readResource(host: ResourceHost, text: string, peer: Peer): Json
       return host.configEffectiveBody();
     case 'events': {
       const level = uri.level;
-      if (level !== undefined && !LOG_LEVELS.includes(level as LogLevel)) notFound(text);
+      if (level !== undefined && !isLogLevel(level)) notFound(text);
       return host.ring().read({
         after: uri.after,
-        ...(level === undefined ? {} : { level: level as LogLevel }),
+        ...(level === undefined ? {} : { level }),
       }) as unknown as JsonObject;
     }
     case 'run': {

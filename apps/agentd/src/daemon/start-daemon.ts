@@ -3,7 +3,7 @@ import { LocalError } from '@agentd/rpc-frame';
 import type { Command } from '../cli/parse-args.js';
 import type { ConfigInputs } from '../config/resolve-config.js';
 import { resolveConfig } from '../config/resolve-config.js';
-import { Logger } from '../log/logger.js';
+import { JsonLineLogger } from '../log/logger.js';
 import { Daemon } from './daemon.js';
 
 export interface StartContext {
@@ -28,7 +28,7 @@ export async function startDaemon(
   };
   // Throws ConfigError (exit 2) before anything is bound, spawned or written.
   const resolved = resolveConfig(inputs);
-  const logger = new Logger({ level: resolved.config.logLevel, fields: { pid: process.pid } });
+  const logger = new JsonLineLogger({ level: resolved.config.logLevel, fields: { pid: process.pid } });
   const daemon = new Daemon({ inputs, resolved, logger, version: context.version });
 
   let stops = 0;

@@ -1,6 +1,5 @@
 /** A bounded ring of structured log events with monotonically increasing sequence numbers. */
-import type { LogLevel } from '../config/config-schema.js';
-import { LOG_LEVELS } from '../config/config-schema.js';
+import { type LogLevel, logLevelEnabled } from '@agentd/rpc-frame';
 
 export interface LogEvent {
   seq: number;
@@ -24,10 +23,6 @@ export interface EventPage {
 }
 
 export const MAX_EVENTS_PER_READ = 512;
-
-export function levelRank(level: LogLevel): number {
-  return LOG_LEVELS.indexOf(level);
-}
 
 export class EventRing {
   #events: LogEvent[] = [];
@@ -58,9 +53,9 @@ export class EventRing {
 
   read(options: { after?: number; level?: LogLevel; limit?: number } = {}): EventPage {
     const after = options.after ?? 0;
-    const min = levelRank(options.level ?? 'debug');
+    const min = options.level ?? 'debug';
     const limit = Math.min(options.limit ?? MAX_EVENTS_PER_READ, MAX_EVENTS_PER_READ);
-    const matching = this.#events.filter((e) => e.seq > after && levelRank(e.level) >= min);
+    const matching = this.#events.filter((e) => e.seq > after && logLevelEnabled(e.level, min));
     const oldestSeq = this.#events[0]?.seq ?? this.#next;
     return {
       eventsSchema: '1.0',

@@ -1,33 +1,25 @@
-/** Structured JSON-lines logger on stderr, mirrored into the event ring. */
-import type { LogLevel } from '../config/config-schema.js';
-import { type EventRing, levelRank } from './event-ring.js';
+/** agentd's Logger: structured JSON lines on stderr, mirrored into the event ring. */
+import { type LogFields, type Logger, type LogLevel, logLevelEnabled } from '@agentd/rpc-frame';
+import type { EventRing } from './event-ring.js';
 
 export interface LogSink {
   write(line: string): unknown;
 }
 
-export class Logger {
+export class JsonLineLogger implements Logger {
   #level: LogLevel;
   #sink: LogSink;
   #ring: EventRing | undefined;
-  #fields: Record<string, unknown>;
+  #fields: LogFields;
 
-  constructor(options: {
-    level: LogLevel;
-    sink?: LogSink;
-    ring?: EventRing;
-    fields?: Record<string, unknown>;
-  }) {
+  constructor(options: { level: LogLevel; sink?: LogSink; ring?: EventRing; fields?: LogFields }) {
     this.#level = options.level;
     this.#sink = options.sink ?? process.stderr;
     this.#ring = options.ring;
     this.#fields = options.fields ?? {};
   }
 
-  get level(): LogLevel {
-    return this.#level;
-  }
-
+  /** The threshold is hot-reloadable (`logLevel` in the config file). */
   setLevel(level: LogLevel): void {
     this.#level = level;
   }
@@ -36,12 +28,21 @@ export class Logger {
     this.#ring = ring;
   }
 
-  enabled(level: LogLevel): boolean {
-    return levelRank(level) >= levelRank(this.#level);
+  debug(msg: string, fields?: LogFields): void {
+    this.#write('debug', msg, fields);
+  }
+  info(msg: string, fields?: LogFields): void {
+    this.#write('info', msg, fields);
+  }
+  warn(msg: string, fields?: LogFields): void {
+    this.#write('warn', msg, fields);
+  }
+  error(msg: string, fields?: LogFields): void {
+    this.#write('error', msg, fields);
   }
 
-  log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-    if (!this.enabled(level)) return;
+  #write(level: LogLevel, msg: string, fields: LogFields = {}): void {
+    if (!logLevelEnabled(level, this.#level)) return;
     const event = { time: new Date().toISOString(), level, msg, ...this.#fields, ...fields };
     let line: string;
     try {
@@ -51,18 +52,5 @@ export class Logger {
     }
     this.#sink.write(`${line}\n`);
     this.#ring?.append(JSON.parse(line));
-  }
-
-  debug(msg: string, fields?: Record<string, unknown>): void {
-    this.log('debug', msg, fields);
-  }
-  info(msg: string, fields?: Record<string, unknown>): void {
-    this.log('info', msg, fields);
-  }
-  warn(msg: string, fields?: Record<string, unknown>): void {
-    this.log('warn', msg, fields);
-  }
-  error(msg: string, fields?: Record<string, unknown>): void {
-    this.log('error', msg, fields);
   }
 }

@@ -3,6 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { LocalError } from '@agentd/rpc-frame';
 import type { Registry } from 'prom-client';
+import type { AgentdErrorCode } from '../local-errors.js';
 import type { MetricsTarget } from './metrics-target.js';
 
 export interface MetricsServer {
@@ -63,15 +64,23 @@ export async function serveMetrics(
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE')
         reject(
-          new LocalError('address_in_use', `metrics: ${target.host}:${target.port} is already in use`, {
-            cause: error,
-          }),
+          new LocalError<AgentdErrorCode>(
+            'address_in_use',
+            `metrics: ${target.host}:${target.port} is already in use`,
+            {
+              cause: error,
+            },
+          ),
         );
       else if (error.code === 'EADDRNOTAVAIL')
         reject(
-          new LocalError('address_unavailable', `metrics: ${target.host} is not an address of this machine`, {
-            cause: error,
-          }),
+          new LocalError<AgentdErrorCode>(
+            'address_unavailable',
+            `metrics: ${target.host} is not an address of this machine`,
+            {
+              cause: error,
+            },
+          ),
         );
       else reject(error);
     });

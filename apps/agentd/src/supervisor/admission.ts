@@ -1,5 +1,6 @@
 /** Admission checks: request fields, capacity per pool, and eviction of finished handles. */
 import { LocalError } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 import type { EffectiveLimits } from './config-check.js';
 
 /** What admission needs to know of a tracked run. */
@@ -12,17 +13,20 @@ interface TrackedRun {
 
 export function checkText(value: unknown, field: string, maxBytes: number): string {
   if (typeof value !== 'string' || value.length === 0) {
-    throw new LocalError('invalid_request', `${field} must be a non-empty string`);
+    throw new LocalError<AgentdErrorCode>('invalid_request', `${field} must be a non-empty string`);
   }
   if (Buffer.byteLength(value, 'utf8') > maxBytes) {
-    throw new LocalError('invalid_request', `${field} is larger than the limit of ${maxBytes} bytes`);
+    throw new LocalError<AgentdErrorCode>(
+      'invalid_request',
+      `${field} is larger than the limit of ${maxBytes} bytes`,
+    );
   }
   return value;
 }
 
 export function checkTimeout(timeoutMs: unknown, max: number): number {
   if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > max) {
-    throw new LocalError('invalid_request', `timeoutMs must be an integer from 1 to ${max}`);
+    throw new LocalError<AgentdErrorCode>('invalid_request', `timeoutMs must be an integer from 1 to ${max}`);
   }
   return timeoutMs;
 }
@@ -34,7 +38,10 @@ export function checkCapacity(runs: Iterable<TrackedRun>, limits: EffectiveLimit
   const max = warm ? limits.maxWarmSessions : limits.maxConcurrentRuns;
   if (live >= max) {
     const kind = warm ? 'warm sessions' : 'concurrent runs';
-    throw new LocalError('limit_reached', `limit reached: ${live} of ${max} ${kind} in use; retry later`);
+    throw new LocalError<AgentdErrorCode>(
+      'limit_reached',
+      `limit reached: ${live} of ${max} ${kind} in use; retry later`,
+    );
   }
 }
 
@@ -51,7 +58,10 @@ export function evictForRoom<R extends TrackedRun>(runs: Map<string, R>, max: nu
       if (oldest?.endedAt === undefined || run.endedAt < oldest.endedAt) oldest = run;
     }
     if (oldest === undefined) {
-      throw new LocalError('limit_reached', `limit reached: all ${max} tracked handles belong to live runs`);
+      throw new LocalError<AgentdErrorCode>(
+        'limit_reached',
+        `limit reached: all ${max} tracked handles belong to live runs`,
+      );
     }
     runs.delete(oldest.handle);
     evicted.push(oldest);

@@ -1,5 +1,6 @@
 /** Validates and normalises a Supervisor configuration; a bad one is refused as a whole. */
 import { LocalError } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 import type { AgentProfile, SupervisorConfig, SupervisorLimits } from './types.js';
 
 export type EffectiveLimits = Required<SupervisorLimits>;
@@ -36,7 +37,7 @@ const LIMIT_MINIMUMS: Record<keyof EffectiveLimits, number> = {
 };
 
 function invalid(path: string, message: string): LocalError {
-  return new LocalError('invalid_config', `${path}: ${message}`);
+  return new LocalError<AgentdErrorCode>('invalid_config', `${path}: ${message}`);
 }
 
 export function checkConfig(config: SupervisorConfig): EffectiveConfig {

@@ -1,6 +1,7 @@
 /** How a finished child translates into a run's terminal state, error and output. */
 import type { JsonRpcErrorObject } from '@agentd/rpc-frame';
 import { LocalError } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 import type { ChildExit } from './child-host.js';
 import type { Ending, RunRecord, TerminalState } from './run-record.js';
 import type { SubagentError } from './types.js';
@@ -90,8 +91,11 @@ export function tooLarge(max: number): Ending {
 /** The refusal a pending `send` gets when its session ended instead of answering. */
 export function endedDuringTurn(run: RunRecord): LocalError {
   const why = run.error?.message ?? run.reason ?? run.state;
-  if (run.error?.code === 'output_too_large') return new LocalError('output_too_large', why);
-  return new LocalError('session_closed', `the session ended during the turn (${run.state}): ${why}`);
+  if (run.error?.code === 'output_too_large') return new LocalError<AgentdErrorCode>('output_too_large', why);
+  return new LocalError<AgentdErrorCode>(
+    'session_closed',
+    `the session ended during the turn (${run.state}): ${why}`,
+  );
 }
 
 /** `echo hi` prints `hi\n`; the result is `hi`. Only one final newline goes. */

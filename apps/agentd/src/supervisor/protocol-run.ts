@@ -3,6 +3,7 @@
  * the later turns, the idle timer and the graceful close.
  */
 import { isLogLevel, type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 import type { ChildHost } from './child-host.js';
 import {
   agentError,
@@ -37,12 +38,13 @@ export class ProtocolRun extends Run {
   /** Refuses a turn unless this session is ready for one. */
   checkReady(): void {
     if (!this.live || this.ending !== undefined) {
-      throw new LocalError(
+      throw new LocalError<AgentdErrorCode>(
         'session_closed',
         `the session has ended (${this.ending?.state ?? this.record.state})`,
       );
     }
-    if (this.answering) throw new LocalError('busy', 'the session is still answering a turn');
+    if (this.answering)
+      throw new LocalError<AgentdErrorCode>('busy', 'the session is still answering a turn');
   }
 
   /**
@@ -146,7 +148,10 @@ export class ProtocolRun extends Run {
         if (this.turnId !== undefined)
           this.client?.notify('cancel', { id: this.turnId, reason: 'aborted by the caller' });
         reject(
-          new LocalError('aborted', 'the caller stopped waiting; the agent was asked to cancel the turn'),
+          new LocalError<AgentdErrorCode>(
+            'aborted',
+            'the caller stopped waiting; the agent was asked to cancel the turn',
+          ),
         );
       };
       signal.addEventListener('abort', onAbort, { once: true });

@@ -2,7 +2,8 @@
  * The Supervisor: the fleet of subagent runs. Admission and limits, spawn and list, pause and
  * drain, totals and the log. One run's process, turns and timers are its `Run` (run.ts).
  */
-import { LocalError, type LogLevel } from '@agentd/rpc-frame';
+import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import { newHandle, newRunId } from './ids.js';
@@ -14,7 +15,6 @@ import { TypedEmitter } from './typed-emitter.js';
 import type {
   AgentEvent,
   LogEntry,
-  Logger,
   SendOptions,
   SendResult,
   SpawnObserver,
@@ -100,7 +100,8 @@ export class Supervisor {
     signal?: AbortSignal,
     observer: SpawnObserver = {},
   ): Promise<SubagentStatus> {
-    if (signal?.aborted) throw new LocalError('aborted', 'the spawn was aborted before it started');
+    if (signal?.aborted)
+      throw new LocalError<AgentdErrorCode>('aborted', 'the spawn was aborted before it started');
     const run = this.admit(request);
     this.runs.set(run.handle, run);
     this.totals.spawned += 1;
@@ -138,7 +139,8 @@ export class Supervisor {
     signal?: AbortSignal,
     options: SendOptions = {},
   ): Promise<SendResult> {
-    if (signal?.aborted) throw new LocalError('aborted', 'the turn was aborted before it was sent');
+    if (signal?.aborted)
+      throw new LocalError<AgentdErrorCode>('aborted', 'the turn was aborted before it was sent');
     const session = this.session(handle);
     session.checkReady();
     this.checkAdmission('turn');
@@ -169,7 +171,8 @@ export class Supervisor {
   async closeSession(handle: string): Promise<SubagentStatus> {
     const session = this.session(handle);
     if (!session.live) return session.status();
-    if (session.answering) throw new LocalError('busy', 'the session is still answering a turn');
+    if (session.answering)
+      throw new LocalError<AgentdErrorCode>('busy', 'the session is still answering a turn');
     await session.close('closed by request');
     return session.status();
   }
@@ -219,7 +222,8 @@ export class Supervisor {
 
   /** Lame duck: flips readiness only (work is still accepted). Becoming ready while draining is refused. */
   setReady(ready: boolean): void {
-    if (ready && this.draining) throw new LocalError('draining', 'cannot become ready while draining');
+    if (ready && this.draining)
+      throw new LocalError<AgentdErrorCode>('draining', 'cannot become ready while draining');
     if (this.ready === ready) return;
     this.ready = ready;
     this.log('info', ready ? 'supervisor ready' : 'supervisor lame duck (not ready)', {});
@@ -231,7 +235,10 @@ export class Supervisor {
    */
   async drain(deadlineMs: number): Promise<void> {
     if (!Number.isSafeInteger(deadlineMs) || deadlineMs < 0 || deadlineMs > MAX_TIMER_MS) {
-      throw new LocalError('invalid_request', `deadlineMs must be an integer from 0 to ${MAX_TIMER_MS}`);
+      throw new LocalError<AgentdErrorCode>(
+        'invalid_request',
+        `deadlineMs must be an integer from 0 to ${MAX_TIMER_MS}`,
+      );
     }
     this.draining = true;
     const live = this.liveRuns();
@@ -288,20 +295,20 @@ export class Supervisor {
   private admitOrThrow(request: SpawnRequest): Run {
     this.checkAdmission('spawn');
     if (typeof request !== 'object' || request === null)
-      throw new LocalError('invalid_request', 'a spawn request is an object');
+      throw new LocalError<AgentdErrorCode>('invalid_request', 'a spawn request is an object');
     const { limits, profiles } = this.config;
     checkText(request.instruction, 'instruction', limits.maxInstructionBytes);
     const name = request.agent ?? this.config.defaultAgent;
     const profile = typeof name === 'string' ? profiles.get(name) : undefined;
     if (profile === undefined) {
-      throw new LocalError(
+      throw new LocalError<AgentdErrorCode>(
         'unknown_agent',
         `unknown agent ${JSON.stringify(name)}; known: ${[...profiles.keys()].join(', ')}`,
       );
     }
     const warm = request.warm === true;
     if (warm && profile.mode !== 'protocol') {
-      throw new LocalError(
+      throw new LocalError<AgentdErrorCode>(
         'invalid_request',
         `agent "${profile.name}" runs in plain mode; warm sessions need a protocol agent`,
       );
@@ -322,9 +329,11 @@ export class Supervisor {
   }
 
   private checkAdmission(what: 'spawn' | 'turn'): void {
-    if (this.disposed) throw new LocalError('draining', 'the supervisor has shut down');
-    if (this.draining) throw new LocalError('draining', `draining: no new ${what}s are accepted`);
-    if (this.paused) throw new LocalError('paused', `paused: no new ${what}s are accepted until resume`);
+    if (this.disposed) throw new LocalError<AgentdErrorCode>('draining', 'the supervisor has shut down');
+    if (this.draining)
+      throw new LocalError<AgentdErrorCode>('draining', `draining: no new ${what}s are accepted`);
+    if (this.paused)
+      throw new LocalError<AgentdErrorCode>('paused', `paused: no new ${what}s are accepted until resume`);
   }
 
   // ---- the runs -------------------------------------------------------------------------------
@@ -332,7 +341,7 @@ export class Supervisor {
   private get(handle: string): Run {
     const run = typeof handle === 'string' ? this.runs.get(handle) : undefined;
     if (run === undefined) {
-      throw new LocalError(
+      throw new LocalError<AgentdErrorCode>(
         'unknown_handle',
         'unknown handle: it never existed, or its run finished and was evicted',
       );
@@ -344,7 +353,7 @@ export class Supervisor {
   private session(handle: string): ProtocolRun {
     const run = this.get(handle);
     if (!(run instanceof ProtocolRun) || !run.warm)
-      throw new LocalError('not_warm', 'this handle is a one-shot run, not a warm session');
+      throw new LocalError<AgentdErrorCode>('not_warm', 'this handle is a one-shot run, not a warm session');
     return run;
   }
 
@@ -381,7 +390,7 @@ export class Supervisor {
   private log(level: LogLevel, msg: string, fields: Record<string, unknown>): void {
     const entry: LogEntry = { ...fields, level, msg, component: 'supervisor' };
     try {
-      this.logger?.log(entry);
+      this.logger?.[level](msg, { component: 'supervisor', ...fields });
     } catch {
       // A broken logger must not break supervision.
     }
@@ -389,9 +398,10 @@ export class Supervisor {
   }
 
   private listenerFailed(event: string, error: unknown): void {
-    const entry: LogEntry = { level: 'error', msg: 'supervisor listener threw', event, error: String(error) };
+    const msg = 'supervisor listener threw';
+    const entry: LogEntry = { level: 'error', msg, event, error: String(error) };
     try {
-      this.logger?.log(entry);
+      this.logger?.error(msg, { component: 'supervisor', event, error: String(error) });
     } catch {
       // ignored: see log()
     }

@@ -1,4 +1,5 @@
 /** Public data types of the Supervisor seam: profiles, limits, requests, statuses, events. */
+import type { Logger, LogLevel } from '@agentd/rpc-frame';
 
 /** A named way to start a subagent. Running children keep the profile they were started with. */
 export interface AgentProfile {
@@ -147,15 +148,11 @@ export interface AgentEvent {
   [key: string]: unknown;
 }
 
+/** One structured log record of the supervisor, as its `log` event carries it. */
 export interface LogEntry {
-  level: 'debug' | 'info' | 'warn' | 'error';
+  level: LogLevel;
   msg: string;
   [key: string]: unknown;
-}
-
-/** Where the supervisor writes its structured log entries (the same entries as the `log` event). */
-export interface Logger {
-  log(entry: LogEntry): void;
 }
 
 export interface SupervisorTotals {
@@ -192,20 +189,6 @@ export interface SupervisorConfig {
 }
 
 export interface SupervisorOptions extends SupervisorConfig {
+  /** Gets every entry of the `log` event too (with `component: 'supervisor'`). */
   logger?: Logger;
 }
-
-/** Codes of the LocalErrors the Supervisor throws for refusals and bad requests. */
-export type RefusalCode =
-  | 'unknown_agent'
-  | 'unknown_handle'
-  | 'limit_reached'
-  | 'paused'
-  | 'draining'
-  | 'not_warm'
-  | 'busy'
-  | 'output_too_large'
-  | 'session_closed'
-  | 'invalid_request'
-  | 'invalid_config'
-  | 'aborted';

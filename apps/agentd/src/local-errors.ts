@@ -1,0 +1,29 @@
+/**
+ * Every code of the LocalErrors agentd throws. They never cross the wire as such: operations
+ * report them as tool errors with the code in the text, the CLI prints them, start-up logs them.
+ */
+
+/** Refusals and bad requests of the Supervisor (spawn, send, cancel, drain, reconfigure). */
+export type SupervisorErrorCode =
+  | 'unknown_agent'
+  | 'unknown_handle'
+  | 'limit_reached'
+  | 'paused'
+  | 'draining'
+  | 'not_warm'
+  | 'busy'
+  | 'output_too_large'
+  | 'session_closed'
+  | 'invalid_request'
+  | 'aborted';
+
+/** Why the daemon cannot start, or cannot apply a configuration. */
+export type DaemonErrorCode =
+  /** A config file, environment variable or flag is invalid (every issue is listed). */
+  | 'invalid_config'
+  /** The socket's runtime directory is not a directory owned by this user. */
+  | 'unsafe_runtime_dir'
+  | 'address_in_use'
+  | 'address_unavailable';
+
+export type AgentdErrorCode = SupervisorErrorCode | DaemonErrorCode;
