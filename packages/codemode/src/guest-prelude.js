@@ -1,4 +1,5 @@
 /** Source of the guest-side shim: builds the API object and console inside QuickJS from one bridge. */
+import { OPERATION_KINDS } from './operation-kinds.js';
 
 /**
  * Evaluates (inside QuickJS) to a function `(bridge, namespace, methodsJson, maxLogChars) => {run, isOpError}`.
@@ -74,7 +75,7 @@ export const GUEST_PRELUDE = `(function (bridge, namespace, methodsJson, maxLogC
   }
 
   const api = create(null);
-  for (const kind of ['query', 'view', 'report', 'command']) {
+  for (const kind of ${JSON.stringify(OPERATION_KINDS)}) {
     setFrozen(api, kind, (id, args) => invoke(kind, id, args));
   }
   // Typed methods are built per top-level name on first use: a large catalogue costs little

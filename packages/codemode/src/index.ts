@@ -11,15 +11,16 @@ export type {
   OperationCall,
 } from './execute-types.js';
 export { ExecuteErrorCode } from './execution-codes.js';
-export { jsonSchemaToTs, type SchemaArg, type SchemaToTsOptions, schemaArgs } from './json-schema-to-ts.js';
-export { checkNamespace, DEFAULT_NAMESPACE } from './namespace.js';
+export { jsonSchemaToTs, type SchemaArg, type SchemaToTsOptions } from './json-schema-to-ts.js';
+export type { CodeModeErrorCode } from './local-errors.js';
+export { DEFAULT_NAMESPACE } from './namespace.js';
 export {
   isOperationKind,
   OPERATION_KINDS,
   type OperationDescriptor,
   type OperationKind,
 } from './operation.js';
-export { DEFAULT_LIMITS, resolveLimits, type SandboxLimits } from './sandbox-limits.js';
+export { DEFAULT_LIMITS, type SandboxLimits } from './sandbox-limits.js';
 export {
   DEFAULT_SEARCH_LIMIT,
   type SearchEntry,
@@ -28,6 +29,5 @@ export {
   type SearchResult,
   searchOperations,
 } from './search-operations.js';
-export { apiDeclarations, operationSignature } from './signature.js';
 export { type CodeModeTool, createCodeModeTools, EXECUTE_TOOL, SEARCH_TOOL } from './tool-definitions.js';
 export { type QuickJsWasm, quickJsWasmPath } from './wasm-module.js';

@@ -1,5 +1,6 @@
 /** The guest global that carries the API (`agentd.query(…)`), and which names it may take. */
 import { LocalError } from '@agentd/rpc-frame';
+import type { CodeModeErrorCode } from './local-errors.js';
 
 export const DEFAULT_NAMESPACE = 'agentd';
 
@@ -87,7 +88,10 @@ const TAKEN = new Set([
 /** Throws `invalid_namespace` unless `name` is a plain identifier free to use as a global. */
 export function checkNamespace(name: string): string {
   if (typeof name !== 'string' || !/^[A-Za-z_$][\w$]{0,63}$/.test(name) || TAKEN.has(name)) {
-    throw new LocalError('invalid_namespace', `Invalid Code Mode namespace: ${String(name)}`);
+    throw new LocalError<CodeModeErrorCode>(
+      'invalid_namespace',
+      `Invalid Code Mode namespace: ${String(name)}`,
+    );
   }
   return name;
 }

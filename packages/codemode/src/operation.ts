@@ -1,9 +1,10 @@
 /** The operation model Code Mode exposes: myko-style queries, views, reports and commands. */
 import type { JsonObject } from '@agentd/rpc-frame';
+import { OPERATION_KINDS } from './operation-kinds.js';
 
-export type OperationKind = 'query' | 'view' | 'report' | 'command';
+export { OPERATION_KINDS };
 
-export const OPERATION_KINDS: readonly OperationKind[] = ['query', 'view', 'report', 'command'];
+export type OperationKind = (typeof OPERATION_KINDS)[number];
 
 export interface OperationDescriptor {
   kind: OperationKind;

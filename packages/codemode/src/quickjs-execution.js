@@ -1,120 +1,31 @@
-/** One script execution in its own QuickJS WebAssembly instance, with hard memory and CPU limits. */
-import releaseSyncDefault from '@jitl/quickjs-wasmfile-release-sync';
-import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
-import { ExecuteErrorCode, INITIAL_MEMORY_BYTES, STOP_ABORTED, STOP_WALL_CLOCK } from './execution-codes.js';
-import { GUEST_PRELUDE } from './guest-prelude.js';
+/**
+ * One script execution in a prepared QuickJS instance (sandbox.js): the guest's bridge to the host,
+ * its CPU, wall-clock and call limits, and its outcome.
+ */
+import { ExecuteErrorCode, STOP_ABORTED, STOP_WALL_CLOCK } from './execution-codes.js';
+import { GuestReader, limitFailure } from './guest-failure.js';
+import { OPERATION_KINDS } from './operation-kinds.js';
+import { memoryExhausted, recycleMemory } from './sandbox.js';
+import { SCRIPT_FILE, scriptWrappers } from './script-source.js';
 import { truncateJson, utf8Length } from './truncate-json.js';
 
 /**
- * @typedef {import('quickjs-emscripten-core').QuickJSWASMModule} QuickJSWASMModule
  * @typedef {import('quickjs-emscripten-core').QuickJSContext} QuickJSContext
  * @typedef {import('quickjs-emscripten-core').QuickJSRuntime} QuickJSRuntime
  * @typedef {import('quickjs-emscripten-core').QuickJSHandle} QuickJSHandle
+ * @typedef {import('./sandbox.js').Sandbox} Sandbox
  * @typedef {import('./worker-protocol.js').RunMessage} RunMessage
  * @typedef {import('./worker-protocol.js').FromWorker} FromWorker
  * @typedef {import('./worker-protocol.js').WorkerOutcome} WorkerOutcome
- * @typedef {{ code: string, message: string }} Failure
- * @typedef {{
- *   module: QuickJSWASMModule,
- *   memory: WebAssembly.Memory,
- *   memoryBytes: number,
- *   runtime: QuickJSRuntime,
- *   context: QuickJSContext,
- *   bridge: QuickJSHandle,
- *   prelude: QuickJSHandle,
- *   owner: Execution | undefined,
- * }} Sandbox
+ * @typedef {import('./guest-failure.js').Failure} Failure
  */
 
-/** The package's typings describe its CommonJS shape; the ESM default export is the variant itself. */
-const releaseSync = /** @type {import('quickjs-emscripten-core').QuickJSSyncVariant} */ (
-  /** @type {unknown} */ (releaseSyncDefault)
-);
-const PAGE = 65536;
-/** QuickJS's own stack limit, well inside the worker's native stack so overflow stays a guest error. */
-const MAX_STACK_BYTES = 256 * 1024;
 /** Beyond this a result is not parsed for truncation at all. */
 const MAX_TRUNCATABLE_BYTES = 16 * 1024 * 1024;
-/** Slack under the memory cap that still counts as "memory exhausted" for a thrown null. */
-const OOM_SLACK_BYTES = 2 * 1024 * 1024;
-const KINDS = new Set(['query', 'view', 'report', 'command']);
+/** @type {ReadonlySet<string>} */
+const KINDS = new Set(OPERATION_KINDS);
 /** Longer ids are refused in the worker, before they cost the host anything. */
 const MAX_ID_LENGTH = 512;
-const FUNCTION_FORM = /^\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/;
-const SCRIPT_FILE = 'script.js';
-
-/**
- * A fresh QuickJS instance whose linear memory cannot grow past `memoryBytes` (QuickJS's own limit
- * is not enforced in the WASM build, so the cap lives on the imported WebAssembly.Memory), with its
- * runtime, context, bridge and compiled shim ready. It serves exactly one execution; preparing it
- * ahead keeps instantiation and shim parsing off an execution's critical path.
- * @param {WebAssembly.Module} wasmModule
- * @param {number} memoryBytes
- * @returns {Promise<Sandbox>}
- */
-export async function newSandbox(wasmModule, memoryBytes) {
-  const memory = takeMemory(Math.max(INITIAL_MEMORY_BYTES / PAGE, Math.floor(memoryBytes / PAGE)));
-  const module = await newQuickJSWASMModuleFromVariant(
-    newVariant(releaseSync, { wasmModule, wasmMemory: memory }),
-  );
-  /** @type {Sandbox} */
-  const sandbox = /** @type {Sandbox} */ ({ module, memory, memoryBytes, owner: undefined });
-  const runtime = module.newRuntime();
-  runtime.setMemoryLimit(memoryBytes);
-  runtime.setMaxStackSize(MAX_STACK_BYTES);
-  runtime.setInterruptHandler(() => sandbox.owner?.shouldInterrupt() ?? false);
-  const context = runtime.newContext();
-  sandbox.runtime = runtime;
-  sandbox.context = context;
-  sandbox.bridge = context.newFunction('bridge', (kind, a, b) => sandbox.owner?.onBridge(kind, a, b));
-  sandbox.prelude = context.unwrapResult(context.evalCode(GUEST_PRELUDE, 'prelude.js'));
-  return sandbox;
-}
-
-/**
- * Linear memories of finished executions that never grew, by maximum page count. Allocating a
- * fresh 16 MiB memory (and collecting the dropped ones) costs more than zeroing one.
- * @type {Map<number, WebAssembly.Memory[]>}
- */
-const recycledMemories = new Map();
-const MAX_RECYCLED_PER_SIZE = 2;
-
-/**
- * A memory for a new instance: a recycled one wiped to zeros (as a fresh one would be), else new.
- * @param {number} maximumPages
- * @returns {WebAssembly.Memory}
- */
-function takeMemory(maximumPages) {
-  const memory = recycledMemories.get(maximumPages)?.pop();
-  if (memory === undefined)
-    return new WebAssembly.Memory({ initial: INITIAL_MEMORY_BYTES / PAGE, maximum: maximumPages });
-  new Uint8Array(memory.buffer).fill(0);
-  return memory;
-}
-
-/**
- * Offers a dead instance's memory for reuse. Only called once nothing can enter that instance
- * again (its execution has ended and quickjs-emscripten keeps no finalizers).
- * @param {WebAssembly.Memory} memory
- * @param {number} memoryBytes
- */
-function recycleMemory(memory, memoryBytes) {
-  if (memory.buffer.byteLength !== INITIAL_MEMORY_BYTES) return;
-  const maximumPages = Math.max(INITIAL_MEMORY_BYTES / PAGE, Math.floor(memoryBytes / PAGE));
-  const list = recycledMemories.get(maximumPages) ?? [];
-  if (list.length >= MAX_RECYCLED_PER_SIZE) return;
-  list.push(memory);
-  recycledMemories.set(maximumPages, list);
-}
-
-/**
- * Strips a surrounding markdown fence while keeping line numbers.
- * @param {string} code
- */
-function stripFence(code) {
-  const fenced = /^\s*```[\w-]*[ \t]*(\n[\s\S]*?)\n?[ \t]*```\s*$/.exec(code);
-  return fenced?.[1] ?? code;
-}
 
 /** @param {unknown} thrown */
 function hostMessage(thrown) {
@@ -235,33 +146,26 @@ export class Execution {
   }
 
   /**
-   * Wraps the code as an async function body (or calls it, when it is itself a function expression).
-   * Nothing runs here: evaluating either wrapper only creates a closure.
+   * Compiles the script into the function to run (nothing of it runs yet).
    * @param {string} code
    * @returns {QuickJSHandle | undefined}
    */
   compile(code) {
     const context = /** @type {QuickJSContext} */ (this.context);
-    const source = stripFence(code);
-    if (FUNCTION_FORM.test(source)) {
-      const wrapped = `(async () => { const __fn = (${source}\n); return typeof __fn === 'function' ? await __fn() : __fn; })`;
+    const wrappers = scriptWrappers(code);
+    for (const [index, wrapped] of wrappers.entries()) {
       const result = this.guest(() => context.evalCode(wrapped, SCRIPT_FILE));
       if (result.error === undefined) return result.value;
-      result.error.dispose();
+      if (index < wrappers.length - 1) {
+        result.error.dispose();
+        continue;
+      }
+      if (this.stopReason !== undefined) {
+        this.finish({ ok: false, error: this.stopReason, logs: [] });
+        return undefined;
+      }
+      this.finish({ ok: false, error: this.reader().compileFailure(result.error), logs: [] });
     }
-    const result = this.guest(() => context.evalCode(`(async () => {${source}\n})`, SCRIPT_FILE));
-    if (result.error === undefined) return result.value;
-    const error = result.error;
-    if (this.stopReason !== undefined) {
-      this.finish({ ok: false, error: this.stopReason, logs: [] });
-      return undefined;
-    }
-    const message = this.readString(error, 'message') ?? 'invalid script';
-    const line = this.readNumber(error, 'lineNumber');
-    const name = this.readString(error, 'name') ?? 'SyntaxError';
-    const code_ = name === 'SyntaxError' ? ExecuteErrorCode.SyntaxError : ExecuteErrorCode.ScriptError;
-    const where = line === undefined ? '' : ` (line ${line})`;
-    this.finish({ ok: false, error: { code: code_, message: `${name}: ${message}${where}` }, logs: [] });
     return undefined;
   }
 
@@ -305,20 +209,7 @@ export class Execution {
    * @returns {Failure}
    */
   failure(code) {
-    switch (code) {
-      case ExecuteErrorCode.Aborted:
-        return { code, message: 'Execution aborted' };
-      case ExecuteErrorCode.WallClock:
-        return { code, message: `Script exceeded its wall-clock limit of ${this.message.wallMs} ms` };
-      case ExecuteErrorCode.CpuDeadline:
-        return { code, message: `Script exceeded its CPU deadline of ${this.limits.cpuMs} ms` };
-      case ExecuteErrorCode.OutOfMemory:
-        return { code, message: `Script ran out of memory (limit ${this.limits.memoryBytes} bytes)` };
-      case ExecuteErrorCode.TooManyCalls:
-        return { code, message: `Script made more than ${this.limits.maxCalls} operation calls` };
-      default:
-        return { code, message: code };
-    }
+    return limitFailure(code, this.limits, this.message.wallMs);
   }
 
   /**
@@ -456,106 +347,28 @@ export class Execution {
   }
 
   /**
-   * Maps what the script rejected with onto an error code and a message a model can act on.
-   * @param {QuickJSHandle} error
+   * @param {QuickJSHandle} error what the script rejected with
    * @returns {Failure}
    */
   classify(error) {
-    const context = /** @type {QuickJSContext} */ (this.context);
-    const type = context.typeof(error);
-    if (type === 'object' && !this.isNull(error)) {
-      if (this.isOperationError(error)) {
-        return {
-          code: ExecuteErrorCode.OperationError,
-          message: this.readString(error, 'message') ?? 'Operation failed',
-        };
-      }
-      const name = this.readString(error, 'name') ?? 'Error';
-      const message = this.readString(error, 'message') ?? '';
-      if (name === 'InternalError' && message === 'out of memory')
-        return this.failure(ExecuteErrorCode.OutOfMemory);
-      const stack = this.readString(error, 'stack') ?? '';
-      const line = new RegExp(`${SCRIPT_FILE.replace('.', '\\.')}:(\\d+)`).exec(stack)?.[1];
-      const where = line === undefined ? '' : ` (line ${line})`;
-      return { code: ExecuteErrorCode.ScriptError, message: `${name}: ${message}${where}` };
-    }
-    if ((type === 'object' || type === 'undefined') && this.memoryExhausted()) {
-      return this.failure(ExecuteErrorCode.OutOfMemory);
-    }
-    const text = type === 'string' ? context.getString(error) : this.safeDump(error);
-    return { code: ExecuteErrorCode.ScriptError, message: `Uncaught ${text}` };
-  }
-
-  /** @param {QuickJSHandle} handle */
-  isNull(handle) {
-    const context = /** @type {QuickJSContext} */ (this.context);
-    return context.sameValue(handle, context.null);
-  }
-
-  /** @param {QuickJSHandle} error */
-  isOperationError(error) {
-    const context = /** @type {QuickJSContext} */ (this.context);
-    const result = context.callFunction(
-      /** @type {QuickJSHandle} */ (this.isOpError),
-      context.undefined,
+    return this.reader().rejectionFailure(
       error,
+      () => this.memoryExhausted(),
+      this.failure(ExecuteErrorCode.OutOfMemory),
     );
-    if (result.error !== undefined) {
-      result.error.dispose();
-      return false;
-    }
-    return context.typeof(result.value) === 'boolean' && context.dump(result.value) === true;
   }
 
-  /**
-   * Reads a string property without trusting the object (getters run under the CPU budget).
-   * @param {QuickJSHandle} handle
-   * @param {string} key
-   * @returns {string | undefined}
-   */
-  readString(handle, key) {
-    const context = /** @type {QuickJSContext} */ (this.context);
-    try {
-      const value = this.guest(() => context.getProp(handle, key));
-      if (context.typeof(value) !== 'string') return undefined;
-      return context.getString(value).slice(0, 4000);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * @param {QuickJSHandle} handle
-   * @param {string} key
-   * @returns {number | undefined}
-   */
-  readNumber(handle, key) {
-    const context = /** @type {QuickJSContext} */ (this.context);
-    try {
-      const value = context.getProp(handle, key);
-      return context.typeof(value) === 'number' ? context.getNumber(value) : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** @param {QuickJSHandle} handle */
-  safeDump(handle) {
-    const context = /** @type {QuickJSContext} */ (this.context);
-    try {
-      const type = context.typeof(handle);
-      if (type === 'number' || type === 'boolean' || type === 'undefined' || type === 'bigint') {
-        return String(context.dump(handle));
-      }
-      return type;
-    } catch {
-      return 'value';
-    }
+  /** Reads guest values for error reports, charging getters to the CPU budget. */
+  reader() {
+    return new GuestReader(
+      /** @type {QuickJSContext} */ (this.context),
+      (work) => this.guest(work),
+      /** @type {QuickJSHandle} */ (this.isOpError),
+    );
   }
 
   memoryExhausted() {
-    const cap = Math.max(INITIAL_MEMORY_BYTES, Math.floor(this.limits.memoryBytes / PAGE) * PAGE);
-    return this.sandbox.memory.buffer.byteLength >= cap - OOM_SLACK_BYTES;
+    return memoryExhausted(this.sandbox, this.limits.memoryBytes);
   }
 
   /**
@@ -592,7 +405,7 @@ export class Execution {
     this.runtime = undefined;
     this.context = undefined;
     this.sandbox.owner = undefined;
-    recycleMemory(this.sandbox.memory, this.sandbox.memoryBytes);
+    recycleMemory(this.sandbox);
     this.onEnd();
   }
 }

@@ -1,6 +1,7 @@
 /** Execution limits: defaults (mirroring the origin where it has one) and validation. */
 import { LocalError } from '@agentd/rpc-frame';
 import { INITIAL_MEMORY_BYTES } from './execution-codes.js';
+import type { CodeModeErrorCode } from './local-errors.js';
 
 export interface SandboxLimits {
   /** Time spent running guest code (across awaits), enforced by QuickJS's interrupt handler. */
@@ -63,15 +64,22 @@ export function resolveLimits(...layers: (Partial<SandboxLimits> | undefined)[])
     for (const key of Object.keys(layer) as (keyof SandboxLimits)[]) {
       const value = layer[key];
       if (value === undefined) continue;
-      if (!(key in DEFAULT_LIMITS)) throw new LocalError('invalid_limits', `Unknown sandbox limit: ${key}`);
+      if (!(key in DEFAULT_LIMITS))
+        throw new LocalError<CodeModeErrorCode>('invalid_limits', `Unknown sandbox limit: ${key}`);
       if (typeof value !== 'number' || !Number.isFinite(value) || value < MINIMUMS[key]) {
-        throw new LocalError('invalid_limits', `Sandbox limit ${key} must be a number >= ${MINIMUMS[key]}`);
+        throw new LocalError<CodeModeErrorCode>(
+          'invalid_limits',
+          `Sandbox limit ${key} must be a number >= ${MINIMUMS[key]}`,
+        );
       }
       limits[key] = Math.floor(value);
     }
   }
   if (limits.memoryBytes > MAX_MEMORY_BYTES) {
-    throw new LocalError('invalid_limits', `Sandbox limit memoryBytes must be <= ${MAX_MEMORY_BYTES}`);
+    throw new LocalError<CodeModeErrorCode>(
+      'invalid_limits',
+      `Sandbox limit memoryBytes must be <= ${MAX_MEMORY_BYTES}`,
+    );
   }
   return limits;
 }

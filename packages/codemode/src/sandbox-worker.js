@@ -10,13 +10,14 @@ import {
   CONTROL_SINCE,
   ExecuteErrorCode,
 } from './execution-codes.js';
-import { Execution, newSandbox } from './quickjs-execution.js';
+import { Execution } from './quickjs-execution.js';
+import { newSandbox } from './sandbox.js';
 
 /**
  * @typedef {import('./worker-protocol.js').ToWorker} ToWorker
  * @typedef {import('./worker-protocol.js').FromWorker} FromWorker
  * @typedef {import('./worker-protocol.js').RunMessage} RunMessage
- * @typedef {import('./quickjs-execution.js').Sandbox} Sandbox
+ * @typedef {import('./sandbox.js').Sandbox} Sandbox
  */
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);

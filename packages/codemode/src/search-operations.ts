@@ -2,6 +2,7 @@
 import { LocalError } from '@agentd/rpc-frame';
 import type { SchemaArg } from './json-schema-to-ts.js';
 import { schemaArgs } from './json-schema-to-ts.js';
+import type { CodeModeErrorCode } from './local-errors.js';
 import { buildMethodTable } from './method-table.js';
 import { checkNamespace, DEFAULT_NAMESPACE } from './namespace.js';
 import type { OperationDescriptor, OperationKind } from './operation.js';
@@ -63,7 +64,7 @@ export function searchOperations(
   const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT));
   const kind = query.kind;
   if (kind !== undefined && kind !== '' && !isOperationKind(kind)) {
-    throw new LocalError(
+    throw new LocalError<CodeModeErrorCode>(
       'invalid_kind',
       `kind must be one of ${OPERATION_KINDS.join(', ')} (got ${JSON.stringify(kind)})`,
     );

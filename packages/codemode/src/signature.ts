@@ -1,8 +1,6 @@
 /** TypeScript declarations of operations as the guest sees them (`ns.subagent.spawn(args)`). */
 import { docComment, jsonSchemaToTs } from './json-schema-to-ts.js';
-import { buildMethodTable } from './method-table.js';
 import type { OperationDescriptor } from './operation.js';
-import { OPERATION_KINDS } from './operation.js';
 import type { MethodEntry } from './worker-protocol.js';
 
 const INDENT = '  ';
@@ -46,27 +44,4 @@ export function operationSignature(op: OperationDescriptor, namespace: string, m
   }
   const fn = `function ${op.kind}(id: ${JSON.stringify(op.id)}, ${argsParameter(op)}): ${output};`;
   return `declare namespace ${namespace} {\n${doc}${indentLines(fn, INDENT)}\n}`;
-}
-
-/** Signatures for many operations at once, resolving typed-method conflicts across the whole set. */
-export function operationSignatures(
-  operations: readonly OperationDescriptor[],
-  namespace: string,
-): Map<OperationDescriptor, string> {
-  const table = buildMethodTable(operations);
-  const byOp = new Map<string, MethodEntry>(table.map((entry) => [`${entry.kind}\u0000${entry.id}`, entry]));
-  const out = new Map<OperationDescriptor, string>();
-  for (const op of operations)
-    out.set(op, operationSignature(op, namespace, byOp.get(`${op.kind}\u0000${op.id}`)));
-  return out;
-}
-
-/** A complete declaration file for the guest API: the generic methods plus every operation. */
-export function apiDeclarations(operations: readonly OperationDescriptor[], namespace: string): string {
-  const generic = OPERATION_KINDS.map(
-    (kind) => `${INDENT}function ${kind}(id: string, args?: Record<string, unknown>): Promise<unknown>;`,
-  ).join('\n');
-  const parts = [`declare namespace ${namespace} {\n${generic}\n}`];
-  for (const signature of operationSignatures(operations, namespace).values()) parts.push(signature);
-  return `${parts.join('\n\n')}\n`;
 }

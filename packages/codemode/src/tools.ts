@@ -4,8 +4,9 @@
  * runtime (the sandbox itself, `CodeModeRunner`, is Node-only). This file is the subpath's public API.
  */
 export type { CallContext } from './execute-types.js';
-export { jsonSchemaToTs, type SchemaArg, type SchemaToTsOptions, schemaArgs } from './json-schema-to-ts.js';
-export { checkNamespace, DEFAULT_NAMESPACE } from './namespace.js';
+export { jsonSchemaToTs, type SchemaArg, type SchemaToTsOptions } from './json-schema-to-ts.js';
+export type { CodeModeErrorCode } from './local-errors.js';
+export { DEFAULT_NAMESPACE } from './namespace.js';
 export {
   isOperationKind,
   OPERATION_KINDS,

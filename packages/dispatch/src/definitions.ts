@@ -1,4 +1,5 @@
 /** What embedders register: tools, operations, resources, resource templates, prompts and completers. */
+import { OPERATION_KINDS, type OperationKind } from '@agentd/codemode/tools';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { HandlerContext } from './handler-context.js';
 import type { ToolTaskSupport } from './task-runtime.js';
@@ -79,9 +80,8 @@ export type ErasedToolDefinition = Omit<ToolDefinition, 'inputSchema' | 'outputS
   handler: ToolHandler;
 };
 
-export type OperationKind = 'query' | 'view' | 'report' | 'command';
-
-export const OPERATION_KINDS: readonly OperationKind[] = ['query', 'view', 'report', 'command'];
+/** The operation kinds are Code Mode's (one list for the catalogue, the worker and the guest). */
+export { OPERATION_KINDS, type OperationKind };
 
 export interface OperationDefinition<In extends ToolSchema = JsonObject> {
   kind: OperationKind;
