@@ -4,7 +4,7 @@
  */
 
 /** Refusals and bad requests of the Supervisor (spawn, send, cancel, drain, reconfigure). */
-export type SupervisorErrorCode =
+type SupervisorErrorCode =
   | 'unknown_agent'
   | 'unknown_handle'
   | 'limit_reached'
@@ -18,7 +18,7 @@ export type SupervisorErrorCode =
   | 'aborted';
 
 /** Why the daemon cannot start, or cannot apply a configuration. */
-export type DaemonErrorCode =
+type DaemonErrorCode =
   /** A config file, environment variable or flag is invalid (every issue is listed). */
   | 'invalid_config'
   /** The socket's runtime directory is not a directory owned by this user. */

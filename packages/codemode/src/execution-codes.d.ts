@@ -1,6 +1,5 @@
 /** Types of execution-codes.js for TypeScript importers (including packages that read these sources). */
 export declare const INITIAL_MEMORY_BYTES: number;
-export declare const STOP_NONE: 0;
 export declare const STOP_ABORTED: 1;
 export declare const STOP_WALL_CLOCK: 2;
 export declare const CONTROL_POSTED: 0;

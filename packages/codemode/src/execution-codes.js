@@ -3,8 +3,7 @@
 /** The QuickJS release wasm declares 256 pages (16 MiB) as its minimum linear memory. */
 export const INITIAL_MEMORY_BYTES = 256 * 65536;
 
-/** Values of an execution's shared stop flag (slot 0 of its Int32Array), written by the main thread. */
-export const STOP_NONE = 0;
+/** Values of an execution's shared stop flag (slot 0 of its Int32Array), written by the main thread; 0 runs on. */
 export const STOP_ABORTED = 1;
 export const STOP_WALL_CLOCK = 2;
 

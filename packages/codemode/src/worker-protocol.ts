@@ -32,7 +32,7 @@ export interface RunMessage {
   stop: Int32Array;
 }
 
-export interface ReplyMessage {
+interface ReplyMessage {
   type: 'reply';
   execId: number;
   callId: number;
@@ -40,7 +40,7 @@ export interface ReplyMessage {
   envelope: string;
 }
 
-export interface StopMessage {
+interface StopMessage {
   type: 'stop';
   execId: number;
 }
@@ -60,14 +60,14 @@ export type WorkerOutcome =
   | { ok: true; value: string; truncated: boolean; logs: string[] }
   | { ok: false; error: { code: string; message: string }; logs: string[] };
 
-export interface DoneMessage {
+interface DoneMessage {
   type: 'done';
   execId: number;
   outcome: WorkerOutcome;
 }
 
 /** Every wake (run or reply) posted so far has been handled: nothing runs on the worker now. */
-export interface ParkedMessage {
+interface ParkedMessage {
   type: 'parked';
 }
 

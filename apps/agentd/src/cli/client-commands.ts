@@ -8,7 +8,7 @@ import type { ClientCommand } from './parse-args.js';
 import { UsageError } from './parse-args.js';
 import { interruptible, runStreaming } from './run-streaming.js';
 
-export interface Output {
+interface Output {
   out(text: string): void;
   err(text: string): void;
 }
@@ -23,7 +23,7 @@ export interface ClientContext {
 }
 
 /** Exit codes (documented in `agentd --help`). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, waitTimedOut: 3 } as const;
+const EXIT = { ok: 0, failed: 1, usage: 2, waitTimedOut: 3 } as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -9,7 +9,7 @@ export interface OperationOutcome {
 }
 
 /** The JSON text of a resource or tool result, parsed when it is JSON. */
-export function firstText(result: JsonObject, field: 'contents' | 'content'): unknown {
+function firstText(result: JsonObject, field: 'contents' | 'content'): unknown {
   const items = result[field];
   const first = Array.isArray(items) ? items[0] : undefined;
   const text = isJsonObject(first) && typeof first.text === 'string' ? first.text : undefined;

@@ -10,8 +10,6 @@ import {
   USAGE,
 } from './usage.js';
 
-export { USAGE };
-
 export class UsageError extends Error {
   override name = 'UsageError';
 }
@@ -25,7 +23,7 @@ export interface Connection {
   configPath?: string;
 }
 
-export type ClientAction =
+type ClientAction =
   | { kind: 'call'; method: string; params?: string }
   | { kind: 'status'; handle?: string }
   | { kind: 'tools' }

@@ -5,9 +5,9 @@ import type { AgentProfile } from '../supervisor/types.js';
 export type Exposure = 'codemode' | 'classic';
 
 /** A profile as written in the config file: the Supervisor's profile, named by its key. */
-export type AgentProfileConfig = Omit<AgentProfile, 'name'>;
+type AgentProfileConfig = Omit<AgentProfile, 'name'>;
 
-export interface LimitsConfig {
+interface LimitsConfig {
   maxConcurrentRuns: number;
   maxWarmSessions: number;
   maxTrackedHandles: number;
@@ -30,7 +30,7 @@ export interface CodeModeLimitsConfig {
 }
 
 /** Per-connection and server-wide limits of the NDJSON transports (unix, vsock, stdio); see @agentd/server. */
-export interface ConnectionLimitsConfig {
+interface ConnectionLimitsConfig {
   highWaterBytes: number;
   maxBufferedBytes: number;
   writeTimeoutMs: number;
@@ -38,13 +38,13 @@ export interface ConnectionLimitsConfig {
   halfCloseDrainMs: number;
 }
 
-export interface BearerTokenConfig {
+interface BearerTokenConfig {
   name: string;
   token: string;
 }
 
 /** OAuth 2.1 resource server: JWT access tokens from `issuer`, checked against its JWKS. */
-export interface OAuthConfig {
+interface OAuthConfig {
   issuer: string;
   /** This server's resource URI (RFC 8707): tokens must be issued for it. */
   audience: string;

@@ -6,7 +6,7 @@ import { defaultSocketPath } from './runtime-dir.js';
 /** Loopback HTTP port used when no serve target is configured (unassigned by IANA, rarely taken). */
 export const DEFAULT_HTTP_PORT = 4387;
 
-export const BUILTIN_AGENT = 'example';
+const BUILTIN_AGENT = 'example';
 
 /** `serveDefaults` is false for `agentd stdio`, which must not grab the shared socket or port. */
 export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.ProcessEnv }): AgentdConfig {

@@ -10,11 +10,11 @@ export interface Layer {
   readonly labels: ReadonlyMap<string, string>;
 }
 
-export function pointer(key: readonly string[]): string {
+function pointer(key: readonly string[]): string {
   return `/${key.join('/')}`;
 }
 
-export function setIn(target: JsonObject, key: readonly string[], value: unknown): void {
+function setIn(target: JsonObject, key: readonly string[], value: unknown): void {
   let node = target;
   for (const segment of key.slice(0, -1)) {
     const next = node[segment];

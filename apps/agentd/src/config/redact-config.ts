@@ -2,7 +2,7 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { AgentdConfig } from './config-schema.js';
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 export function redactConfig(config: AgentdConfig): JsonObject {
   const agents: JsonObject = {};

@@ -68,7 +68,7 @@ function rebaseFilePaths(value: JsonObject, baseDir: string): void {
 }
 
 /** Reads and validates a config file on its own (unknown keys are reported with their path). */
-export function readConfigFile(path: string): { layer: Layer; issues: ConfigIssue[] } {
+function readConfigFile(path: string): { layer: Layer; issues: ConfigIssue[] } {
   const source = `file ${path}`;
   const empty = { layer: { source, value: {}, labels: new Map<string, string>() } };
   let text: string;

@@ -1,6 +1,6 @@
 /** The table of config keys settable from the environment (AGENTD_*) and from flags (--kebab-case). */
 
-export type SettingType = 'string' | 'int' | 'bool' | 'list';
+type SettingType = 'string' | 'int' | 'bool' | 'list';
 
 export interface Setting {
   /** JSON pointer segments of the config key. */

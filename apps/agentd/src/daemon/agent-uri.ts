@@ -1,6 +1,6 @@
 /** The agent:// URI scheme: parsing of resource URIs into a kind and an argument. */
 
-export const SCHEME = 'agent://';
+const SCHEME = 'agent://';
 
 export type AgentUri =
   | { kind: 'status' | 'capabilities' | 'inventory' | 'config-effective' }

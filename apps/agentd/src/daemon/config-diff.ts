@@ -2,7 +2,7 @@
 import type { AgentdConfig } from '../config/config-schema.js';
 
 /** Keys only read at startup: listeners, their auth, the tool exposure and the ring size. */
-export const RESTART_KEYS = [
+const RESTART_KEYS = [
   'serve',
   'auth',
   'tls',

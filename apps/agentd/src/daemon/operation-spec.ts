@@ -2,7 +2,7 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 
-export type OperationKind = 'query' | 'command';
+type OperationKind = 'query' | 'command';
 
 /** What a handler may use of the request: who asks, cancellation, and request-scoped notifications. */
 export interface OperationContext {

@@ -59,7 +59,7 @@ const MCP_LOG_LEVEL: Record<string, 'debug' | 'info' | 'warning' | 'error'> = {
 };
 
 /** Forwards an agent's progress and log events to the MCP request that is waiting on it. */
-export function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => void {
+function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => void {
   return (event) => {
     if (event.type === 'progress' && typeof event.progress === 'number') {
       const total = typeof event.total === 'number' ? event.total : undefined;
@@ -77,7 +77,7 @@ export function forwardAgentEvents(context: OperationContext): (event: AgentEven
  * success), still carrying the full status as structured content. In Code Mode the script
  * receives the status as a value either way and decides itself.
  */
-export function spawnResult(status: SubagentStatus): JsonObject | ToolResult {
+function spawnResult(status: SubagentStatus): JsonObject | ToolResult {
   const body = statusJson(status);
   if (!status.terminal || status.state === 'succeeded') return body;
   return new ToolResult({

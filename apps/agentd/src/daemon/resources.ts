@@ -100,7 +100,7 @@ export const RESOURCE_SPECS: readonly ResourceSpec[] = [
 ];
 
 /** Which spec serves a parsed URI. */
-export function specFor(uri: AgentUri): ResourceSpec {
+function specFor(uri: AgentUri): ResourceSpec {
   const name = uri.kind;
   return RESOURCE_SPECS.find((s) => s.name === name) as ResourceSpec;
 }

@@ -31,7 +31,7 @@ export interface SelfMcp {
 }
 
 /** Listed on every resource and template, so clients know before trying whether they can subscribe. */
-export const SUBSCRIBABLE_META = 'dev.agentd/subscribable';
+const SUBSCRIBABLE_META = 'dev.agentd/subscribable';
 
 export interface SelfMcpOptions {
   exposure: Exposure;

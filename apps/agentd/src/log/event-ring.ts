@@ -22,7 +22,7 @@ export interface EventPage {
   events: LogEvent[];
 }
 
-export const MAX_EVENTS_PER_READ = 512;
+const MAX_EVENTS_PER_READ = 512;
 
 export class EventRing {
   #events: LogEvent[] = [];

@@ -19,7 +19,7 @@ export interface ChildHostOptions {
 /** Environment variables a child gets even when the profile does not inherit the daemon's. */
 const MINIMAL_ENV = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR', 'SYSTEMROOT'];
 
-export function childEnv(profile: AgentProfile): NodeJS.ProcessEnv {
+function childEnv(profile: AgentProfile): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = {};
   if (profile.inheritEnv === false) {
     for (const name of MINIMAL_ENV) {
@@ -33,7 +33,7 @@ export function childEnv(profile: AgentProfile): NodeJS.ProcessEnv {
 }
 
 /** Sends `signal` to the whole process group led by `pid`; false when the group is gone. */
-export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   try {
     process.kill(-pid, signal);
     return true;

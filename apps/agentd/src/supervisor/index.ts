@@ -2,24 +2,6 @@
  * The Supervisor seam of agentd: spawns subagents from agent profiles and tracks their runs.
  * This file is the seam's public API; everything not listed here is internal.
  */
-export { exampleAgentPath, exampleAgentProfile } from './example-agent-profile.js';
-export { Supervisor, type SupervisorListeners } from './supervisor.js';
-export type {
-  AgentEvent,
-  AgentProfile,
-  FailureCode,
-  LogEntry,
-  PlainTailLine,
-  SendOptions,
-  SendResult,
-  SpawnObserver,
-  SpawnRequest,
-  SubagentError,
-  SubagentState,
-  SubagentStatus,
-  SupervisorConfig,
-  SupervisorLimits,
-  SupervisorOptions,
-  SupervisorSnapshot,
-  SupervisorTotals,
-} from './types.js';
+export { exampleAgentProfile } from './example-agent-profile.js';
+export { Supervisor } from './supervisor.js';
+export type { AgentEvent, AgentProfile, SpawnRequest, SubagentStatus, SupervisorConfig } from './types.js';

@@ -10,14 +10,14 @@ import type { Ending } from './run-record.js';
 import type { AgentEvent, AgentProfile, PlainTailLine } from './types.js';
 
 /** Where a plain profile's `args` take the instruction, for CLIs that want the prompt as an argument. */
-export const INSTRUCTION_PLACEHOLDER = '{instruction}';
+const INSTRUCTION_PLACEHOLDER = '{instruction}';
 
 /** Lines kept in the live tail, and characters kept of one line (the tail stays small however chatty the agent). */
 export const TAIL_LINES = 50;
-export const TAIL_LINE_CHARS = 1000;
+const TAIL_LINE_CHARS = 1000;
 
 /** The profile to start: `{instruction}` in `args` replaced; `stdin` is what the child reads. */
-export function plainInvocation(
+function plainInvocation(
   profile: Readonly<AgentProfile>,
   instruction: string,
 ): { profile: AgentProfile; stdin: string } {
@@ -51,7 +51,7 @@ class LineSplitter {
   }
 }
 
-export interface PlainRunOptions {
+interface PlainRunOptions {
   maxOutputBytes: number;
   /** Each line of stdout (`progress`) or stderr (`log`), as an agent event for the waiting caller. */
   onEvent: (event: AgentEvent) => void;
@@ -66,7 +66,7 @@ export interface PlainCapture {
   tail(): PlainTailLine[];
 }
 
-export function capturePlainRun(host: ChildHost, stdin: string, options: PlainRunOptions): PlainCapture {
+function capturePlainRun(host: ChildHost, stdin: string, options: PlainRunOptions): PlainCapture {
   const chunks: Buffer[] = [];
   let size = 0;
   let overflowed = false;

@@ -62,7 +62,7 @@ export type SubagentState =
   | 'timed_out';
 
 /** Why a run failed, machine-readable. */
-export type FailureCode =
+type FailureCode =
   | 'agent_error' /* the agent answered with an error */
   | 'crashed' /* the child exited or was killed by a signal mid-run */
   | 'exit_nonzero' /* plain mode: exit code other than 0 */
