@@ -1,5 +1,6 @@
 /** A Web `Request` and the `Response` it will get, as the host-neutral HTTP exchange. */
-import { BodyTooLarge, type HeaderReader, type HttpIncoming, type HttpOutgoing } from './http-io.js';
+import type { HeaderReader, HttpIncoming, HttpOutgoing } from './http-io.js';
+import { httpError } from './local-errors.js';
 
 const encoder = new TextEncoder();
 
@@ -64,7 +65,7 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
   async readText(limit: number): Promise<string> {
     const declared = this.#headers.get('content-length');
     if (declared !== null && Number(declared) > limit) {
-      throw new BodyTooLarge(`body of ${declared} bytes exceeds ${limit}`);
+      throw httpError('body_too_large', `body of ${declared} bytes exceeds ${limit}`);
     }
     // A declared length bounds the body already (hosts enforce it), and `text()` is the hosts'
     // fast path (@hono/node-server skips building a full Request); otherwise read with a limit.
@@ -80,7 +81,7 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
       size += value.byteLength;
       if (size > limit) {
         reader.cancel().catch(() => undefined);
-        throw new BodyTooLarge(`body exceeds ${limit} bytes`);
+        throw httpError('body_too_large', `body exceeds ${limit} bytes`);
       }
       chunks.push(value);
     }
