@@ -1,4 +1,6 @@
 /** A Web `Request` and the `Response` it will get, as the host-neutral HTTP exchange. */
+import { refuse } from '@agentd/lifecycle';
+import { errorResponse } from '@agentd/rpc-frame';
 import type { HeaderReader, HttpIncoming, HttpOutgoing } from './http-io.js';
 import { httpError } from './local-errors.js';
 
@@ -183,8 +185,4 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
   }
 }
 
-const INTERNAL_ERROR_BODY = JSON.stringify({
-  jsonrpc: '2.0',
-  id: null,
-  error: { code: -32603, message: 'Internal error' },
-});
+const INTERNAL_ERROR_BODY = JSON.stringify(errorResponse(null, refuse.internalError().toJSON()));

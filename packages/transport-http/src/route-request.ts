@@ -171,7 +171,12 @@ async function servePost(context: TransportContext, caller: Caller, incoming: Ht
   try {
     body = await incoming.readText(context.options.maxBodyBytes);
   } catch (error) {
-    if (!(error instanceof LocalError && error.code === 'body_too_large')) throw error;
+    if (!(error instanceof LocalError && error.code === 'body_too_large')) {
+      // The client's body stream failed (it went away mid-request): nothing internal to report.
+      context.core.logger.debug('http request body could not be read', errorFields(error));
+      failed(res);
+      return;
+    }
     sendRefusal(res, null, refuse.payloadTooLarge(context.options.maxBodyBytes), {
       ...corsHeaders,
       connection: 'close',
