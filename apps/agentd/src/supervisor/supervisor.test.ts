@@ -271,4 +271,31 @@ describe('async runs and events', () => {
       totals: { spawned: 8, succeeded: 8 },
     });
   });
+
+  it('reports the end of each run once, with the totals already counting it', async () => {
+    const supervisor = makeSupervisor();
+    const ends: { handle: string; state: string; totals: Record<string, number> }[] = [];
+    supervisor.on('status', (status) => {
+      if (status.terminal)
+        ends.push({
+          handle: status.handle,
+          state: status.state,
+          totals: { ...supervisor.snapshot().totals },
+        });
+    });
+    const ok = await supervisor.spawn({ instruction: 'echo one' });
+    const plain = await supervisor.spawn({ agent: 'upper', instruction: 'two' });
+    const hang = await supervisor.spawn({ agent: 'hang', instruction: 'x', async: true });
+    await supervisor.cancel(hang.handle, 'test');
+    expect(ends.map((end) => [end.handle, end.state])).toEqual([
+      [ok.handle, 'succeeded'],
+      [plain.handle, 'succeeded'],
+      [hang.handle, 'cancelled'],
+    ]);
+    expect(ends.map((end) => end.totals)).toEqual([
+      expect.objectContaining({ succeeded: 1, cancelled: 0, turns: 1 }),
+      expect.objectContaining({ succeeded: 2, cancelled: 0, turns: 2 }),
+      expect.objectContaining({ succeeded: 2, cancelled: 1, turns: 2 }),
+    ]);
+  });
 });
