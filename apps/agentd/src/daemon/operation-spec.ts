@@ -1,8 +1,10 @@
 /** agentd's own description of a self-MCP operation, independent of how dispatch exposes it. */
+import type { OperationKind as AnyKind } from '@agentd/dispatch';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 
-type OperationKind = 'query' | 'command';
+/** agentd's operations only read (`query`) or act (`command`). */
+type OperationKind = Extract<AnyKind, 'query' | 'command'>;
 
 /** What a handler may use of the request: who asks, cancellation, and request-scoped notifications. */
 export interface OperationContext {
