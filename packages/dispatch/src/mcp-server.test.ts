@@ -1,11 +1,14 @@
 /** McpServer: every rule of the seed-002 stateless tool-server contract. */
+
 import type { JsonObject } from '@agentd/rpc-frame';
+import { silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { InputRequired } from './input-required.js';
-import { INPUT_REQUIRED_TEXT, McpServer } from './mcp-server.js';
+import { INPUT_REQUIRED_TEXT } from './mcp-contract.js';
+import { McpServer } from './mcp-server.js';
 
 function server() {
-  const s = new McpServer({ logger: { error: () => {} } });
+  const s = new McpServer({ logger: silentLogger });
   s.registerTool(
     'greet',
     'Greets someone',
