@@ -86,7 +86,11 @@ const CASES = [
   { name: 'invalid request: an array', send: [1, 2], expect: isError(-32600, null) },
   { name: 'invalid request: a string', send: 'tools/list', expect: isError(-32600, null) },
   { name: 'invalid request: null', send: null, expect: isError(-32600, null) },
-  { name: 'invalid request: no method (id kept)', send: { jsonrpc: '2.0', id: 7 }, expect: isError(-32600, 7) },
+  {
+    name: 'invalid request: no method (id kept)',
+    send: { jsonrpc: '2.0', id: 7 },
+    expect: isError(-32600, 7),
+  },
   {
     name: 'invalid request: jsonrpc "1.0" (id kept)',
     send: { jsonrpc: '1.0', id: 'a', method: 'tools/list' },
@@ -212,7 +216,9 @@ function implementationPath(argument) {
 
 function start(script, args) {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
+  const exited = new Promise((resolveExit) =>
+    child.once('exit', (code, signal) => resolveExit({ code, signal })),
+  );
   return { child, exited };
 }
 
@@ -319,7 +325,10 @@ async function runCases(transport, open, script) {
 const argv = process.argv.slice(2);
 const transportFlag = argv.indexOf('--transport');
 const transport = transportFlag === -1 ? 'both' : argv[transportFlag + 1];
-const positional = argv.filter((_, index) => index !== transportFlag && index !== transportFlag + 1);
+const positional =
+  transportFlag === -1
+    ? argv
+    : argv.filter((_, index) => index !== transportFlag && index !== transportFlag + 1);
 if (!['stdio', 'http', 'both'].includes(transport) || positional.length > 1) {
   console.error('usage: node verify.mjs [implementation] [--transport stdio|http|both]');
   process.exit(2);
