@@ -3,11 +3,9 @@
  * `--disallow-code-generation-from-strings` (the rule workerd enforces) registers and calls tools
  * through the built package, and bad arguments get the usual isError text.
  */
-
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { silentLogger } from '@agentd/rpc-frame';
 import { expect, it } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -17,7 +15,7 @@ const { Dispatcher } = await import(${JSON.stringify(`${DIST}index.js`)});
 const { createTestClient } = await import(${JSON.stringify(`${DIST}testing.js`)});
 let generated = 'yes';
 try { new Function('return 1'); } catch (error) { generated = error.name; }
-const d = new Dispatcher({ logger: silentLogger });
+const d = new Dispatcher({ logger: { error: () => {} } });
 d.registerTool({
   name: 'square',
   description: 'Squares n',
