@@ -50,7 +50,7 @@ export interface RegisteredOperation {
   readonly index: OperationIndexEntry;
 }
 
-export interface RegisteredTemplate {
+interface RegisteredTemplate {
   readonly definition: ResourceTemplateDefinition;
   readonly template: UriTemplate;
   readonly entry: JsonObject;
@@ -63,7 +63,7 @@ export interface RegisteredPrompt {
   readonly parse: SchemaParser | undefined;
 }
 
-export interface ListedResource {
+interface ListedResource {
   readonly entry: JsonObject;
   /** The operation tool name when this is a schema resource (visibility follows the operation). */
   readonly operation?: string;

@@ -16,7 +16,7 @@ export interface InputRequest {
 }
 
 /** Internal signal: the answer is not known yet; the round ends with `input_required`. */
-export class InputPending extends Error {
+class InputPending extends Error {
   override name = 'InputPending';
   constructor() {
     super('client input is pending; the request will end with input_required');

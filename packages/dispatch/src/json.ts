@@ -3,7 +3,6 @@ import { isJsonObject } from '@agentd/rpc-frame';
 
 export { isJsonObject };
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** JSON with object keys sorted, so equal values always give equal text. */
 export function canonicalJson(value: unknown): string {

@@ -39,7 +39,7 @@ export const CONTRACT_METHODS: ReadonlySet<string> = new Set(['tools/list', 'too
 export const INPUT_REQUIRED_TEXT = 'Additional client input is required before this tool can finish.';
 
 /** The contract answers with the message's own id whenever it is a usable one. */
-export function contractId(message: unknown): RequestId | null {
+function contractId(message: unknown): RequestId | null {
   return isJsonObject(message) && isRequestId(message.id) ? message.id : null;
 }
 

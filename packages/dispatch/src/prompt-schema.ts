@@ -6,7 +6,7 @@ import { dispatchError } from './local-errors.js';
 import type { SchemaValidation } from './schema-compiler.js';
 import { resolveSchema, type SchemaParser, schemaParser } from './tool-schema.js';
 
-export interface PromptSchema {
+interface PromptSchema {
   /** The `arguments` of the `prompts/list` entry. */
   readonly arguments: JsonObject[];
   readonly parse: SchemaParser;

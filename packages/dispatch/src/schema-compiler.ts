@@ -20,7 +20,7 @@ import { schemaShapeProblem } from './schema-shape.js';
 export type { ArgumentIssue } from './argument-issue.js';
 export { describeIssues } from './argument-issue.js';
 
-export type SchemaValidator = (value: unknown) => ArgumentIssue[] | undefined;
+type SchemaValidator = (value: unknown) => ArgumentIssue[] | undefined;
 
 /**
  * How argument schemas are checked. `compiled`: ajv generates code per schema (fast; needs

@@ -15,7 +15,7 @@ import {
 } from './argument-issue.js';
 import { dispatchError } from './local-errors.js';
 
-export type InterpretedValidator = (value: unknown) => ArgumentIssue[] | undefined;
+type InterpretedValidator = (value: unknown) => ArgumentIssue[] | undefined;
 
 /**
  * Keywords whose unit only says "a child failed": the child's own unit names the argument and

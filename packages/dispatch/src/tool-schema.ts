@@ -33,7 +33,7 @@ export type ParseOutcome = { ok: true; value: unknown } | { ok: false; issues: A
 /** Validates (and, for Standard Schemas, transforms) a value; async only when the library's validate is. */
 export type SchemaParser = (value: unknown) => ParseOutcome | Promise<ParseOutcome>;
 
-export interface ResolvedSchema {
+interface ResolvedSchema {
   /** The JSON Schema that is published (not yet copied or frozen). */
   readonly json: JsonObject;
   /** Standard schemas only: the library's validator. JSON Schemas are compiled by the caller. */
