@@ -18,11 +18,7 @@ function unknownTool(name: string): WireError {
   return new WireError(ErrorCode.InvalidParams, `Unknown tool: ${shown}`);
 }
 
-function visibleTool(
-  env: DispatchEnv,
-  filters: CompiledFilters,
-  name: string,
-): RegisteredTool | undefined {
+function visibleTool(env: DispatchEnv, filters: CompiledFilters, name: string): RegisteredTool | undefined {
   const tool = env.catalogue.findTool(name);
   if (!tool) return undefined;
   return (tool.meta ? filters.metaToolVisible(name) : filters.toolVisible(name)) ? tool : undefined;

@@ -3,7 +3,6 @@ import { isJsonObject } from '@agentd/rpc-frame';
 
 export { isJsonObject };
 
-
 /** JSON with object keys sorted, so equal values always give equal text. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -322,7 +322,7 @@ describe('McpServer (seed-002 contract)', () => {
     expect(failed).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32603, message: 'Internal error' } });
     const logged = records.find((r) => r.message === 'McpServer: request failed');
     expect(logged?.level).toBe('error');
-    expect(String((logged?.fields as { error: Error }).error)).toContain('hunter2');
+    expect(String((logged?.fields as { error?: Error } | undefined)?.error)).toContain('hunter2');
 
     // A tool's own throw is the client's to read (the contract), and a debug record here.
     s.registerTool('boom', 'Throws', { type: 'object' }, () => {
