@@ -151,7 +151,7 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     );
     return;
   }
-  const sessionId = SessionStore.mintId();
+  const sessionId = `${context.options.sessionIdPrefix}${SessionStore.mintId()}`;
   const sink = new SessionSink(`http-session-${sessionId}`);
   const connection = context.core.openConnection(makePeer(sink.id, caller), sink);
   let response: JsonRpcResponse | undefined;

@@ -1,0 +1,241 @@
+/**
+ * dispatch's TaskStore on Redis: every replica reads, waits on and cancels any task. A task is one
+ * JSON string key (expiring `retainExpiredMs` after the task does), listed per owner through a
+ * sorted set in creation order; writes are atomic scripts, so a terminal task never changes and
+ * concurrent writers never interleave. Every change is announced on a channel (`watch`), which
+ * wakes a blocked `tasks/result` anywhere and stops the work on the replica running a cancelled task.
+ */
+import {
+  applyTaskChange,
+  newTaskRecord,
+  type TaskChange,
+  type TaskInit,
+  TaskLimitError,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+} from '@agentd/dispatch';
+import type { Era, TaskStatus } from '@agentd/lifecycle';
+import { redisError } from './local-errors.js';
+import type { RedisConnection } from './redis-connection.js';
+import { CREATE_TASK, DELETE_TASK, UPDATE_TASK } from './task-scripts.js';
+
+export interface RedisTaskStoreOptions {
+  /** Key prefix of this store. Default `<connection prefix>tasks:`. */
+  prefix?: string;
+  /** Clock (epoch ms). */
+  now?: () => number;
+  /** How long an expired task is kept (answering "Task has expired") before Redis drops it. Default 60 s. */
+  retainExpiredMs?: number;
+  /** Most tasks one owner may hold at once (oldest terminal ones are evicted first). Default 1 000. */
+  maxTasksPerOwner?: number;
+}
+
+const STATUSES = new Set<string>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+const MAX_CAS_ATTEMPTS = 16;
+const LIST_BATCH = 100;
+
+export class RedisTaskStore implements TaskStore {
+  readonly #connection: RedisConnection;
+  readonly #prefix: string;
+  readonly #now: () => number;
+  readonly #retainExpiredMs: number;
+  readonly #maxPerOwner: number;
+  readonly #watchers = new Map<string, Set<(status: TaskStatus) => void>>();
+  #closed = false;
+
+  private constructor(connection: RedisConnection, options: RedisTaskStoreOptions) {
+    this.#connection = connection;
+    this.#prefix = options.prefix ?? `${connection.prefix}tasks:`;
+    this.#now = options.now ?? Date.now;
+    this.#retainExpiredMs = options.retainExpiredMs ?? 60_000;
+    this.#maxPerOwner = options.maxTasksPerOwner ?? 1_000;
+    for (const [name, value] of [
+      ['retainExpiredMs', this.#retainExpiredMs],
+      ['maxTasksPerOwner', this.#maxPerOwner],
+    ] as const) {
+      if (!(Number.isSafeInteger(value) && value > 0))
+        throw redisError('invalid_option', `${name} must be a positive integer`);
+    }
+  }
+
+  /** A store on `connection`, subscribed to the change channel before it resolves. */
+  static async create(
+    connection: RedisConnection,
+    options: RedisTaskStoreOptions = {},
+  ): Promise<RedisTaskStore> {
+    const store = new RedisTaskStore(connection, options);
+    const sub = await connection.subscriber();
+    await sub.subscribe(store.#channel, (message: string) => store.#changed(message));
+    return store;
+  }
+
+  get #channel(): string {
+    return `${this.#prefix}changed`;
+  }
+
+  #taskKey(taskId: string): string {
+    return `${this.#prefix}task:${taskId}`;
+  }
+
+  #ownerKey(owner: string): string {
+    return `${this.#prefix}owner:${owner}`;
+  }
+
+  async create(init: TaskInit): Promise<TaskRecord> {
+    const record = newTaskRecord(init, this.#now());
+    const expireAt = record.expiresAt === undefined ? 0 : record.expiresAt + this.#retainExpiredMs;
+    try {
+      await CREATE_TASK.run(
+        this.#connection.client,
+        [this.#taskKey(record.taskId), this.#ownerKey(init.owner), `${this.#prefix}seq`],
+        [
+          JSON.stringify(record),
+          String(this.#maxPerOwner),
+          String(expireAt),
+          record.taskId,
+          `${this.#prefix}task:`,
+        ],
+      );
+    } catch (error) {
+      if (String((error as Error).message).includes('TASK_LIMIT'))
+        throw new TaskLimitError(this.#maxPerOwner);
+      throw error;
+    }
+    return record;
+  }
+
+  async get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
+    const raw = await this.#connection.client.get(this.#taskKey(taskId));
+    const record = raw === null ? undefined : parseRecord(raw);
+    return record !== undefined && record.owner === owner ? record : undefined;
+  }
+
+  async update(taskId: string, owner: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    const client = this.#connection.client;
+    const key = this.#taskKey(taskId);
+    let raw = await client.get(key);
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const record = raw === null ? undefined : parseRecord(raw);
+      if (raw === null || record === undefined || record.owner !== owner) return undefined;
+      const next = applyTaskChange(record, change, this.#now());
+      if (next === record) return record; // terminal: never changes
+      const written = await UPDATE_TASK.run(
+        client,
+        [key],
+        [raw, JSON.stringify(next), this.#channel, `${taskId} ${next.status}`],
+      );
+      if (written === 1) return next;
+      if (written === -1) return undefined;
+      raw = await client.get(key); // changed meanwhile: apply the change to what is there now
+    }
+    throw redisError('task_conflict', `task ${taskId} kept changing under ${MAX_CAS_ATTEMPTS} writes`);
+  }
+
+  async list(owner: string, options: { after?: string; limit: number; era?: Era }): Promise<TaskPage> {
+    const client = this.#connection.client;
+    const index = this.#ownerKey(owner);
+    let min = '-inf';
+    if (options.after !== undefined) {
+      const score = await client.zScore(index, options.after);
+      // The cursor's task is gone: nothing after it can be placed (the in-memory store agrees).
+      if (score === null) return { tasks: [] };
+      min = `(${score}`;
+    }
+    const tasks: TaskRecord[] = [];
+    let more = false;
+    for (;;) {
+      const page = (await client.sendCommand([
+        'ZRANGEBYSCORE',
+        index,
+        min,
+        '+inf',
+        'WITHSCORES',
+        'LIMIT',
+        '0',
+        String(LIST_BATCH),
+      ])) as string[];
+      if (page.length === 0) break;
+      const ids = page.filter((_, i) => i % 2 === 0);
+      const raws = await client.mGet(ids.map((id) => this.#taskKey(id)));
+      const vanished: string[] = [];
+      for (const [i, id] of ids.entries()) {
+        const raw = raws[i];
+        const record = raw === null || raw === undefined ? undefined : parseRecord(raw);
+        if (record === undefined) {
+          vanished.push(id);
+          continue;
+        }
+        if (record.owner !== owner || (options.era !== undefined && record.era !== options.era)) continue;
+        if (tasks.length === options.limit) {
+          more = true;
+          break;
+        }
+        tasks.push(record);
+      }
+      if (vanished.length > 0) await client.zRem(index, vanished);
+      if (more || page.length < LIST_BATCH * 2) break;
+      min = `(${page.at(-1)}`;
+    }
+    const last = tasks.at(-1);
+    return more && last !== undefined ? { tasks, nextAfter: last.taskId } : { tasks };
+  }
+
+  async delete(taskId: string, owner: string): Promise<void> {
+    await DELETE_TASK.run(
+      this.#connection.client,
+      [this.#taskKey(taskId), this.#ownerKey(owner)],
+      [owner, taskId],
+    );
+  }
+
+  watch(taskId: string, listener: (status: TaskStatus) => void): () => void {
+    let set = this.#watchers.get(taskId);
+    if (set === undefined) {
+      set = new Set();
+      this.#watchers.set(taskId, set);
+    }
+    const listeners = set;
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.#watchers.get(taskId) === listeners) this.#watchers.delete(taskId);
+    };
+  }
+
+  /** Stops listening for changes (the connection stays open; close it separately). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#watchers.clear();
+    const sub = await this.#connection.subscriber();
+    if (sub.isReady) await sub.unsubscribe(this.#channel).catch(() => undefined);
+  }
+
+  #changed(message: string): void {
+    const space = message.indexOf(' ');
+    const status = message.slice(space + 1);
+    if (space <= 0 || !STATUSES.has(status)) return;
+    const listeners = this.#watchers.get(message.slice(0, space));
+    for (const listener of [...(listeners ?? [])]) listener(status as TaskStatus);
+  }
+}
+
+/** A stored record, or undefined for anything that is not one (never trusted blindly: Redis is shared). */
+function parseRecord(raw: string): TaskRecord | undefined {
+  try {
+    const value = JSON.parse(raw) as Partial<TaskRecord> | null;
+    if (
+      value === null ||
+      typeof value !== 'object' ||
+      typeof value.taskId !== 'string' ||
+      typeof value.owner !== 'string' ||
+      typeof value.status !== 'string' ||
+      !STATUSES.has(value.status)
+    )
+      return undefined;
+    return value as TaskRecord;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * One MRTR `requestState` HMAC key for the whole cluster, so a round sealed by one replica opens on
+ * any other: the first replica to ask stores a random key (SET NX), every replica reads the same one.
+ * Rotate by deleting the key and restarting the replicas (states sealed before fail verification,
+ * and their clients start the round over).
+ */
+import { randomBytes } from 'node:crypto';
+import { redisError } from './local-errors.js';
+import type { RedisConnection } from './redis-connection.js';
+
+export interface SharedRequestStateKeyOptions {
+  /** The Redis key holding it. Default `<prefix>request-state-key`. */
+  key?: string;
+}
+
+/** The cluster's key (base64url of 32 random bytes): pass it as the Dispatcher's `requestState.key`. */
+export async function sharedRequestStateKey(
+  connection: RedisConnection,
+  options: SharedRequestStateKeyOptions = {},
+): Promise<string> {
+  const name = options.key ?? `${connection.prefix}request-state-key`;
+  const candidate = randomBytes(32).toString('base64url');
+  await connection.client.set(name, candidate, { condition: 'NX' });
+  const key = await connection.client.get(name);
+  if (key === null || key.length < 22)
+    throw redisError('redis_unavailable', `${name} holds no usable requestState key`);
+  return key;
+}
