@@ -145,18 +145,16 @@ export class RedisTaskStore implements TaskStore {
     const tasks: TaskRecord[] = [];
     let more = false;
     for (;;) {
-      const page = (await client.sendCommand([
+      const ids = (await client.sendCommand([
         'ZRANGEBYSCORE',
         index,
         min,
         '+inf',
-        'WITHSCORES',
         'LIMIT',
         '0',
         String(LIST_BATCH),
       ])) as string[];
-      if (page.length === 0) break;
-      const ids = page.filter((_, i) => i % 2 === 0);
+      if (ids.length === 0) break;
       const raws = await client.mGet(ids.map((id) => this.#taskKey(id)));
       const vanished: string[] = [];
       for (const [i, id] of ids.entries()) {
@@ -173,9 +171,14 @@ export class RedisTaskStore implements TaskStore {
         }
         tasks.push(record);
       }
+      if (more || ids.length < LIST_BATCH) {
+        if (vanished.length > 0) await client.zRem(index, vanished);
+        break;
+      }
+      const lastScore = await client.zScore(index, ids.at(-1) as string);
       if (vanished.length > 0) await client.zRem(index, vanished);
-      if (more || page.length < LIST_BATCH * 2) break;
-      min = `(${page.at(-1)}`;
+      if (lastScore === null) break;
+      min = `(${lastScore}`;
     }
     const last = tasks.at(-1);
     return more && last !== undefined ? { tasks, nextAfter: last.taskId } : { tasks };
