@@ -1,8 +1,9 @@
 /**
  * One MRTR `requestState` HMAC key for the whole cluster, so a round sealed by one replica opens on
  * any other: the first replica to ask stores a random key (SET NX), every replica reads the same one.
- * Rotate by deleting the key and restarting the replicas (states sealed before fail verification,
- * and their clients start the round over).
+ * After a Redis restart that lost it (no persistence), the running replicas store the key they
+ * hold again, so a replica started later reads the same one. Rotate by deleting the key and
+ * restarting every replica (states sealed before fail verification; their clients start over).
  */
 import { randomBytes } from 'node:crypto';
 import { redisError } from './local-errors.js';
@@ -24,5 +25,10 @@ export async function sharedRequestStateKey(
   const key = await connection.client.get(name);
   if (key === null || key.length < 22)
     throw redisError('redis_unavailable', `${name} holds no usable requestState key`);
+  connection.onReady(() => {
+    connection.client.set(name, key, { condition: 'NX' }).catch((error: unknown) => {
+      connection.logger.warn('could not restore the requestState key', { error: String(error) });
+    });
+  });
   return key;
 }
