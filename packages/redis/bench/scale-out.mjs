@@ -148,9 +148,12 @@ try {
   await Promise.all([ca.close(), cb.close()]);
 
   const replicas = await Promise.all(['r1', 'r2', 'r3'].map((name) => startReplica(redis.url, name)));
-  stops.push(() =>
-    Promise.all(replicas.map((r) => new Promise((done) => (r.child.once('exit', done), r.child.kill())))),
-  );
+  const stopReplica = (r) =>
+    new Promise((done) => {
+      r.child.once('exit', done);
+      r.child.kill();
+    });
+  stops.push(() => Promise.all(replicas.map(stopReplica)));
   for (const replica of replicas) await throughput(replica.port, Math.max(1000, REQUESTS / 3)); // JIT warm-up
   const one = await startNginx({ replicas: [`127.0.0.1:${replicas[0].port}`] });
   stops.push(() => one.close());
