@@ -181,7 +181,7 @@ describe.each(cases)('event bus: %s', (_name, makePair, enabled) => {
         'notifications/resources/updated',
         'notifications/tools/list_changed',
       ]);
-      const first = target.messages[0] as { params: { _meta: Record<string, unknown> } };
+      const first = target.messages[0] as unknown as { params: { _meta: Record<string, unknown> } };
       expect(first.params._meta[SUBSCRIPTION_ID_KEY]).toBe(7);
     } finally {
       await pair.close();

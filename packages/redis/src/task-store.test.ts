@@ -1,6 +1,6 @@
 /** One behavioural table over MemoryTaskStore (the reference) and RedisTaskStore; then what only a shared store does: watch across replicas. */
 import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
-import { MemoryTaskStore, type TaskStore } from '@agentd/dispatch';
+import { MemoryTaskStore } from '@agentd/dispatch';
 import type { TaskStatus } from '@agentd/lifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisConnection } from './redis-connection.js';
@@ -62,22 +62,22 @@ describe.runIf(haveRedis)('RedisTaskStore across replicas', () => {
       RedisConnection.connect({ url, prefix: 'x:' }),
       RedisConnection.connect({ url, prefix: 'x:' }),
     ]);
-    const [a, b]: TaskStore[] = await Promise.all([RedisTaskStore.create(ca), RedisTaskStore.create(cb)]);
+    const [a, b] = await Promise.all([RedisTaskStore.create(ca), RedisTaskStore.create(cb)]);
     try {
       const task = await a.create({ owner: 'o', era: 'legacy', method: 'tools/call', ttlMs: null });
       expect(await b.get(task.taskId, 'o')).toEqual(task);
       const seen: TaskStatus[] = [];
-      const unwatch = b.watch?.(task.taskId, (status) => seen.push(status));
+      const unwatch = b.watch(task.taskId, (status) => seen.push(status));
       await a.update(task.taskId, 'o', { status: 'input_required', inputRequests: {} });
       await a.update(task.taskId, 'o', { status: 'cancelled' });
       await until(() => seen.length === 2, 'both changes at the other replica');
       expect(seen).toEqual(['input_required', 'cancelled']);
-      unwatch?.();
+      unwatch();
       expect(await b.update(task.taskId, 'o', { status: 'completed', result: {} })).toMatchObject({
         status: 'cancelled',
       });
     } finally {
-      await Promise.all([a.close?.(), b.close?.()]);
+      await Promise.all([a.close(), b.close()]);
       await Promise.all([ca.close(), cb.close()]);
     }
   });
