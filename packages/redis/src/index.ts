@@ -4,7 +4,7 @@
  * TaskStore and the cluster's requestState key. This file is the package's public API.
  */
 export type { RedisErrorCode } from './local-errors.js';
-export { type RedisClient, RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
+export { RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
 export { RedisEventBus, type RedisEventBusOptions, type RedisEventBusStats } from './redis-event-bus.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './redis-task-store.js';
 export { type SharedRequestStateKeyOptions, sharedRequestStateKey } from './request-state-key.js';

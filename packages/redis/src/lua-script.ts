@@ -1,6 +1,6 @@
 /** A Lua script run by its SHA (EVALSHA), loaded with EVAL when Redis does not know it yet (after a restart). */
 import { createHash } from 'node:crypto';
-import type { RedisClient } from './redis-connection.js';
+import type { RedisClient } from './raw-client.js';
 
 export class LuaScript {
   readonly #source: string;

@@ -4,22 +4,8 @@
  * fail at once (no offline queue), so a caller never waits on an outage it cannot see.
  */
 import { errorFields, type Logger, silentLogger } from '@agentd/rpc-frame';
-import { createClient } from '@redis/client';
 import { redisError } from './local-errors.js';
-
-function makeClient(url: string, connectTimeout: number, maxDelay: number) {
-  return createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout,
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
-    },
-  });
-}
-
-/** The node-redis client (RESP3, no modules) this package drives: `connection.client` is one. */
-export type RedisClient = ReturnType<typeof makeClient>;
+import { makeClient, type RedisClient, registerClients } from './raw-client.js';
 
 export interface RedisConnectionOptions {
   /** `redis://[user:pass@]host:port[/db]` or `rediss://…` (TLS). */
@@ -34,18 +20,19 @@ export interface RedisConnectionOptions {
 }
 
 export class RedisConnection {
-  readonly client: RedisClient;
   readonly prefix: string;
   readonly logger: Logger;
+  readonly #client: RedisClient;
   #subscriber: Promise<RedisClient> | undefined;
   readonly #readyListeners = new Set<() => void>();
   #closed = false;
 
   private constructor(client: RedisClient, prefix: string, logger: Logger) {
-    this.client = client;
+    this.#client = client;
     this.prefix = prefix;
     this.logger = logger;
     this.#watch(client, 'command');
+    registerClients(this, { client, subscriber: () => this.#pubsub() });
   }
 
   /** Connects the command client; rejects with `redis_unavailable` when Redis does not answer in time. */
@@ -69,18 +56,33 @@ export class RedisConnection {
 
   /** True while the command client can send. */
   get ready(): boolean {
-    return this.client.isReady;
+    return this.#client.isReady;
   }
 
-  /** The pub/sub client (created and connected on first call). */
-  subscriber(): Promise<RedisClient> {
-    this.#subscriber ??= (async () => {
-      const sub = this.client.duplicate();
-      this.#watch(sub, 'pub/sub');
-      await sub.connect();
-      return sub;
-    })();
-    return this.#subscriber;
+  /**
+   * Any Redis command, e.g. `['HSET', key, field, value]`; resolves to Redis's reply (RESP3:
+   * strings, numbers, arrays, maps as objects, null). Rejects at once while Redis is unreachable.
+   */
+  command(args: readonly (string | number)[]): Promise<unknown> {
+    return this.#client.sendCommand(args.map(String));
+  }
+
+  /** PUBLISH; resolves to the number of subscribers that got it. */
+  publish(channel: string, message: string): Promise<number> {
+    return this.#client.publish(channel, message);
+  }
+
+  /**
+   * Subscribes the pub/sub client to `channel` (re-subscribed after every reconnect); resolves
+   * once active, to the unsubscribe.
+   */
+  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    const sub = await this.#pubsub();
+    const wrapped = (message: string) => listener(message);
+    await sub.subscribe(channel, wrapped);
+    return async () => {
+      if (sub.isReady) await sub.unsubscribe(channel, wrapped).catch(() => undefined);
+    };
   }
 
   /** Called each time either client (re)connects: after a Redis restart, the pub/sub client has re-subscribed. */
@@ -95,9 +97,19 @@ export class RedisConnection {
     this.#closed = true;
     const sub = this.#subscriber;
     await Promise.allSettled([
-      this.client.isOpen ? this.client.close() : Promise.resolve(),
+      this.#client.isOpen ? this.#client.close() : Promise.resolve(),
       sub?.then((s) => (s.isOpen ? s.close() : undefined)),
     ]);
+  }
+
+  #pubsub(): Promise<RedisClient> {
+    this.#subscriber ??= (async () => {
+      const sub = this.#client.duplicate();
+      this.#watch(sub, 'pub/sub');
+      await sub.connect();
+      return sub;
+    })();
+    return this.#subscriber;
   }
 
   /** Logs an outage once (not every reconnect attempt) and its end. */

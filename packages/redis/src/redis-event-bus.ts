@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { isJsonObject } from '@agentd/rpc-frame';
 import type { BusEvent, EventBus } from '@agentd/subscriptions';
 import { redisError } from './local-errors.js';
+import { clientsOf } from './raw-client.js';
 import type { RedisConnection } from './redis-connection.js';
 
 export interface RedisEventBusOptions {
@@ -56,6 +57,7 @@ export class RedisEventBus implements EventBus {
   readonly #listeners = new Set<(event: BusEvent) => void>();
   readonly #probes = new Map<string, () => void>();
   #closed = false;
+  #unsubscribe: (() => Promise<void>) | undefined;
 
   private constructor(connection: RedisConnection, channel: string) {
     this.#connection = connection;
@@ -68,8 +70,7 @@ export class RedisEventBus implements EventBus {
     options: RedisEventBusOptions = {},
   ): Promise<RedisEventBus> {
     const bus = new RedisEventBus(connection, options.channel ?? `${connection.prefix}events`);
-    const sub = await connection.subscriber();
-    await sub.subscribe(bus.channel, (message: string) => bus.#receive(message));
+    bus.#unsubscribe = await connection.subscribe(bus.channel, (message) => bus.#receive(message));
     return bus;
   }
 
@@ -112,12 +113,11 @@ export class RedisEventBus implements EventBus {
     if (this.#closed) return;
     this.#closed = true;
     this.#listeners.clear();
-    const sub = await this.#connection.subscriber();
-    if (sub.isReady) await sub.unsubscribe(this.channel).catch(() => undefined);
+    await this.#unsubscribe?.();
   }
 
   #send(envelope: Envelope, count: boolean): void {
-    const client = this.#connection.client;
+    const { client } = clientsOf(this.#connection);
     if (this.#closed || !client.isReady) {
       if (count) this.stats.dropped += 1;
       return;

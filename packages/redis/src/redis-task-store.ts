@@ -17,6 +17,7 @@ import {
 } from '@agentd/dispatch';
 import type { Era, TaskStatus } from '@agentd/lifecycle';
 import { redisError } from './local-errors.js';
+import { clientsOf, type RedisClient } from './raw-client.js';
 import type { RedisConnection } from './redis-connection.js';
 import { CREATE_TASK, DELETE_TASK, UPDATE_TASK } from './task-scripts.js';
 
@@ -36,16 +37,17 @@ const MAX_CAS_ATTEMPTS = 16;
 const LIST_BATCH = 100;
 
 export class RedisTaskStore implements TaskStore {
-  readonly #connection: RedisConnection;
+  readonly #client: RedisClient;
   readonly #prefix: string;
   readonly #now: () => number;
   readonly #retainExpiredMs: number;
   readonly #maxPerOwner: number;
   readonly #watchers = new Map<string, Set<(status: TaskStatus) => void>>();
   #closed = false;
+  #unsubscribe: (() => Promise<void>) | undefined;
 
   private constructor(connection: RedisConnection, options: RedisTaskStoreOptions) {
-    this.#connection = connection;
+    this.#client = clientsOf(connection).client;
     this.#prefix = options.prefix ?? `${connection.prefix}tasks:`;
     this.#now = options.now ?? Date.now;
     this.#retainExpiredMs = options.retainExpiredMs ?? 60_000;
@@ -65,8 +67,7 @@ export class RedisTaskStore implements TaskStore {
     options: RedisTaskStoreOptions = {},
   ): Promise<RedisTaskStore> {
     const store = new RedisTaskStore(connection, options);
-    const sub = await connection.subscriber();
-    await sub.subscribe(store.#channel, (message: string) => store.#changed(message));
+    store.#unsubscribe = await connection.subscribe(store.#channel, (message) => store.#changed(message));
     return store;
   }
 
@@ -87,7 +88,7 @@ export class RedisTaskStore implements TaskStore {
     const expireAt = record.expiresAt === undefined ? 0 : record.expiresAt + this.#retainExpiredMs;
     try {
       await CREATE_TASK.run(
-        this.#connection.client,
+        this.#client,
         [this.#taskKey(record.taskId), this.#ownerKey(init.owner), `${this.#prefix}seq`],
         [
           JSON.stringify(record),
@@ -106,13 +107,13 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
-    const raw = await this.#connection.client.get(this.#taskKey(taskId));
+    const raw = await this.#client.get(this.#taskKey(taskId));
     const record = raw === null ? undefined : parseRecord(raw);
     return record !== undefined && record.owner === owner ? record : undefined;
   }
 
   async update(taskId: string, owner: string, change: TaskChange): Promise<TaskRecord | undefined> {
-    const client = this.#connection.client;
+    const client = this.#client;
     const key = this.#taskKey(taskId);
     let raw = await client.get(key);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
@@ -133,7 +134,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async list(owner: string, options: { after?: string; limit: number; era?: Era }): Promise<TaskPage> {
-    const client = this.#connection.client;
+    const client = this.#client;
     const index = this.#ownerKey(owner);
     let min = '-inf';
     if (options.after !== undefined) {
@@ -185,11 +186,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async delete(taskId: string, owner: string): Promise<void> {
-    await DELETE_TASK.run(
-      this.#connection.client,
-      [this.#taskKey(taskId), this.#ownerKey(owner)],
-      [owner, taskId],
-    );
+    await DELETE_TASK.run(this.#client, [this.#taskKey(taskId), this.#ownerKey(owner)], [owner, taskId]);
   }
 
   watch(taskId: string, listener: (status: TaskStatus) => void): () => void {
@@ -211,8 +208,7 @@ export class RedisTaskStore implements TaskStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#watchers.clear();
-    const sub = await this.#connection.subscriber();
-    if (sub.isReady) await sub.unsubscribe(this.#channel).catch(() => undefined);
+    await this.#unsubscribe?.();
   }
 
   #changed(message: string): void {

@@ -32,7 +32,7 @@ describe.runIf(haveRedis)('sharedRequestStateKey', () => {
       // The running replica stores its key again as it reconnects.
       let stored: string | null = null;
       while (stored !== k1) {
-        stored = await third.client.get('agentd:request-state-key');
+        stored = (await third.command(['GET', 'agentd:request-state-key'])) as string | null;
         if (stored !== k1) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(await sharedRequestStateKey(third)).toBe(k1);

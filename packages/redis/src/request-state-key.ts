@@ -21,12 +21,12 @@ export async function sharedRequestStateKey(
 ): Promise<string> {
   const name = options.key ?? `${connection.prefix}request-state-key`;
   const candidate = randomBytes(32).toString('base64url');
-  await connection.client.set(name, candidate, { condition: 'NX' });
-  const key = await connection.client.get(name);
-  if (key === null || key.length < 22)
+  await connection.command(['SET', name, candidate, 'NX']);
+  const key = await connection.command(['GET', name]);
+  if (typeof key !== 'string' || key.length < 22)
     throw redisError('redis_unavailable', `${name} holds no usable requestState key`);
   connection.onReady(() => {
-    connection.client.set(name, key, { condition: 'NX' }).catch((error: unknown) => {
+    connection.command(['SET', name, key, 'NX']).catch((error: unknown) => {
       connection.logger.warn('could not restore the requestState key', { error: String(error) });
     });
   });

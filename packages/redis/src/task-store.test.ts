@@ -91,7 +91,7 @@ describe.runIf(haveRedis)('RedisTaskStore across replicas', () => {
     });
     const store = await RedisTaskStore.create(connection);
     try {
-      await connection.client.set('y:tasks:task:bad', '{"not":"a task"');
+      await connection.command(['SET', 'y:tasks:task:bad', '{"not":"a task"']);
       expect(await store.get('bad', 'o')).toBeUndefined();
       await server.stop();
       await until(() => !connection.ready, 'the outage to be noticed');
