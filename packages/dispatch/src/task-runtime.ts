@@ -14,6 +14,7 @@ import {
 import { ErrorCode, isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from '@agentd/server';
 import type { DispatchLogger } from './dispatch-env.js';
+import { checkInputResponse } from './input-responses.js';
 import type { PendingInput, TaskInputHost } from './task-input.js';
 import { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 import { MemoryTaskStore, type TaskChange, type TaskRecord, type TaskStore } from './task-store.js';
@@ -95,7 +96,7 @@ export interface LiveTask extends TaskInputHost {
   /** Serialises store writes so they land in the order they happened. */
   chain: Promise<unknown>;
   expiry: ReturnType<typeof setTimeout> | undefined;
-  /** Stops watching a shared store for a cancel raised by another process. */
+  /** Stops watching a shared store for a cancel or input answers from another process. */
   unwatch: (() => void) | undefined;
 }
 
@@ -214,9 +215,24 @@ export class TaskRuntime {
     };
     this.#live.set(record.taskId, live);
     // A shared store: `tasks/cancel` may arrive at another process; the work runs here, so stop it.
-    live.unwatch = this.store.watch?.(record.taskId, (status) => {
+    const unwatch = this.store.watch?.(record.taskId, (status) => {
       if (status === 'cancelled') this.#stopCancelled(live);
     });
+    // …and `tasks/update` answers may arrive there too.
+    const unlisten = this.store.onInput?.(record.taskId, (responses) => {
+      this.answer(
+        live,
+        responses,
+        (input, key, value) => void checkInputResponse(input.method, key, value),
+      ).catch((error: unknown) =>
+        this.#logger.error('forwarded task input failed', { taskId: live.taskId, error: String(error) }),
+      );
+    });
+    if (unwatch !== undefined || unlisten !== undefined)
+      live.unwatch = () => {
+        unwatch?.();
+        unlisten?.();
+      };
     if (plan.ttlMs !== null) {
       // Past its TTL a task is gone: stop the work too.
       live.expiry = setTimeout(() => this.#expire(live), plan.ttlMs);

@@ -72,6 +72,13 @@ export interface TaskStore {
    * the task). Returns the unsubscribe. Without it, only this process's own writes wake waiters.
    */
   watch?(taskId: string, listener: (status: TaskStatus) => void): () => void;
+  /**
+   * A store shared with other processes: hands client input answers (`tasks/update`) that reached
+   * this process to the process running the task (its `onInput`). At most once.
+   */
+  sendInput?(taskId: string, responses: JsonObject): Promise<void>;
+  /** Receives the answers other processes `sendInput` for a task this process runs; returns the unsubscribe. */
+  onInput?(taskId: string, listener: (responses: JsonObject) => void): () => void;
   /** Stops timers; the store may not be used afterwards. */
   close?(): Promise<void>;
 }

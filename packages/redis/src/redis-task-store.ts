@@ -16,6 +16,7 @@ import {
   type TaskStore,
 } from '@agentd/dispatch';
 import type { Era, TaskStatus } from '@agentd/lifecycle';
+import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import { redisError } from './local-errors.js';
 import { clientsOf, type RedisClient } from './raw-client.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -43,8 +44,9 @@ export class RedisTaskStore implements TaskStore {
   readonly #retainExpiredMs: number;
   readonly #maxPerOwner: number;
   readonly #watchers = new Map<string, Set<(status: TaskStatus) => void>>();
+  readonly #inputListeners = new Map<string, Set<(responses: JsonObject) => void>>();
   #closed = false;
-  #unsubscribe: (() => Promise<void>) | undefined;
+  #unsubscribe: (() => Promise<void>)[] = [];
 
   private constructor(connection: RedisConnection, options: RedisTaskStoreOptions) {
     this.#client = clientsOf(connection).client;
@@ -67,12 +69,19 @@ export class RedisTaskStore implements TaskStore {
     options: RedisTaskStoreOptions = {},
   ): Promise<RedisTaskStore> {
     const store = new RedisTaskStore(connection, options);
-    store.#unsubscribe = await connection.subscribe(store.#channel, (message) => store.#changed(message));
+    store.#unsubscribe = await Promise.all([
+      connection.subscribe(store.#channel, (message) => store.#changed(message)),
+      connection.subscribe(store.#inputChannel, (message) => store.#input(message)),
+    ]);
     return store;
   }
 
   get #channel(): string {
     return `${this.#prefix}changed`;
+  }
+
+  get #inputChannel(): string {
+    return `${this.#prefix}input`;
   }
 
   #taskKey(taskId: string): string {
@@ -190,17 +199,15 @@ export class RedisTaskStore implements TaskStore {
   }
 
   watch(taskId: string, listener: (status: TaskStatus) => void): () => void {
-    let set = this.#watchers.get(taskId);
-    if (set === undefined) {
-      set = new Set();
-      this.#watchers.set(taskId, set);
-    }
-    const listeners = set;
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.#watchers.get(taskId) === listeners) this.#watchers.delete(taskId);
-    };
+    return addListener(this.#watchers, taskId, listener);
+  }
+
+  async sendInput(taskId: string, responses: JsonObject): Promise<void> {
+    await this.#client.publish(this.#inputChannel, JSON.stringify({ t: taskId, r: responses }));
+  }
+
+  onInput(taskId: string, listener: (responses: JsonObject) => void): () => void {
+    return addListener(this.#inputListeners, taskId, listener);
   }
 
   /** Stops listening for changes (the connection stays open; close it separately). */
@@ -208,7 +215,20 @@ export class RedisTaskStore implements TaskStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#watchers.clear();
-    await this.#unsubscribe?.();
+    this.#inputListeners.clear();
+    await Promise.all(this.#unsubscribe.map((unsubscribe) => unsubscribe()));
+  }
+
+  #input(message: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      return;
+    }
+    if (!isJsonObject(parsed) || typeof parsed.t !== 'string' || !isJsonObject(parsed.r)) return;
+    const responses = parsed.r;
+    for (const listener of [...(this.#inputListeners.get(parsed.t) ?? [])]) listener(responses);
   }
 
   #changed(message: string): void {
@@ -218,6 +238,24 @@ export class RedisTaskStore implements TaskStore {
     const listeners = this.#watchers.get(message.slice(0, space));
     for (const listener of [...(listeners ?? [])]) listener(status as TaskStatus);
   }
+}
+
+function addListener<T>(
+  map: Map<string, Set<(value: T) => void>>,
+  taskId: string,
+  listener: (value: T) => void,
+) {
+  let set = map.get(taskId);
+  if (set === undefined) {
+    set = new Set();
+    map.set(taskId, set);
+  }
+  const listeners = set;
+  listeners.add(listener);
+  return (): void => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && map.get(taskId) === listeners) map.delete(taskId);
+  };
 }
 
 /** A stored record, or undefined for anything that is not one (never trusted blindly: Redis is shared). */

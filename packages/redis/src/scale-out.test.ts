@@ -144,6 +144,41 @@ describe.runIf(have)('two replicas, one Redis', () => {
     expect(aborted).toBe(before + 1);
   });
 
+  it('a task running on A gets the input answered through B', async () => {
+    const caps = { ...TASKS_CAPS, elicitation: { form: {} } };
+    const created = await modern(a.url, 'tools/call', { name: 'ask-task', arguments: {} }, caps);
+    const taskId = created.result?.taskId as string;
+    const poll = async (status: string) => {
+      for (;;) {
+        const got = await modern(b.url, 'tasks/get', { taskId }, caps);
+        if (got.result?.status === status) return got;
+        if (got.result?.status !== 'working' && got.result?.status !== 'input_required')
+          throw new Error(JSON.stringify(got));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const asking = await poll('input_required');
+    expect(Object.keys(asking.result?.inputRequests as object)).toEqual(['name']);
+    const bad = await modern(
+      b.url,
+      'tasks/update',
+      { taskId, inputResponses: { name: { action: 'maybe' } } },
+      caps,
+    );
+    expect(bad.error?.code).toBe(-32602);
+    const sent = await modern(
+      b.url,
+      'tasks/update',
+      { taskId, inputResponses: { name: { action: 'accept', content: { name: 'Grace' } } } },
+      caps,
+    );
+    expect(sent).toMatchObject({ result: {} });
+    const done = await poll('completed');
+    expect(done.result?.result).toMatchObject({
+      content: [{ type: 'text', text: 'Hello, Grace (task on A)' }],
+    });
+  });
+
   it('an input_required round started on A completes on B (one requestState key)', async () => {
     const caps = { elicitation: { form: {} } };
     const first = await modern(a.url, 'tools/call', { name: 'ask', arguments: {} }, caps);

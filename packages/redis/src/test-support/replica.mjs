@@ -65,6 +65,22 @@ dispatcher.registerTool({
     return `Hello, ${answer.content?.name} (from ${name})`;
   },
 });
+dispatcher.registerTool({
+  name: 'ask-task',
+  description: 'A task that asks for a name, then greets',
+  task: 'optional',
+  handler: async (_args, ctx) => {
+    const answer = await ctx.elicit(
+      {
+        mode: 'form',
+        message: 'Name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+      },
+      { key: 'name' },
+    );
+    return `Hello, ${answer.content?.name} (task on ${name})`;
+  },
+});
 dispatcher.registerResource({
   uri: 'test://shared/doc',
   name: 'doc',
