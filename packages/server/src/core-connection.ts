@@ -30,14 +30,13 @@ import {
 } from '@agentd/rpc-frame';
 import type { PushWriter } from '@agentd/subscriptions';
 import { ClientRequests } from './client-requests.js';
-import type { CoreConnection, HandleOptions, LegacySession } from './core-types.js';
+import type { CoreConnection, CoreHost, HandleOptions, LegacySession } from './core-types.js';
 import type { Peer } from './handler.js';
 import { answerLegacyOwned, LEGACY_OWNED, type LegacyMethodHost } from './legacy-methods.js';
 import { ListenStreams } from './listen-streams.js';
 import { errorFields } from './logger.js';
 import { idKey } from './request-key.js';
 import { createRequestScope, type RequestScope, type ScopeIo } from './request-scope.js';
-import type { CoreHost } from './server-core.js';
 import { SlotPool } from './slot-pool.js';
 
 /** Why a request's signal aborted: decides whether (and how) it is still answered. */

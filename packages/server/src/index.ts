@@ -38,6 +38,14 @@ export {
   serveConnection,
   serveStreams,
 } from './serve-connection.js';
+export {
+  DEFAULT_CLOSE_DEADLINE_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  type ListenerServer,
+  type ListenerSource,
+  type ServeListenerOptions,
+  serveListener,
+} from './serve-listener.js';
 export { openStdio, type ServeStdioOptions, serveStdio } from './serve-stdio.js';
 export {
   createServerCore,
