@@ -22,6 +22,7 @@ export type {
   ServerCapabilities,
 } from './handler.js';
 export { DEFAULT_MAX_BUFFERED_INPUT_BYTES, InputBudget } from './input-budget.js';
+export type { ServerErrorCode } from './local-errors.js';
 export {
   type Logger,
   type LogLevel,
