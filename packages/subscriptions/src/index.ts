@@ -8,7 +8,6 @@ export {
   type ListenFilter,
   ListenStream,
   type ListenStreamOptions,
-  SUBSCRIPTION_ID_KEY,
 } from './listen-stream.js';
 export { ndjsonWriter } from './ndjson-writer.js';
 export type { PushWriter } from './push-writer.js';

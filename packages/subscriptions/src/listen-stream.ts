@@ -1,4 +1,5 @@
 /** A modern `subscriptions/listen` stream: a registry writer that filters and tags what it carries. */
+import { MetaKey } from '@agentd/lifecycle';
 import {
   isJsonObject,
   type JsonObject,
@@ -11,7 +12,7 @@ import {
 import { canonicalizeUri } from './canonical-uri.js';
 import type { PushWriter } from './push-writer.js';
 
-export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
+const SUBSCRIPTION_ID_KEY = MetaKey.subscriptionId;
 
 /** The `notifications` filter of a listen request (and of its acknowledgement). */
 export interface ListenFilter {

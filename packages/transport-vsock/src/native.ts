@@ -30,7 +30,7 @@ export interface NativeHandle {
   unref(): void;
 }
 
-export interface NativeAddon {
+interface NativeAddon {
   listen(address: NativeAddress, backlog: number): NativeHandle;
   /** The handle, and the connect error when connect(2) failed at once (the handle is then only for closing). */
   connect(address: NativeAddress): [NativeHandle, Error | undefined];
