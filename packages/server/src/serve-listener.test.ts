@@ -3,12 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { memoryLogger, NdjsonClient, testHandler } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ListenerServer, type ServeListenerOptions, serveListener } from './serve-listener.js';
 import { createServerCore } from './server-core.js';
-import { memoryLogger } from './test-support/memory-logger.js';
-import { RpcClient } from './test-support/rpc-client.js';
-import { testHandler } from './test-support/test-handler.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -75,7 +73,7 @@ async function setup(options: ServeListenerOptions = {}) {
     events,
     started,
     raw,
-    connect: async () => new RpcClient(await raw()),
+    connect: async () => new NdjsonClient(await raw()),
   };
 }
 
