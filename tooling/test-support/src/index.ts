@@ -3,15 +3,14 @@
  * use, the shared test Handlers, a recording Logger, and a unix-socket harness for a ServerCore.
  * Consumed as TypeScript sources by vitest and tsc; never built or published.
  */
-export { type LogRecord, memoryLogger } from './memory-logger.js';
-export { MODERN, MODERN_META, modernMeta, TEST_CLIENT_INFO } from './modern-meta.js';
-export { DEFAULT_WAIT_MS, type Json, type Message, NdjsonClient } from './ndjson-client.js';
+export { memoryLogger } from './memory-logger.js';
+export { MODERN_META, modernMeta } from './modern-meta.js';
+export { type Json, type Message, NdjsonClient } from './ndjson-client.js';
 export { resourceValue, toolValue } from './result-values.js';
 export { type SocketHarness, socketHarness } from './socket-harness.js';
 export {
   FULL_CAPABILITIES,
   type TestHandlerOptions,
-  type TestHandlerState,
   testHandler,
 } from './test-handler.js';
-export { type ToolHandlerOptions, type ToolHandlerState, toolHandler, WATCHED_URI } from './tool-handler.js';
+export { type ToolHandlerOptions, toolHandler, WATCHED_URI } from './tool-handler.js';

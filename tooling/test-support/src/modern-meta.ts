@@ -1,8 +1,6 @@
 /** The `_meta` envelope a 2026-07-28 (modern) test request carries, built from lifecycle's keys. */
 import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 
-export const MODERN = MODERN_VERSION;
-
 export const TEST_CLIENT_INFO = { name: 'test-client', version: '1.0.0' };
 
 export const MODERN_META: Record<string, unknown> = {

@@ -21,7 +21,7 @@ export type Message = Json & {
 };
 
 /** How long a wait (and so a request) may take before it rejects naming what it waited for. */
-export const DEFAULT_WAIT_MS = 20_000;
+const DEFAULT_WAIT_MS = 20_000;
 
 interface Waiter {
   test: (message: Message) => boolean;

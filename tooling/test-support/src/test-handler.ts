@@ -2,7 +2,7 @@
 import { ErrorCode, type JsonObject, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 
-export interface TestHandlerState {
+interface TestHandlerState {
   connects: Peer[];
   disconnects: Array<{ peer: Peer; subscriptionsAtDisconnect: number }>;
   aborted: Array<string | number>;

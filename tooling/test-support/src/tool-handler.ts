@@ -41,7 +41,7 @@ const TOOLS = [
   { name: 'whoami', description: 'Describes the calling peer', inputSchema: { type: 'object' } },
 ];
 
-export interface ToolHandlerState {
+interface ToolHandlerState {
   connects: Peer[];
   disconnects: Peer[];
   /** Request ids whose `wait` or `block` call saw its signal abort. */
