@@ -29,11 +29,12 @@ const HEAVY_SUITES = [
   'packages/server/src/serve-listener.test.ts',
   'packages/server/src/serve-stdio.test.ts',
   // transport-http: suites on a listening HTTP server (the in-process fetch-handler suites stay).
-  'packages/transport-http/src/accept.test.ts',
+  'packages/transport-http/src/accept-http.test.ts',
   'packages/transport-http/src/cancel-official-clients.test.ts',
   'packages/transport-http/src/connection-close-413.test.ts',
   'packages/transport-http/src/drain-body.test.ts',
   'packages/transport-http/src/http-rules.test.ts',
+  'packages/transport-http/src/internal-errors.test.ts',
   'packages/transport-http/src/legacy-http.test.ts',
   'packages/transport-http/src/load.test.ts',
   'packages/transport-http/src/modern-http.test.ts',
