@@ -9,12 +9,14 @@ import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import full from './vitest.config.js';
 
 const HEAVY_SUITES = [
-  // End to end and tooling: whole processes, packed tarballs, conformance fixtures, benches, redis/nginx.
+  // End to end and tooling: whole processes, packed tarballs, conformance fixtures, benches, redis/nginx,
+  // the examples' verify scripts.
   'apps/agentd/test/**',
   'apps/conformance-server/**',
   'tooling/scripts/**',
   'tooling/bench/**',
   'tooling/cluster-harness/**',
+  'examples/**',
   // agentd: real agent processes and the metrics HTTP listener.
   'apps/agentd/src/supervisor/**/*.test.ts',
   'apps/agentd/src/metrics/metrics-server.test.ts',
