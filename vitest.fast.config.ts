@@ -23,6 +23,8 @@ const HEAVY_SUITES = [
   // Socket transports: every suite binds or dials real sockets.
   'packages/transport-unix/**',
   'packages/transport-vsock/**',
+  // redis: a real redis-server per suite.
+  'packages/redis/**',
   // server: the connection loop, accept loop and both eras over real unix sockets and stdio children.
   'packages/server/src/core-legacy.test.ts',
   'packages/server/src/core-modern.test.ts',
