@@ -68,9 +68,11 @@ export {
   type ToolTaskSupport,
 } from './task-runtime.js';
 export {
+  applyTaskChange,
   MemoryTaskStore,
   type MemoryTaskStoreOptions,
   newTaskId,
+  newTaskRecord,
   type TaskChange,
   type TaskInit,
   TaskLimitError,
