@@ -2,6 +2,8 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import { createServerCore, type Peer, type ServerCore } from '@agentd/server';
 import { canonicalizeUri, SubscriptionRegistry } from '@agentd/subscriptions';
+import { ClusterNode } from '../cluster/cluster-node.js';
+import type { RunChange } from '../cluster/shared-run.js';
 import { ConfigError, formatIssue } from '../config/config-error.js';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { redactConfig } from '../config/redact-config.js';
@@ -16,10 +18,12 @@ import { subscriptionKey } from './agent-uri.js';
 import { diffConfig } from './config-diff.js';
 import { ConfigWatcher } from './config-watcher.js';
 import { type Listener, startListener } from './listeners.js';
-import { buildOperations, type OperationHost, statusJson } from './operations.js';
+import { buildOperations, type OperationHost } from './operations.js';
 import { supervisorConfig } from './profiles.js';
 import { RESOURCE_SPECS, type ResourceHost } from './resources.js';
+import { localRunIndex, type RunIndex } from './run-index.js';
 import { createSelfMcp, type SelfMcp } from './self-mcp.js';
+import { statusJson } from './status-json.js';
 import { listenerTrust, seesManagement } from './trust.js';
 
 export interface DaemonOptions {
@@ -53,6 +57,9 @@ export class Daemon implements OperationHost, ResourceHost {
   /** Only when `metrics` is configured: no cost otherwise. */
   readonly #metrics: AgentdMetrics | undefined;
   #metricsServer: MetricsServer | undefined;
+  /** The fleet, when `cluster` is configured (joined in listen()). */
+  #cluster: ClusterNode | undefined;
+  #runs: RunIndex;
   #config: AgentdConfig;
   #configPath: string | undefined;
   /** Serve targets and TLS material are fixed at startup (changing them needs a restart). */
@@ -91,6 +98,7 @@ export class Daemon implements OperationHost, ResourceHost {
           this.#logger.log(level, msg, { component: 'supervisor', ...fields }),
       },
     });
+    this.#runs = localRunIndex(() => this.#supervisor);
     const registry = new SubscriptionRegistry({
       canonicalize: (uri) => subscriptionKey(canonicalizeUri(uri)),
     });
@@ -130,6 +138,7 @@ export class Daemon implements OperationHost, ResourceHost {
 
   /** Binds every serve target; on failure closes what was opened and rethrows. */
   async listen(): Promise<Listener[]> {
+    await this.#joinFleet();
     for (const target of this.#targets) {
       try {
         const listener = await startListener(target, {
@@ -179,9 +188,25 @@ export class Daemon implements OperationHost, ResourceHost {
     return this.#metricsServer?.url;
   }
 
+  /** Before any listener: a replica serves only once it answers for the whole fleet. */
+  async #joinFleet(): Promise<void> {
+    const cluster = this.#config.cluster;
+    if (cluster === undefined) return;
+    this.#cluster = await ClusterNode.start({
+      config: cluster,
+      supervisor: this.#supervisor,
+      logger: this.#logger,
+      version: this.version,
+      listeners: () => this.#listeners.map((l) => l.address),
+      onRemoteChange: (change) => this.#notifyRemote(change),
+    });
+    this.#runs = this.#cluster;
+  }
+
   async #abortStart(): Promise<void> {
     await Promise.all(this.#listeners.map((l) => l.close(0)));
     this.#listeners = [];
+    await this.#cluster?.close();
     await this.#supervisor.dispose();
     await this.#selfMcp.close();
   }
@@ -194,6 +219,10 @@ export class Daemon implements OperationHost, ResourceHost {
 
   supervisor(): Supervisor {
     return this.#supervisor;
+  }
+
+  runs(): RunIndex {
+    return this.#runs;
   }
 
   ring(): EventRing {
@@ -228,6 +257,7 @@ export class Daemon implements OperationHost, ResourceHost {
       defaultAgent: s.defaultAgent,
       agents: [...s.agents],
       exposure: this.#config.exposure,
+      ...(this.#cluster === undefined ? {} : { instance: this.#cluster.instanceId }),
     };
   }
 
@@ -254,12 +284,14 @@ export class Daemon implements OperationHost, ResourceHost {
     };
   }
 
-  inventoryBody(): JsonObject {
+  async inventoryBody(): Promise<JsonObject> {
     const s = this.#supervisor.snapshot();
+    const fleet = await this.#runs.fleet();
     return {
       snapshot: JSON.parse(JSON.stringify(s)) as JsonObject,
       listeners: this.#listeners.map((l) => ({ target: l.target.raw, address: l.address })),
       subagents: this.#supervisor.list().map(statusJson),
+      ...(fleet === undefined ? {} : { fleet }),
     };
   }
 
@@ -316,6 +348,15 @@ export class Daemon implements OperationHost, ResourceHost {
       }, EVENTS_NOTIFY_MS);
       this.#eventsTimer.unref();
     });
+  }
+
+  /** Another replica's run changed: its subscribers here hear of it as if it ran here. */
+  #notifyRemote(change: RunChange): void {
+    this.#notify(`agent://run/${change.runId}`, true);
+    if (change.terminal) this.#notify(`agent://subagent/${change.handle}`, false);
+    if (change.warm && (change.terminal || change.turn === true))
+      this.#notify(`agent://session/${change.handle}`, true);
+    this.#notify('agent://inventory', true);
   }
 
   // ---- reload ----
@@ -397,6 +438,7 @@ export class Daemon implements OperationHost, ResourceHost {
         await Promise.all(this.#listeners.map((l) => l.close(2_000)));
         await this.#metricsServer?.close();
         await this.#supervisor.dispose();
+        await this.#cluster?.close();
         await this.#selfMcp.close();
         this.#logger.info('stopped', { reason });
         this.#exit(0);

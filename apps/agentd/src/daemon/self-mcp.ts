@@ -143,9 +143,9 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
   };
   for (const spec of operations) register(spec);
 
-  const read = (uri: string, peer: Peer) => {
+  const read = async (uri: string, peer: Peer) => {
     try {
-      return json(uri, readResource(options.resources, uri, peer));
+      return json(uri, await readResource(options.resources, uri, peer));
     } catch (error) {
       if (error instanceof ResourceError && error.reason === 'not_found') return undefined;
       throw error;
@@ -191,7 +191,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
    * Subscribe gate: unknown and hidden URIs answer false (the core's generic refusal, identical
    * for both, so a stdio peer cannot probe); known but non-subscribable ones say why.
    */
-  const canSubscribe = (uri: string, peer: Peer): boolean => {
+  const canSubscribe = async (uri: string, peer: Peer): Promise<boolean> => {
     if (!dispatcher.canSubscribe(uri, peer)) return false;
     const parsed = parseAgentUri(uri);
     const spec = parsed === undefined ? undefined : RESOURCE_SPECS.find((r) => r.name === parsed.kind);
@@ -200,7 +200,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         uri,
       });
     try {
-      checkSubscribable(options.resources, uri);
+      await checkSubscribable(options.resources, uri);
       return true;
     } catch (error) {
       if (!(error instanceof ResourceError)) throw error;

@@ -1,0 +1,78 @@
+/** Shared run records in Redis: written by the owner, read by every replica, final once terminal. */
+import type { ClusterKeys } from './cluster-keys.js';
+import type { RedisClient } from './redis-client.js';
+import { changeOf, type SharedStatus } from './shared-run.js';
+
+/**
+ * One atomic write: a terminal record never changes again (so a late write from a replica that
+ * was declared dead cannot resurrect a run marked lost), the run id index and the owner's set of
+ * unfinished runs follow the record, and the change is published in the same step.
+ */
+const WRITE_RUN = `
+if redis.call('HGET', KEYS[1], 'terminal') == '1' then return 0 end
+redis.call('HSET', KEYS[1], 'json', ARGV[1], 'terminal', ARGV[3], 'owner', ARGV[7], 'state', ARGV[8])
+if ARGV[3] == '1' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[4])
+  redis.call('SREM', KEYS[3], ARGV[2])
+else
+  redis.call('SET', KEYS[2], ARGV[2])
+  redis.call('SADD', KEYS[3], ARGV[2])
+end
+redis.call('PUBLISH', ARGV[5], ARGV[6])
+return 1
+`;
+
+export class RunStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: ClusterKeys,
+    private readonly recordTtlMs: number,
+  ) {}
+
+  /** Writes the record unless it is already terminal; true when it was written. */
+  async write(status: SharedStatus, options: { turn?: boolean } = {}): Promise<boolean> {
+    const written = await this.redis.eval(WRITE_RUN, {
+      keys: [this.keys.run(status.handle), this.keys.runId(status.runId), this.keys.live(status.instance)],
+      arguments: [
+        JSON.stringify(status),
+        status.handle,
+        status.terminal ? '1' : '0',
+        String(this.recordTtlMs),
+        this.keys.runsChannel,
+        JSON.stringify(changeOf(status, options.turn === true)),
+        status.instance,
+        status.state,
+      ],
+    });
+    return written === 1;
+  }
+
+  async get(handle: string): Promise<SharedStatus | undefined> {
+    const json = await this.redis.hGet(this.keys.run(handle), 'json');
+    return typeof json === 'string' ? parseStatus(json) : undefined;
+  }
+
+  async getByRunId(runId: string): Promise<SharedStatus | undefined> {
+    const handle = await this.redis.get(this.keys.runId(runId));
+    return typeof handle === 'string' ? this.get(handle) : undefined;
+  }
+
+  /** The unfinished runs an instance has registered (what its death makes lost). */
+  async liveOf(instance: string): Promise<SharedStatus[]> {
+    const handles = await this.redis.sMembers(this.keys.live(instance));
+    const records = await Promise.all(handles.map((h) => this.get(h)));
+    return records.filter((r): r is SharedStatus => r !== undefined);
+  }
+}
+
+function parseStatus(json: string): SharedStatus | undefined {
+  try {
+    const value = JSON.parse(json) as SharedStatus;
+    return typeof value === 'object' && value !== null && typeof value.handle === 'string'
+      ? value
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,80 @@
+/** A run record as every replica sees it: the owner's status plus the instance that owns the process. */
+import type { JsonObject } from '@agentd/rpc-frame';
+import type { SubagentStatus } from '../supervisor/index.js';
+
+/**
+ * The status JSON of a run (SubagentStatus) with `instance`. Its `state` may also be `lost`: the
+ * owning instance died (its lease expired) before the run ended, so its outcome is unknown.
+ */
+export type SharedStatus = JsonObject & {
+  handle: string;
+  runId: string;
+  state: string;
+  terminal: boolean;
+  warm: boolean;
+  instance: string;
+};
+
+/** What a replica publishes on every record change (small: readers fetch the record when they need it). */
+export interface RunChange {
+  instance: string;
+  handle: string;
+  runId: string;
+  state: string;
+  terminal: boolean;
+  warm: boolean;
+  /** A turn boundary of a warm session (its `agent://session/<handle>` changed). */
+  turn?: boolean;
+}
+
+export function sharedStatus(status: SubagentStatus, instance: string): SharedStatus {
+  const json = JSON.parse(JSON.stringify(status)) as JsonObject;
+  return { ...json, instance } as SharedStatus;
+}
+
+/** The record of a run whose instance died mid-run: terminal, outcome unknown, no process. */
+export function lostStatus(status: SharedStatus, now: Date): SharedStatus {
+  const { pid: _pid, ...rest } = status;
+  return {
+    ...rest,
+    state: 'lost',
+    terminal: true,
+    busy: false,
+    endedAt: now.toISOString(),
+    error: {
+      code: 'lost',
+      message: `instance ${status.instance} stopped renewing its lease before the run ended; its outcome is unknown`,
+    },
+  };
+}
+
+export function changeOf(status: SharedStatus, turn = false): RunChange {
+  return {
+    instance: status.instance,
+    handle: status.handle,
+    runId: status.runId,
+    state: status.state,
+    terminal: status.terminal,
+    warm: status.warm,
+    ...(turn ? { turn: true } : {}),
+  };
+}
+
+/** A pub/sub message from another replica; undefined when it is not one of ours. */
+export function parseRunChange(text: string): RunChange | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<RunChange>;
+    if (
+      typeof value.instance === 'string' &&
+      typeof value.handle === 'string' &&
+      typeof value.runId === 'string' &&
+      typeof value.state === 'string' &&
+      typeof value.terminal === 'boolean' &&
+      typeof value.warm === 'boolean'
+    )
+      return value as RunChange;
+  } catch {
+    // not JSON: ignored below
+  }
+  return undefined;
+}
