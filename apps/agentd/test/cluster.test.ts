@@ -1,0 +1,240 @@
+/**
+ * agentd as a fleet: three real replicas behind a real nginx, sharing runs through a real
+ * redis-server, driven by the official SDK client through the balancer.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Agentd, startAgentd } from './support/agentd-process.js';
+import {
+  clusterPartsAvailable,
+  type Nginx,
+  type RedisServer,
+  startNginx,
+  startRedis,
+} from './support/cluster-parts.js';
+import type { Json } from './support/ndjson-client.js';
+
+const TOKEN = 'cluster-e2e-bearer-token-0123456789';
+const LEASE_TTL_MS = 1500;
+const runnable = clusterPartsAvailable();
+
+let redis: RedisServer;
+let nginx: Nginx;
+const replicas = new Map<string, Agentd>();
+const clients: Client[] = [];
+
+async function startReplica(id: string): Promise<Agentd> {
+  const agentd = await startAgentd({
+    http: true,
+    config: { auth: { bearerTokens: [{ name: 'e2e', token: TOKEN }] }, exposure: 'classic' },
+    args: ['--no-watch', '--instance-id', id, '--lease-ttl-ms', String(LEASE_TTL_MS)],
+    env: { AGENTD_REDIS_URL: redis.url },
+  });
+  replicas.set(id, agentd);
+  return agentd;
+}
+
+/** A new SDK client through the balancer, and the replica its session landed on. */
+async function connect(): Promise<{ client: Client; instance: string }> {
+  const client = new Client({ name: 'agentd-cluster-e2e', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(nginx.url), {
+      requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
+  clients.push(client);
+  const status = await read(client, 'agent://status');
+  return { client, instance: String(status.instance) };
+}
+
+/** Two clients whose sessions live on different replicas (round robin gets there at once). */
+async function twoReplicas(): Promise<
+  [{ client: Client; instance: string }, { client: Client; instance: string }]
+> {
+  const first = await connect();
+  for (let i = 0; i < 10; i++) {
+    // Each connect makes the same number of requests, which can lock round robin in phase: one
+    // sessionless request moves it on by one replica.
+    await fetch(nginx.url, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.arrayBuffer());
+    const other = await connect();
+    if (other.instance !== first.instance) return [first, other];
+  }
+  throw new Error('the balancer kept every session on one replica');
+}
+
+async function read(client: Client, uri: string): Promise<Json> {
+  const result = await client.readResource({ uri });
+  return JSON.parse(String((result.contents[0] as { text: string }).text)) as Json;
+}
+
+async function call(client: Client, name: string, args: Json): Promise<Json> {
+  const result = (await client.callTool({ name, arguments: args })) as Json;
+  return result.structuredContent as Json;
+}
+
+async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  let last: T | undefined;
+  for (let i = 0; i < 200; i++) {
+    last = await get();
+    if (done(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${what}: still ${JSON.stringify(last)}`);
+}
+
+describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
+  beforeAll(async () => {
+    redis = await startRedis();
+    const started = await Promise.all(['a', 'b', 'c'].map((id) => startReplica(id)));
+    nginx = await startNginx(started.map((r) => Number(new URL(r.httpUrl as string).port)));
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    await Promise.allSettled([...replicas.values()].map((r) => r.stop()));
+    await nginx?.stop();
+    await redis?.stop();
+  });
+
+  it('a subscription on one replica hears of a run that ends on another', async () => {
+    const [watcher, spawner] = await twoReplicas();
+    const updates: string[] = [];
+    watcher.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    const started = await call(spawner.client, 'command_subagent.spawn', {
+      instruction: 'sleep 700',
+      async: true,
+    });
+    expect(started).toMatchObject({ state: 'running', instance: spawner.instance });
+    const uri = `agent://subagent/${String(started.handle)}`;
+    // The watcher's replica does not run it, and still answers for it and lets it be watched.
+    expect(await read(watcher.client, uri)).toMatchObject({ state: 'running', instance: spawner.instance });
+    await watcher.client.subscribeResource({ uri });
+    await eventually(
+      async () => updates,
+      (u) => u.includes(uri),
+      'the update',
+    );
+    expect(updates.filter((u) => u === uri)).toHaveLength(1);
+    expect(await read(watcher.client, uri)).toMatchObject({ state: 'succeeded', output: 'slept 700 ms' });
+    // Any replica answers subagent.status and agent://run/<id> for any run.
+    expect(await call(watcher.client, 'query_subagent.status', { handle: started.handle })).toMatchObject({
+      state: 'succeeded',
+      instance: spawner.instance,
+    });
+    const run = await read(watcher.client, `agent://run/${String(started.runId)}`);
+    expect(run).toMatchObject({ state: 'succeeded', runId: started.runId });
+    expect(run.handle).toBeUndefined();
+  });
+
+  it('a cancel through one replica stops the run another replica owns', async () => {
+    const [canceller, owner] = await twoReplicas();
+    const started = await call(owner.client, 'command_subagent.spawn', {
+      instruction: 'sleep 30000',
+      async: true,
+    });
+    const cancelled = await call(canceller.client, 'command_subagent.cancel', {
+      handle: started.handle,
+      reason: 'stop from elsewhere',
+    });
+    expect(cancelled).toMatchObject({
+      state: 'cancelled',
+      reason: 'stop from elsewhere',
+      instance: owner.instance,
+    });
+    expect(await call(owner.client, 'query_subagent.status', { handle: started.handle })).toMatchObject({
+      state: 'cancelled',
+    });
+  });
+
+  it('the inventory shows the fleet: every replica, alive, with its live runs', async () => {
+    const { client } = await connect();
+    const started = await call(client, 'command_subagent.spawn', { instruction: 'sleep 1500', async: true });
+    const inventory = await read(client, 'agent://inventory');
+    const fleet = inventory.fleet as Json;
+    const instances = fleet.instances as Json[];
+    expect(instances.map((i) => i.id)).toEqual(['a', 'b', 'c']);
+    expect(instances.every((i) => i.alive === true)).toBe(true);
+    expect(instances.find((i) => i.id === started.instance)?.runs).toContain(started.handle);
+  });
+
+  it('a replica killed mid-run: what finished stays readable, its unfinished runs become lost', async () => {
+    const [survivor, doomed] = await twoReplicas();
+    const finished = await call(doomed.client, 'command_subagent.spawn', { instruction: 'uppercase kept' });
+    expect(finished).toMatchObject({ state: 'succeeded', output: 'KEPT' });
+    const running = await call(doomed.client, 'command_subagent.spawn', {
+      instruction: 'sleep 30000',
+      async: true,
+    });
+    const victim = replicas.get(doomed.instance) as Agentd;
+    victim.proc.kill('SIGKILL');
+    await victim.exited;
+    replicas.delete(doomed.instance);
+    // The doomed client's session died with its replica; a client retries through the balancer.
+    await expect(call(doomed.client, 'query_subagent.status', { handle: finished.handle })).rejects.toThrow();
+    const retry = await connect();
+    expect(retry.instance).not.toBe(doomed.instance);
+    expect(await call(retry.client, 'query_subagent.status', { handle: finished.handle })).toMatchObject({
+      state: 'succeeded',
+      output: 'KEPT',
+      instance: doomed.instance,
+    });
+    const lost = await eventually(
+      () => call(survivor.client, 'query_subagent.status', { handle: running.handle }),
+      (s) => s.state === 'lost',
+      'the orphaned run',
+    );
+    expect(lost).toMatchObject({ terminal: true, error: { code: 'lost' }, instance: doomed.instance });
+    const fleet = (await read(survivor.client, 'agent://inventory')).fleet as Json;
+    expect((fleet.instances as Json[]).map((i) => i.id)).not.toContain(doomed.instance);
+    // Marked once: one survivor swept it.
+    const sweeps = [...replicas.values()].flatMap((r) =>
+      r.logs.filter(
+        (l) =>
+          l.msg === 'instance lease expired; its unfinished runs are lost' && l.instance === doomed.instance,
+      ),
+    );
+    expect(sweeps).toHaveLength(1);
+    expect(sweeps[0]).toMatchObject({ lost: 1 });
+  });
+
+  it('Redis restarted mid-stream: replicas reconnect, records come back, later updates arrive', async () => {
+    const [watcher, spawner] = await twoReplicas();
+    const updates: string[] = [];
+    watcher.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    const done = await call(spawner.client, 'command_subagent.spawn', { instruction: 'echo before' });
+    const started = await call(spawner.client, 'command_subagent.spawn', {
+      instruction: 'sleep 3000',
+      async: true,
+    });
+    const uri = `agent://subagent/${String(started.handle)}`;
+    await watcher.client.subscribeResource({ uri });
+    const since = new Map([...replicas].map(([id, r]) => [id, r.logs.length]));
+    await redis.restart();
+    for (const [id, replica] of replicas) {
+      await replica.waitForLog((l) => l.msg === 'redis connection restored' && l.role === 'subscriber', {
+        since: since.get(id) ?? 0,
+      });
+    }
+    // The empty Redis is refilled by the owners: the finished run reads again from anywhere.
+    expect(
+      await eventually(
+        () =>
+          call(watcher.client, 'query_subagent.status', { handle: done.handle }).catch(() => ({}) as Json),
+        (s) => s.state === 'succeeded',
+        'the finished run after the restart',
+      ),
+    ).toMatchObject({ output: 'before' });
+    await eventually(
+      async () => updates,
+      (u) => u.includes(uri),
+      'the update after the restart',
+    );
+    expect(await read(watcher.client, uri)).toMatchObject({ state: 'succeeded' });
+  });
+});
