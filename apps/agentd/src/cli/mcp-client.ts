@@ -1,7 +1,8 @@
 /** What the operator CLI needs of a connection to agentd: modern-era requests with their notifications. */
+import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import type { JsonObject, JsonRpcNotification } from '@agentd/rpc-frame';
 
-export const CLIENT_PROTOCOL_VERSION = '2026-07-28';
+export const CLIENT_PROTOCOL_VERSION = MODERN_VERSION;
 
 export interface RequestOptions {
   /** Request-scoped notifications (progress, log messages) while the request is in flight. */
@@ -20,9 +21,9 @@ export interface McpClient {
 export function modernMeta(params: JsonObject, version: string): JsonObject {
   const own = typeof params._meta === 'object' && params._meta !== null ? (params._meta as JsonObject) : {};
   return {
-    'io.modelcontextprotocol/protocolVersion': CLIENT_PROTOCOL_VERSION,
-    'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'agentd-cli', version },
+    [MetaKey.protocolVersion]: CLIENT_PROTOCOL_VERSION,
+    [MetaKey.clientCapabilities]: {},
+    [MetaKey.clientInfo]: { name: 'agentd-cli', version },
     ...own,
   };
 }

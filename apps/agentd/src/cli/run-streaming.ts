@@ -2,6 +2,7 @@
  * `agentd spawn` / `agentd send`: one request that waits for a run or a turn, streaming its
  * progress and log notifications to stderr, and cancelling it on SIGINT/SIGTERM (and saying so).
  */
+import { MetaKey } from '@agentd/lifecycle';
 import { isJsonObject, type JsonObject, type JsonRpcNotification } from '@agentd/rpc-frame';
 import { FAILED_STATES, pretty, statusText } from './format.js';
 import type { McpClient } from './mcp-client.js';
@@ -99,7 +100,7 @@ export async function runStreaming(client: McpClient, call: StreamingCall): Prom
   const outcome = await interruptible(call.io, (signal) =>
     callOperation(client, 'command', call.id, call.args, {
       signal,
-      meta: { progressToken: 'agentd-cli', 'io.modelcontextprotocol/logLevel': 'info' },
+      meta: { progressToken: 'agentd-cli', [MetaKey.logLevel]: 'info' },
       onNotification: printer(call, started),
     }),
   );

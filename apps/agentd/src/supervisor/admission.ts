@@ -1,7 +1,14 @@
 /** Admission checks: request fields, capacity per pool, and eviction of finished handles. */
 import { LocalError } from '@agentd/rpc-frame';
 import type { EffectiveLimits } from './config-check.js';
-import { isLive, type RunRecord } from './run-record.js';
+
+/** What admission needs to know of a tracked run. */
+interface TrackedRun {
+  readonly handle: string;
+  readonly warm: boolean;
+  readonly live: boolean;
+  readonly endedAt: Date | undefined;
+}
 
 export function checkText(value: unknown, field: string, maxBytes: number): string {
   if (typeof value !== 'string' || value.length === 0) {
@@ -21,9 +28,9 @@ export function checkTimeout(timeoutMs: unknown, max: number): number {
 }
 
 /** One-shot runs and warm sessions are separate pools, so neither can starve the other. */
-export function checkCapacity(runs: Iterable<RunRecord>, limits: EffectiveLimits, warm: boolean): void {
+export function checkCapacity(runs: Iterable<TrackedRun>, limits: EffectiveLimits, warm: boolean): void {
   let live = 0;
-  for (const run of runs) if (isLive(run) && run.warm === warm) live += 1;
+  for (const run of runs) if (run.live && run.warm === warm) live += 1;
   const max = warm ? limits.maxWarmSessions : limits.maxConcurrentRuns;
   if (live >= max) {
     const kind = warm ? 'warm sessions' : 'concurrent runs';
@@ -35,10 +42,10 @@ export function checkCapacity(runs: Iterable<RunRecord>, limits: EffectiveLimits
  * Removes finished runs, oldest end first, until one more fits under `max`; returns them.
  * A live run is never evicted: when only live runs are left the spawn is refused.
  */
-export function evictForRoom(runs: Map<string, RunRecord>, max: number): RunRecord[] {
-  const evicted: RunRecord[] = [];
+export function evictForRoom<R extends TrackedRun>(runs: Map<string, R>, max: number): R[] {
+  const evicted: R[] = [];
   while (runs.size >= max) {
-    let oldest: RunRecord | undefined;
+    let oldest: R | undefined;
     for (const run of runs.values()) {
       if (run.endedAt === undefined) continue;
       if (oldest?.endedAt === undefined || run.endedAt < oldest.endedAt) oldest = run;

@@ -3,8 +3,7 @@
  * This file is the seam's public API; everything not listed here is internal.
  */
 export { exampleAgentPath, exampleAgentProfile } from './example-agent-profile.js';
-export { Supervisor } from './supervisor.js';
-export type { SupervisorListeners } from './supervisor-base.js';
+export { Supervisor, type SupervisorListeners } from './supervisor.js';
 export type {
   AgentEvent,
   AgentProfile,

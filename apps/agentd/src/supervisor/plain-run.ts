@@ -4,6 +4,9 @@
  * tail readable mid-run.
  */
 import type { ChildHost } from './child-host.js';
+import { type ExitFacts, type Outcome, plainOutcome, stripFinalNewline, tooLarge } from './exit-outcome.js';
+import { Run } from './run.js';
+import type { Ending } from './run-record.js';
 import type { AgentEvent, AgentProfile, PlainTailLine } from './types.js';
 
 /** Where a plain profile's `args` take the instruction, for CLIs that want the prompt as an argument. */
@@ -56,14 +59,14 @@ export interface PlainRunOptions {
   onOverflow: () => void;
 }
 
-export interface PlainRun {
+export interface PlainCapture {
   /** stdout so far, at most maxOutputBytes (cut there when the child wrote more). */
   output(): string;
   /** The last lines of stdout and stderr, oldest first. */
   tail(): PlainTailLine[];
 }
 
-export function startPlainRun(host: ChildHost, stdin: string, options: PlainRunOptions): PlainRun {
+export function capturePlainRun(host: ChildHost, stdin: string, options: PlainRunOptions): PlainCapture {
   const chunks: Buffer[] = [];
   let size = 0;
   let overflowed = false;
@@ -111,4 +114,47 @@ export function startPlainRun(host: ChildHost, stdin: string, options: PlainRunO
     output: () => Buffer.concat(chunks).toString('utf8'),
     tail: () => tail.map((line) => ({ ...line })),
   };
+}
+
+/** A plain-mode run: one child, no protocol; its exit decides the outcome. */
+export class PlainRun extends Run {
+  private stdin = '';
+  private capture: PlainCapture | undefined;
+
+  protected childProfile(instruction: string): AgentProfile {
+    const invocation = plainInvocation(this.record.profile, instruction);
+    this.stdin = invocation.stdin;
+    return invocation.profile;
+  }
+
+  protected attach(host: ChildHost): void {
+    const max = this.context.limits().maxOutputBytes;
+    this.capture = capturePlainRun(host, this.stdin, {
+      maxOutputBytes: max,
+      // A plain run's output line: for the waiting caller only (the daemon log is not the agent's stdout).
+      onEvent: (event) => this.emitEvent(event),
+      onOverflow: () => void this.terminate(tooLarge(max)),
+    });
+    this.armTimer(this.record.timeoutMs);
+  }
+
+  protected override tail(): PlainTailLine[] | undefined {
+    return this.capture?.tail();
+  }
+
+  /** Plain mode keeps the stdout it got (up to the cap) however the run ended. */
+  protected override decided(ending: Ending, facts: ExitFacts): Outcome {
+    const decided = super.decided(ending, facts);
+    if (this.capture !== undefined) decided.fields.output = stripFinalNewline(this.capture.output());
+    return decided;
+  }
+
+  protected exitOutcome(facts: ExitFacts): Outcome {
+    const outcome = plainOutcome(facts, this.capture?.output() ?? '');
+    if (outcome.state === 'succeeded') {
+      this.record.turns = 1;
+      this.emitTurn();
+    }
+    return outcome;
+  }
 }

@@ -1,14 +1,5 @@
-/** The supervisor's record of one subagent run or warm session, and its public status view. */
-import type { ChildHost } from './child-host.js';
-import type { ProtocolClient } from './protocol-client.js';
-import type {
-  AgentEvent,
-  AgentProfile,
-  PlainTailLine,
-  SubagentError,
-  SubagentState,
-  SubagentStatus,
-} from './types.js';
+/** The facts of one subagent run (what its public status shows), and the status view of them. */
+import type { AgentProfile, PlainTailLine, SubagentError, SubagentState, SubagentStatus } from './types.js';
 
 export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -19,6 +10,7 @@ export interface Ending {
   reason?: string;
 }
 
+/** Plain data: a run's identity and its latest outcome. The mechanics live in `Run` (run.ts). */
 export interface RunRecord {
   readonly handle: string;
   readonly runId: string;
@@ -34,24 +26,21 @@ export interface RunRecord {
   reason?: string;
   turns: number;
   busy: boolean;
-  host?: ChildHost;
-  client?: ProtocolClient;
-  ending?: Ending;
-  turnTimer?: NodeJS.Timeout;
-  idleTimer?: NodeJS.Timeout;
-  /** Id of the agent request in flight (protocol mode), for `cancel` notifications. */
-  turnId?: number;
-  /** Plain mode: the stdout collected so far. */
-  collectOutput?: () => string;
-  /** Plain mode: the last lines of stdout and stderr, readable while it runs. */
-  tail?: () => PlainTailLine[];
-  /** Per-call event observers (a spawn's or a turn's caller). */
-  readonly eventSinks: Set<(event: AgentEvent) => void>;
-  /** Called after every change; used to wait for "running", "ready" or terminal. */
-  readonly watchers: Set<() => void>;
-  /** Resolves when the run reached a terminal state. */
-  readonly done: Promise<void>;
-  readonly markDone: () => void;
+}
+
+/** What a new run is started with (decided by admission). */
+export interface RunIdentity {
+  handle: string;
+  runId: string;
+  profile: Readonly<AgentProfile>;
+  warm: boolean;
+  timeoutMs: number;
+}
+
+/** Facts only the live process knows. */
+export interface LiveFacts {
+  pid: number | undefined;
+  tail: PlainTailLine[] | undefined;
 }
 
 const TERMINAL: ReadonlySet<SubagentState> = new Set(['succeeded', 'failed', 'cancelled', 'timed_out']);
@@ -60,56 +49,31 @@ export function isTerminal(state: SubagentState): state is TerminalState {
   return TERMINAL.has(state);
 }
 
-/** A live run holds a child (or is about to): it counts against the concurrency limits. */
-export function isLive(run: RunRecord): boolean {
-  return !isTerminal(run.state);
-}
-
-export function newRunRecord(fields: {
-  handle: string;
-  runId: string;
-  profile: Readonly<AgentProfile>;
-  warm: boolean;
-  timeoutMs: number;
-}): RunRecord {
-  let markDone = (): void => {};
-  const done = new Promise<void>((resolve) => {
-    markDone = resolve;
-  });
-  return {
-    ...fields,
-    startedAt: new Date(),
-    state: 'starting',
-    turns: 0,
-    busy: false,
-    watchers: new Set(),
-    eventSinks: new Set(),
-    done,
-    markDone,
-  };
+export function newRunRecord(identity: RunIdentity): RunRecord {
+  return { ...identity, startedAt: new Date(), state: 'starting', turns: 0, busy: false };
 }
 
 /** A fresh copy for callers: they may keep or serialise it without seeing later changes. */
-export function toStatus(run: RunRecord): SubagentStatus {
+export function toStatus(record: RunRecord, live: LiveFacts): SubagentStatus {
   const status: SubagentStatus = {
-    handle: run.handle,
-    runId: run.runId,
-    agent: run.profile.name,
-    mode: run.profile.mode,
-    state: run.state,
-    terminal: isTerminal(run.state),
-    startedAt: run.startedAt.toISOString(),
-    turns: run.turns,
-    warm: run.warm,
-    busy: run.busy,
+    handle: record.handle,
+    runId: record.runId,
+    agent: record.profile.name,
+    mode: record.profile.mode,
+    state: record.state,
+    terminal: isTerminal(record.state),
+    startedAt: record.startedAt.toISOString(),
+    turns: record.turns,
+    warm: record.warm,
+    busy: record.busy,
   };
-  if (run.endedAt !== undefined) status.endedAt = run.endedAt.toISOString();
-  if (run.result !== undefined) status.result = run.result;
-  if (run.output !== undefined) status.output = run.output;
-  if (run.error !== undefined) status.error = { ...run.error };
-  if (run.host?.pid !== undefined) status.pid = run.host.pid;
-  if (run.reason !== undefined) status.reason = run.reason;
-  if (run.tail !== undefined) status.tail = run.tail();
+  if (record.endedAt !== undefined) status.endedAt = record.endedAt.toISOString();
+  if (record.result !== undefined) status.result = record.result;
+  if (record.output !== undefined) status.output = record.output;
+  if (record.error !== undefined) status.error = { ...record.error };
+  if (live.pid !== undefined) status.pid = live.pid;
+  if (record.reason !== undefined) status.reason = record.reason;
+  if (live.tail !== undefined) status.tail = live.tail;
   return status;
 }
 

@@ -1,35 +1,94 @@
-/** The Supervisor: admission, limits, handles and lifecycle of subagent runs and warm sessions. */
-// The shared state and the rules for ending a run are in supervisor-base.ts.
-import { type JsonObject, LocalError } from '@agentd/rpc-frame';
-import { checkText, checkTimeout } from './admission.js';
-import { type ChildExit, ChildHost } from './child-host.js';
+/**
+ * The Supervisor: the fleet of subagent runs. Admission and limits, spawn and list, pause and
+ * drain, totals and the log. One run's process, turns and timers are its `Run` (run.ts).
+ */
+import { LocalError, type LogLevel } from '@agentd/rpc-frame';
+import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
-import {
-  agentError,
-  decidedOutcome,
-  endedDuringTurn,
-  exitFacts,
-  plainOutcome,
-  protocolOutcome,
-  spawnFailedOutcome,
-  stripFinalNewline,
-  tooLarge,
-} from './exit-outcome.js';
-import { plainInvocation, startPlainRun } from './plain-run.js';
-import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
-import { isLive, isTerminal, outputOf, type RunRecord, toStatus } from './run-record.js';
-import { runFields, SupervisorBase } from './supervisor-base.js';
+import { newHandle, newRunId } from './ids.js';
+import { PlainRun } from './plain-run.js';
+import { ProtocolRun } from './protocol-run.js';
+import { type Run, type RunContext, runFields } from './run.js';
+import { isTerminal, type RunIdentity, type TerminalState } from './run-record.js';
+import { TypedEmitter } from './typed-emitter.js';
 import type {
+  AgentEvent,
+  LogEntry,
+  Logger,
   SendOptions,
   SendResult,
   SpawnObserver,
   SpawnRequest,
   SubagentStatus,
   SupervisorConfig,
+  SupervisorOptions,
   SupervisorSnapshot,
+  SupervisorTotals,
 } from './types.js';
 
-export class Supervisor extends SupervisorBase {
+export type SupervisorListeners = {
+  /** Every state change of a run, terminal included. */
+  status: (status: SubagentStatus) => void;
+  /** A warm session completed a turn (the first one included). */
+  turn: (handle: string, turn: number) => void;
+  /** Structured log entries of the supervisor and of agents' `log` events. */
+  log: (entry: LogEntry) => void;
+  /** Every `event` notification of a protocol agent (progress, log, custom). */
+  event: (handle: string, event: AgentEvent) => void;
+};
+
+const TOTAL_KEY: Record<TerminalState, keyof SupervisorTotals> = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  timed_out: 'timedOut',
+};
+
+export class Supervisor {
+  private config: EffectiveConfig;
+  /** Insertion order is start order, which eviction relies on for ties. */
+  private readonly runs = new Map<string, Run>();
+  /** Finished runs whose child is still exiting (stdin closed, grace running). */
+  private readonly lingering = new Set<Run>();
+  private readonly emitter: TypedEmitter<SupervisorListeners>;
+  private readonly logger: Logger | undefined;
+  private readonly context: RunContext;
+  private paused = false;
+  private draining = false;
+  private ready = true;
+  private disposed = false;
+  private readonly totals: SupervisorTotals = {
+    spawned: 0,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+    timedOut: 0,
+    refused: 0,
+    evicted: 0,
+    turns: 0,
+  };
+
+  constructor(options: SupervisorOptions) {
+    this.config = checkConfig(options);
+    this.logger = options.logger;
+    this.emitter = new TypedEmitter((event, error) => this.listenerFailed(String(event), error));
+    this.context = {
+      limits: () => this.config.limits,
+      log: (level, msg, fields) => this.log(level, msg, fields),
+      listenerFailed: (name, error) => this.listenerFailed(name, error),
+    };
+  }
+
+  on<E extends keyof SupervisorListeners>(event: E, listener: SupervisorListeners[E]): this {
+    this.emitter.on(event, listener);
+    return this;
+  }
+
+  off<E extends keyof SupervisorListeners>(event: E, listener: SupervisorListeners[E]): this {
+    this.emitter.off(event, listener);
+    return this;
+  }
+
   /**
    * Starts a subagent. Resolves at the terminal state (sync), once the child runs (`async`), or
    * after the first turn with state `ready` (`warm`). A run that fails still resolves (its status
@@ -45,26 +104,26 @@ export class Supervisor extends SupervisorBase {
     const run = this.admit(request);
     this.runs.set(run.handle, run);
     this.totals.spawned += 1;
+    this.track(run);
     this.log('info', 'subagent starting', { ...runFields(run), warm: run.warm, mode: run.profile.mode });
-    this.emitStatus(run);
-    this.callObserver('onStart', () => observer.onStart?.(toStatus(run)));
-    const sink = observer.onEvent;
-    if (sink !== undefined) run.eventSinks.add(sink);
-    this.launch(run, request.instruction);
+    this.onChange(run);
+    run.callObserver('onStart', () => observer.onStart?.(run.status()));
+    const unobserve = observer.onEvent === undefined ? undefined : run.observe(observer.onEvent);
+    run.start(request.instruction);
     const reached = request.async
-      ? (r: RunRecord) => r.state !== 'starting'
+      ? (r: Run) => r.state !== 'starting'
       : run.warm
-        ? (r: RunRecord) => r.state === 'ready' || isTerminal(r.state)
-        : (r: RunRecord) => isTerminal(r.state);
-    const onAbort = (): void => this.background(this.cancel(run.handle, 'aborted by the caller'), run);
+        ? (r: Run) => r.state === 'ready' || isTerminal(r.state)
+        : (r: Run) => isTerminal(r.state);
+    const onAbort = (): void => void run.cancel('aborted by the caller');
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await this.waitFor(run, reached);
+      await run.until(reached);
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      if (sink !== undefined) run.eventSinks.delete(sink);
+      unobserve?.();
     }
-    return toStatus(run);
+    return run.status();
   }
 
   /**
@@ -80,78 +139,54 @@ export class Supervisor extends SupervisorBase {
     options: SendOptions = {},
   ): Promise<SendResult> {
     if (signal?.aborted) throw new LocalError('aborted', 'the turn was aborted before it was sent');
-    const run = this.get(handle);
-    if (!run.warm) throw new LocalError('not_warm', 'this handle is a one-shot run, not a warm session');
-    if (isTerminal(run.state) || run.ending !== undefined) {
-      throw new LocalError('session_closed', `the session has ended (${run.ending?.state ?? run.state})`);
-    }
-    if (run.busy || run.state !== 'ready')
-      throw new LocalError('busy', 'the session is still answering a turn');
+    const session = this.session(handle);
+    session.checkReady();
     this.checkAdmission('turn');
     const { limits } = this.config;
     const text = checkText(message, 'message', limits.maxInstructionBytes);
-    const timeoutMs = checkTimeout(options.timeoutMs ?? run.timeoutMs, limits.maxTimeoutMs);
-    run.busy = true;
-    this.clearIdle(run);
-    this.setState(run, 'running');
-    const sink = options.onEvent;
-    if (sink !== undefined) run.eventSinks.add(sink);
-    const work = this.sendTurn(run, text, timeoutMs).finally(() => {
-      if (sink !== undefined) run.eventSinks.delete(sink);
-    });
-    if (signal === undefined) return work;
-    return this.raceAbort(run, work, signal);
+    const timeoutMs = checkTimeout(options.timeoutMs ?? session.timeoutMs, limits.maxTimeoutMs);
+    return session.send(text, timeoutMs, signal, options.onEvent);
   }
 
   status(handle: string): SubagentStatus {
-    return toStatus(this.get(handle));
+    return this.get(handle).status();
   }
 
   /** The run with this public run id, if it is still tracked (run ids are not capabilities: no handle needed). */
   statusByRunId(runId: string): SubagentStatus | undefined {
-    for (const run of this.runs.values()) if (run.runId === runId) return toStatus(run);
+    for (const run of this.runs.values()) if (run.runId === runId) return run.status();
     return undefined;
   }
 
   /** Kills the run's whole process tree; resolves when it is gone. A finished run is returned unchanged. */
   async cancel(handle: string, reason = 'cancelled'): Promise<SubagentStatus> {
     const run = this.get(handle);
-    if (isTerminal(run.state)) return toStatus(run);
-    this.log('info', 'subagent cancel requested', { ...runFields(run), reason });
-    await this.terminate(run, {
-      state: 'cancelled',
-      reason,
-      error: { code: 'cancelled', message: `cancelled: ${reason}` },
-    });
-    return toStatus(run);
+    await run.cancel(reason);
+    return run.status();
   }
 
   /** Ends a ready warm session gracefully (`shutdown`, then stdin EOF): state `succeeded`. */
   async closeSession(handle: string): Promise<SubagentStatus> {
-    const run = this.get(handle);
-    if (!run.warm) throw new LocalError('not_warm', 'this handle is a one-shot run, not a warm session');
-    if (isTerminal(run.state)) return toStatus(run);
-    if (run.busy || run.state !== 'ready')
-      throw new LocalError('busy', 'the session is still answering a turn');
-    await this.endSession(run, 'closed by request');
-    return toStatus(run);
+    const session = this.session(handle);
+    if (!session.live) return session.status();
+    if (session.answering) throw new LocalError('busy', 'the session is still answering a turn');
+    await session.close('closed by request');
+    return session.status();
   }
 
   async cancelAll(reason = 'cancelled by operator'): Promise<void> {
-    const live = [...this.runs.values()].filter(isLive);
-    await Promise.all(live.map((run) => this.cancel(run.handle, reason)));
+    await Promise.all(this.liveRuns().map((run) => run.cancel(reason)));
   }
 
   /** Every tracked run, oldest first. */
   list(): SubagentStatus[] {
-    return [...this.runs.values()].map(toStatus);
+    return [...this.runs.values()].map((run) => run.status());
   }
 
   snapshot(): SupervisorSnapshot {
     let running = 0;
     let warm = 0;
-    for (const run of this.runs.values()) {
-      if (!isLive(run)) continue;
+    for (const run of this.liveRuns()) {
       if (run.warm) warm += 1;
       else running += 1;
     }
@@ -199,12 +234,9 @@ export class Supervisor extends SupervisorBase {
       throw new LocalError('invalid_request', `deadlineMs must be an integer from 0 to ${MAX_TIMER_MS}`);
     }
     this.draining = true;
-    const live = [...this.runs.values()].filter(isLive);
+    const live = this.liveRuns();
     this.log('info', 'supervisor draining', { live: live.length, deadlineMs });
-    for (const run of live) {
-      if (run.warm && run.state === 'ready' && run.ending === undefined)
-        void this.endSession(run, 'draining');
-    }
+    for (const run of live) if (run instanceof ProtocolRun && run.idle) void run.close('draining');
     let timer: NodeJS.Timeout | undefined;
     const expired = await Promise.race([
       Promise.all(live.map((run) => run.done)).then(() => false),
@@ -214,7 +246,7 @@ export class Supervisor extends SupervisorBase {
     ]);
     clearTimeout(timer);
     if (expired) await this.cancelAll('drain deadline reached');
-    await Promise.all([...this.lingering].map((host) => host.exited));
+    await Promise.all([...this.lingering].map((run) => run.childExited()));
     this.log('info', 'supervisor drained', { cancelledAtDeadline: expired });
   }
 
@@ -236,208 +268,134 @@ export class Supervisor extends SupervisorBase {
     this.disposed = true;
     this.draining = true;
     await this.cancelAll('supervisor shut down');
-    for (const host of this.lingering) void host.kill();
-    await Promise.all([...this.lingering].map((host) => host.exited));
+    for (const run of this.lingering) run.kill();
+    await Promise.all([...this.lingering].map((run) => run.childExited()));
   }
 
-  // ---- running --------------------------------------------------------------------------------
+  // ---- admission ------------------------------------------------------------------------------
 
-  protected launch(run: RunRecord, instruction: string): void {
-    const { limits } = this.config;
-    let host: ChildHost;
-    const plain = run.profile.mode === 'plain' ? plainInvocation(run.profile, instruction) : undefined;
+  private admit(request: SpawnRequest): Run {
     try {
-      host = new ChildHost(plain?.profile ?? run.profile, {
-        stderrTailBytes: limits.stderrTailBytes,
-        killGraceMs: limits.killGraceMs,
-      });
+      return this.admitOrThrow(request);
     } catch (error) {
-      // spawn() throws synchronously for some bad inputs (e.g. a NUL byte in an argument).
-      this.end(run, spawnFailedOutcome(run.profile.command, (error as Error).message));
-      return;
+      this.totals.refused += 1;
+      const code = error instanceof LocalError ? error.code : 'error';
+      this.log('warn', 'spawn refused', { code, reason: (error as Error).message });
+      throw error;
     }
-    run.host = host;
-    const started = host.started.then((ok) => {
-      if (!ok || run.state !== 'starting') return;
-      // childPid: `pid` is the daemon's own, on every log line.
-      this.log('debug', 'subagent running', { ...runFields(run), childPid: host.pid });
-      this.setState(run, 'running');
-    });
-    this.background(started, run);
-    this.background(
-      host.exited.then((exit) => this.onExit(run, exit)),
-      run,
+  }
+
+  private admitOrThrow(request: SpawnRequest): Run {
+    this.checkAdmission('spawn');
+    if (typeof request !== 'object' || request === null)
+      throw new LocalError('invalid_request', 'a spawn request is an object');
+    const { limits, profiles } = this.config;
+    checkText(request.instruction, 'instruction', limits.maxInstructionBytes);
+    const name = request.agent ?? this.config.defaultAgent;
+    const profile = typeof name === 'string' ? profiles.get(name) : undefined;
+    if (profile === undefined) {
+      throw new LocalError(
+        'unknown_agent',
+        `unknown agent ${JSON.stringify(name)}; known: ${[...profiles.keys()].join(', ')}`,
+      );
+    }
+    const warm = request.warm === true;
+    if (warm && profile.mode !== 'protocol') {
+      throw new LocalError(
+        'invalid_request',
+        `agent "${profile.name}" runs in plain mode; warm sessions need a protocol agent`,
+      );
+    }
+    const timeoutMs = checkTimeout(
+      request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs,
+      limits.maxTimeoutMs,
     );
-    if (plain !== undefined) this.startPlain(run, host, plain.stdin);
-    else this.startProtocol(run, host, instruction);
-  }
-
-  protected startPlain(run: RunRecord, host: ChildHost, stdin: string): void {
-    const max = this.config.limits.maxOutputBytes;
-    const plain = startPlainRun(host, stdin, {
-      maxOutputBytes: max,
-      onEvent: (event) => this.streamEvent(run, event),
-      onOverflow: () => void this.terminate(run, tooLarge(max)),
-    });
-    run.collectOutput = plain.output;
-    run.tail = plain.tail;
-    this.armTimer(run, run.timeoutMs);
-  }
-
-  protected startProtocol(run: RunRecord, host: ChildHost, instruction: string): void {
-    run.client = new ProtocolClient(host.child.stdout, host.child.stdin, this.config.limits.maxOutputBytes, {
-      onEvent: (event) => this.onAgentEvent(run, event),
-      onViolation: (reason, code) =>
-        void this.terminate(run, { state: 'failed', error: { code, message: reason } }),
-      onWarning: (message) => this.log('warn', message, runFields(run)),
-    });
-    this.background(this.firstTurn(run, instruction), run);
-  }
-
-  protected async firstTurn(run: RunRecord, instruction: string): Promise<void> {
-    const params: JsonObject = {
-      instruction,
-      runId: run.runId,
-      agent: run.profile.name,
-      warm: run.warm,
-      timeoutMs: run.timeoutMs,
-    };
-    const outcome = await this.turn(run, 'run', params);
-    if (outcome === undefined) return;
-    if (run.warm) {
-      this.completeTurn(run, outcome);
-      return;
+    checkCapacity(this.runs.values(), limits, warm);
+    for (const evicted of evictForRoom(this.runs, limits.maxTrackedHandles)) {
+      this.totals.evicted += 1;
+      this.log('debug', 'finished run evicted', runFields(evicted));
     }
-    run.turns = 1;
-    this.totals.turns += 1;
-    if (outcome.ok)
-      this.finish(run, 'succeeded', { result: outcome.result, output: outputOf(outcome.result) });
-    else this.finish(run, 'failed', { error: agentError(outcome.error) });
+    const identity: RunIdentity = { handle: newHandle(), runId: newRunId(), profile, warm, timeoutMs };
+    return profile.mode === 'plain'
+      ? new PlainRun(identity, this.context)
+      : new ProtocolRun(identity, this.context);
   }
 
-  protected async sendTurn(run: RunRecord, message: string, timeoutMs: number): Promise<SendResult> {
-    const outcome = await this.turn(run, 'turn', { message, turn: run.turns + 1, timeoutMs }, timeoutMs);
-    if (outcome === undefined) {
-      await run.done;
-      throw endedDuringTurn(run);
-    }
-    this.completeTurn(run, outcome);
-    return outcome.ok
-      ? {
-          handle: run.handle,
-          turn: run.turns,
-          reply: outcome.result,
-          isError: false,
-          output: outputOf(outcome.result),
-        }
-      : {
-          handle: run.handle,
-          turn: run.turns,
-          reply: outcome.error,
-          isError: true,
-          output: outcome.error.message,
-        };
+  private checkAdmission(what: 'spawn' | 'turn'): void {
+    if (this.disposed) throw new LocalError('draining', 'the supervisor has shut down');
+    if (this.draining) throw new LocalError('draining', `draining: no new ${what}s are accepted`);
+    if (this.paused) throw new LocalError('paused', `paused: no new ${what}s are accepted until resume`);
   }
 
-  protected async raceAbort(
-    run: RunRecord,
-    work: Promise<SendResult>,
-    signal: AbortSignal,
-  ): Promise<SendResult> {
-    let onAbort = (): void => {};
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        if (run.turnId !== undefined)
-          run.client?.notify('cancel', { id: run.turnId, reason: 'aborted by the caller' });
-        reject(
-          new LocalError('aborted', 'the caller stopped waiting; the agent was asked to cancel the turn'),
-        );
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    work.catch(() => {}); // the turn may still fail after the caller left
-    try {
-      return await Promise.race([work, aborted]);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
+  // ---- the runs -------------------------------------------------------------------------------
+
+  private get(handle: string): Run {
+    const run = typeof handle === 'string' ? this.runs.get(handle) : undefined;
+    if (run === undefined) {
+      throw new LocalError(
+        'unknown_handle',
+        'unknown handle: it never existed, or its run finished and was evicted',
+      );
     }
+    return run;
   }
 
-  /** One request to the agent, under the run's timeout; undefined when the run ended instead. */
-  protected async turn(
-    run: RunRecord,
-    method: string,
-    params: JsonObject,
-    timeoutMs = run.timeoutMs,
-  ): Promise<TurnOutcome | undefined> {
-    const client = run.client;
-    if (client === undefined) return undefined;
-    const { id, outcome } = client.request(method, params);
-    run.turnId = id;
-    this.armTimer(run, timeoutMs);
-    try {
-      const answer = await Promise.race([outcome, run.done.then(() => undefined)]);
-      if (answer === undefined || run.ending !== undefined || isTerminal(run.state)) return undefined;
-      return answer;
-    } finally {
-      this.clearTimer(run);
-      delete run.turnId;
-    }
+  /** The warm session behind a handle; a one-shot run is refused. */
+  private session(handle: string): ProtocolRun {
+    const run = this.get(handle);
+    if (!(run instanceof ProtocolRun) || !run.warm)
+      throw new LocalError('not_warm', 'this handle is a one-shot run, not a warm session');
+    return run;
   }
 
-  protected completeTurn(run: RunRecord, outcome: TurnOutcome): void {
-    run.turns += 1;
-    this.totals.turns += 1;
-    if (outcome.ok) {
-      run.result = outcome.result;
-      run.output = outputOf(outcome.result);
-      delete run.error;
-    } else {
-      delete run.result;
-      delete run.output;
-      run.error = agentError(outcome.error);
-    }
-    run.busy = false;
-    this.setState(run, 'ready');
-    this.emitter.emit('turn', run.handle, run.turns);
-    if (this.draining) {
-      void this.endSession(run, 'draining');
-      return;
-    }
-    this.armIdle(run);
+  private liveRuns(): Run[] {
+    return [...this.runs.values()].filter((run) => run.live);
   }
 
-  /** Graceful end of a warm session: `shutdown` request, stdin EOF, kill after the grace. */
-  protected async endSession(run: RunRecord, reason: string): Promise<void> {
-    if (isTerminal(run.state) || run.ending !== undefined) return run.done;
-    this.clearIdle(run);
-    run.ending = { state: 'succeeded', reason };
-    this.log('info', 'warm session closing', { ...runFields(run), reason });
-    run.client?.request('shutdown', { reason });
-    void run.host?.shutdown();
-    return run.done;
-  }
-
-  protected async onExit(run: RunRecord, exit: ChildExit): Promise<void> {
-    if (isTerminal(run.state)) return;
-    // Let an answer that arrived just before the exit settle first.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (isTerminal(run.state)) return;
-    const facts = exitFacts(exit);
-    if (run.ending !== undefined) {
-      const decided = decidedOutcome(run.ending, facts);
-      // Plain mode keeps the stdout it got (up to the cap) however the run ended.
-      if (run.collectOutput !== undefined) decided.fields.output = stripFinalNewline(run.collectOutput());
-      return this.end(run, decided);
-    }
-    if (exit.spawnError !== undefined)
-      return this.end(run, spawnFailedOutcome(run.profile.command, exit.spawnError));
-    if (run.profile.mode === 'protocol') return this.end(run, protocolOutcome(run, facts));
-    const outcome = plainOutcome(facts, run.collectOutput?.() ?? '');
-    if (outcome.state === 'succeeded') {
-      run.turns = 1;
+  /** The fleet's view of one run: totals, lingering children, and the public events. */
+  private track(run: Run): void {
+    run.on('change', (changed) => this.onChange(changed));
+    run.on('event', (from, event) => this.emitter.emit('event', from.handle, event));
+    run.on('turn', (from) => {
       this.totals.turns += 1;
+      if (!from.warm) return;
+      this.emitter.emit('turn', from.handle, from.turns);
+      if (this.draining && from instanceof ProtocolRun) void from.close('draining');
+    });
+  }
+
+  private onChange(run: Run): void {
+    const state = run.state;
+    if (isTerminal(state)) {
+      this.totals[TOTAL_KEY[state]] += 1;
+      if (run.lingering) {
+        this.lingering.add(run);
+        void run.childExited().then(() => this.lingering.delete(run));
+      }
     }
-    this.end(run, outcome);
+    this.emitter.emit('status', run.status());
+  }
+
+  // ---- the log --------------------------------------------------------------------------------
+
+  private log(level: LogLevel, msg: string, fields: Record<string, unknown>): void {
+    const entry: LogEntry = { ...fields, level, msg, component: 'supervisor' };
+    try {
+      this.logger?.log(entry);
+    } catch {
+      // A broken logger must not break supervision.
+    }
+    this.emitter.emit('log', entry);
+  }
+
+  private listenerFailed(event: string, error: unknown): void {
+    const entry: LogEntry = { level: 'error', msg: 'supervisor listener threw', event, error: String(error) };
+    try {
+      this.logger?.log(entry);
+    } catch {
+      // ignored: see log()
+    }
+    // Not re-emitted on 'log' when the failing listener is a log listener (it would loop).
+    if (event !== 'log') this.emitter.emit('log', entry);
   }
 }

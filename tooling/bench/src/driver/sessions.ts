@@ -1,5 +1,6 @@
 /** The four ways the driver talks to a server: NDJSON (legacy handshake), HTTP session, HTTP legacy stateless, HTTP 2026-07-28. */
 import type { Readable, Writable } from 'node:stream';
+import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import { HttpChannel } from './http-channel.js';
 import { NdjsonChannel, type RpcResponse } from './ndjson-channel.js';
 
@@ -15,7 +16,6 @@ export type Endpoint =
   | { kind: 'http'; port: number };
 
 const LEGACY_VERSION = '2025-06-18';
-const MODERN_VERSION = '2026-07-28';
 const CLIENT_INFO = { name: 'agentd-bench', version: '0.0.0' };
 
 const INITIALIZE_PARAMS = { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO };
@@ -51,9 +51,9 @@ class HttpSession implements Session {
     let sent = params;
     if (this.#modern) {
       const meta = {
-        'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
-        'io.modelcontextprotocol/clientCapabilities': {},
-        'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+        [MetaKey.protocolVersion]: MODERN_VERSION,
+        [MetaKey.clientCapabilities]: {},
+        [MetaKey.clientInfo]: CLIENT_INFO,
       };
       sent = { ...params, _meta: meta };
       headers = { ...headers, 'mcp-method': method };

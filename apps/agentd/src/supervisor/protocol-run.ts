@@ -1,0 +1,223 @@
+/**
+ * A protocol-mode run: NDJSON JSON-RPC with the agent, the first turn, and for a warm session
+ * the later turns, the idle timer and the graceful close.
+ */
+import { isLogLevel, type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { ChildHost } from './child-host.js';
+import {
+  agentError,
+  type ExitFacts,
+  endedDuringTurn,
+  type Outcome,
+  protocolOutcome,
+} from './exit-outcome.js';
+import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
+import { Run } from './run.js';
+import { outputOf } from './run-record.js';
+import type { AgentEvent, AgentProfile, SendResult } from './types.js';
+
+const MAX_AGENT_LOG_CHARS = 4096;
+
+export class ProtocolRun extends Run {
+  private client: ProtocolClient | undefined;
+  /** Id of the agent request in flight, for `cancel` notifications. */
+  private turnId: number | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  /** A ready warm session with no close under way: it may take a turn, or be closed. */
+  get idle(): boolean {
+    return this.record.warm && this.record.state === 'ready' && this.ending === undefined;
+  }
+
+  /** A turn is in flight (or the first one has not been answered yet). */
+  get answering(): boolean {
+    return this.record.busy || this.record.state !== 'ready';
+  }
+
+  /** Refuses a turn unless this session is ready for one. */
+  checkReady(): void {
+    if (!this.live || this.ending !== undefined) {
+      throw new LocalError(
+        'session_closed',
+        `the session has ended (${this.ending?.state ?? this.record.state})`,
+      );
+    }
+    if (this.answering) throw new LocalError('busy', 'the session is still answering a turn');
+  }
+
+  /**
+   * Sends one checked turn (see `Supervisor.send`). Aborting `signal` rejects with `aborted` and
+   * asks the agent to stop; the session stays busy until it answers.
+   */
+  send(
+    message: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    onEvent: ((event: AgentEvent) => void) | undefined,
+  ): Promise<SendResult> {
+    this.record.busy = true;
+    this.clearIdle();
+    this.setState('running');
+    const unobserve = onEvent === undefined ? undefined : this.observe(onEvent);
+    const work = this.sendTurn(message, timeoutMs).finally(() => unobserve?.());
+    if (signal === undefined) return work;
+    return this.raceAbort(work, signal);
+  }
+
+  /** Graceful end of a warm session: `shutdown` request, stdin EOF, kill after the grace. */
+  async close(reason: string): Promise<void> {
+    if (!this.live || this.ending !== undefined) return this.done;
+    this.clearIdle();
+    this.ending = { state: 'succeeded', reason };
+    this.log('info', 'warm session closing', { reason });
+    this.client?.request('shutdown', { reason });
+    void this.host?.shutdown();
+    return this.done;
+  }
+
+  protected childProfile(): AgentProfile {
+    return this.record.profile;
+  }
+
+  protected attach(host: ChildHost, instruction: string): void {
+    this.client = new ProtocolClient(
+      host.child.stdout,
+      host.child.stdin,
+      this.context.limits().maxOutputBytes,
+      {
+        onEvent: (event) => this.onAgentEvent(event),
+        onViolation: (reason, code) =>
+          void this.terminate({ state: 'failed', error: { code, message: reason } }),
+        onWarning: (message) => this.log('warn', message),
+      },
+    );
+    this.background(this.firstTurn(instruction));
+  }
+
+  /** The child left without being asked to. */
+  protected exitOutcome(facts: ExitFacts): Outcome {
+    return protocolOutcome(this.record, facts);
+  }
+
+  protected override stopTimers(): void {
+    super.stopTimers();
+    this.clearIdle();
+  }
+
+  private async firstTurn(instruction: string): Promise<void> {
+    const record = this.record;
+    const params: JsonObject = {
+      instruction,
+      runId: record.runId,
+      agent: record.profile.name,
+      warm: record.warm,
+      timeoutMs: record.timeoutMs,
+    };
+    const outcome = await this.turn('run', params, record.timeoutMs);
+    if (outcome === undefined) return;
+    if (record.warm) {
+      this.completeTurn(outcome);
+      return;
+    }
+    record.turns = 1;
+    this.emitTurn();
+    if (outcome.ok) this.finish('succeeded', { result: outcome.result, output: outputOf(outcome.result) });
+    else this.finish('failed', { error: agentError(outcome.error) });
+  }
+
+  private async sendTurn(message: string, timeoutMs: number): Promise<SendResult> {
+    const record = this.record;
+    const outcome = await this.turn('turn', { message, turn: record.turns + 1, timeoutMs }, timeoutMs);
+    if (outcome === undefined) {
+      await this.done;
+      throw endedDuringTurn(record);
+    }
+    this.completeTurn(outcome);
+    const turn = { handle: record.handle, turn: record.turns };
+    return outcome.ok
+      ? { ...turn, reply: outcome.result, isError: false, output: outputOf(outcome.result) }
+      : { ...turn, reply: outcome.error, isError: true, output: outcome.error.message };
+  }
+
+  private async raceAbort(work: Promise<SendResult>, signal: AbortSignal): Promise<SendResult> {
+    let onAbort = (): void => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        if (this.turnId !== undefined)
+          this.client?.notify('cancel', { id: this.turnId, reason: 'aborted by the caller' });
+        reject(
+          new LocalError('aborted', 'the caller stopped waiting; the agent was asked to cancel the turn'),
+        );
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    work.catch(() => {}); // the turn may still fail after the caller left
+    try {
+      return await Promise.race([work, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** One request to the agent, under a timeout; undefined when the run ended instead. */
+  private async turn(
+    method: string,
+    params: JsonObject,
+    timeoutMs: number,
+  ): Promise<TurnOutcome | undefined> {
+    const client = this.client;
+    if (client === undefined) return undefined;
+    const { id, outcome } = client.request(method, params);
+    this.turnId = id;
+    this.armTimer(timeoutMs);
+    try {
+      const answer = await Promise.race([outcome, this.done.then(() => undefined)]);
+      if (answer === undefined || this.ending !== undefined || !this.live) return undefined;
+      return answer;
+    } finally {
+      this.clearTimer();
+      this.turnId = undefined;
+    }
+  }
+
+  private completeTurn(outcome: TurnOutcome): void {
+    const record = this.record;
+    record.turns += 1;
+    if (outcome.ok) {
+      record.result = outcome.result;
+      record.output = outputOf(outcome.result);
+      delete record.error;
+    } else {
+      delete record.result;
+      delete record.output;
+      record.error = agentError(outcome.error);
+    }
+    record.busy = false;
+    this.setState('ready');
+    // A turn listener may close the session (the Supervisor does while draining).
+    this.emitTurn();
+    if (this.ending === undefined) this.armIdle();
+  }
+
+  private armIdle(): void {
+    this.clearIdle();
+    const idleMs = this.context.limits().warmIdleTimeoutMs;
+    if (idleMs === 0) return;
+    this.idleTimer = setTimeout(() => void this.close('idle timeout'), idleMs);
+    this.idleTimer.unref();
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  private onAgentEvent(event: AgentEvent): void {
+    this.emitEvent(event);
+    if (event.type !== 'log') return;
+    const level = isLogLevel(event.level) ? event.level : 'info';
+    const text = typeof event.message === 'string' ? event.message : JSON.stringify(event.message ?? '');
+    const msg = text.length > MAX_AGENT_LOG_CHARS ? `${text.slice(0, MAX_AGENT_LOG_CHARS)}…` : text;
+    this.log(level, msg, { source: 'agent' });
+  }
+}
