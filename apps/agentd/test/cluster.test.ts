@@ -2,26 +2,22 @@
  * agentd as a fleet: three real replicas behind a real nginx, sharing runs through a real
  * redis-server, driven by the official SDK client through the balancer.
  */
+
+import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
-import {
-  clusterPartsAvailable,
-  type Nginx,
-  type RedisServer,
-  startNginx,
-  startRedis,
-} from './support/cluster-parts.js';
+import { type Balancer, startBalancer } from './support/cluster-parts.js';
 import type { Json } from './support/ndjson-client.js';
 
 const TOKEN = 'cluster-e2e-bearer-token-0123456789';
 const LEASE_TTL_MS = 1500;
-const runnable = clusterPartsAvailable();
+const runnable = clusterBinariesAvailable('agentd cluster end-to-end tests', ['redis-server', 'nginx']);
 
 let redis: RedisServer;
-let nginx: Nginx;
+let nginx: Balancer;
 const replicas = new Map<string, Agentd>();
 const clients: Client[] = [];
 
@@ -86,16 +82,16 @@ async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean,
 
 describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
   beforeAll(async () => {
-    redis = await startRedis();
+    redis = await startRedisServer();
     const started = await Promise.all(['a', 'b', 'c'].map((id) => startReplica(id)));
-    nginx = await startNginx(started.map((r) => Number(new URL(r.httpUrl as string).port)));
+    nginx = await startBalancer(started.map((r) => Number(new URL(r.httpUrl as string).port)));
   });
 
   afterAll(async () => {
     await Promise.allSettled(clients.map((c) => c.close()));
     await Promise.allSettled([...replicas.values()].map((r) => r.stop()));
-    await nginx?.stop();
-    await redis?.stop();
+    await nginx?.close();
+    await redis?.close();
   });
 
   it('a subscription on one replica hears of a run that ends on another', async () => {

@@ -1,14 +1,15 @@
 /** Leases, the lost sweep and final records against a real redis-server. */
+
+import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
 import { silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterPartsAvailable, type RedisServer, startRedis } from '../../test/support/cluster-parts.js';
 import { clusterKeys } from './cluster-keys.js';
 import { FleetMembership } from './fleet-membership.js';
 import { type RedisClient, redisClient } from './redis-client.js';
 import { RunStore } from './run-store.js';
 import type { SharedStatus } from './shared-run.js';
 
-const runnable = clusterPartsAvailable();
+const runnable = clusterBinariesAvailable('agentd cluster store tests', ['redis-server']);
 const keys = clusterKeys('test:');
 let redis: RedisServer;
 const clients: RedisClient[] = [];
@@ -38,11 +39,11 @@ function run(handle: string, instance: string, state = 'running'): SharedStatus 
 
 describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
   beforeAll(async () => {
-    redis = await startRedis();
+    redis = await startRedisServer();
   });
   afterAll(async () => {
     await Promise.allSettled(clients.map((c) => c.close()));
-    await redis?.stop();
+    await redis?.close();
   });
 
   it('a terminal record is final: later writes change nothing', async () => {
