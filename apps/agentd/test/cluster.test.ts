@@ -3,12 +3,17 @@
  * redis-server, driven by the official SDK client through the balancer.
  */
 
-import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
+import {
+  clusterBinariesAvailable,
+  freePort,
+  type RedisServer,
+  startRedisServer,
+} from '@agentd/cluster-harness';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Agentd, startAgentd } from './support/agentd-process.js';
+import { type Agentd, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 import { type Balancer, startBalancer } from './support/cluster-parts.js';
 import type { Json } from './support/ndjson-client.js';
 
@@ -232,5 +237,17 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
       'the update after the restart',
     );
     expect(await read(watcher.client, uri)).toMatchObject({ state: 'succeeded' });
+  });
+});
+
+describe('a replica whose Redis cannot be reached', () => {
+  it('does not start: exit 1, saying which setting points where', async () => {
+    const port = await freePort();
+    const result = await runCli(
+      ['--serve', 'http://127.0.0.1:0', '--no-watch'],
+      cleanEnv({ AGENTD_REDIS_URL: `redis://127.0.0.1:${port}` }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('cannot reach Redis (cluster.redisUrl)');
   });
 });

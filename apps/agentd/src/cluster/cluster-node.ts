@@ -8,20 +8,27 @@ import type { ClusterConfig } from '../config/cluster-config.js';
 import { localStatus, type RunIndex, unknownHandle } from '../daemon/run-index.js';
 import type { SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { type ClusterKeys, clusterKeys } from './cluster-keys.js';
+import type { ClusterLink } from './cluster-link.js';
 import { FleetMembership, type InstanceInfo } from './fleet-membership.js';
-import { type RedisClient, redisClient } from './redis-client.js';
 import { RunStore } from './run-store.js';
 import { parseRunChange, type RunChange, sharedStatus } from './shared-run.js';
 import { WriteQueue } from './write-queue.js';
 
 export interface ClusterNodeOptions {
   config: ClusterConfig;
+  link: ClusterLink;
+  /**
+   * The subscription registry shares notifications through an event bus: a replica's own
+   * notifications reach every other replica's subscribers, so the node raises only those no
+   * replica raises for itself (runs of a dead replica marked lost, by the one that swept them).
+   */
+  sharedBus: boolean;
   supervisor: Supervisor;
   logger: Logger;
   version: string;
   /** Addresses this replica serves (shown to operators in the fleet view). */
   listeners: () => string[];
-  /** A run record changed on another replica (or a sweep marked it lost): notify local subscribers. */
+  /** A run record changed on another replica (or a sweep marked it lost): notify subscribers. */
   onRemoteChange: (change: RunChange) => void;
 }
 
@@ -43,22 +50,23 @@ export class ClusterNode implements RunIndex {
   readonly instanceId: string;
   readonly #o: ClusterNodeOptions;
   readonly #keys: ClusterKeys;
-  readonly #redis: RedisClient;
-  readonly #subscriber: RedisClient;
+  readonly #redis: ClusterLink['client'];
   readonly #store: RunStore;
   readonly #membership: FleetMembership;
   readonly #writes: WriteQueue;
   readonly #tailTimers = new Map<string, NodeJS.Timeout>();
-  #connectedOnce = false;
   #closed = false;
 
-  private constructor(options: ClusterNodeOptions, instanceId: string) {
+  constructor(options: ClusterNodeOptions) {
     this.#o = options;
-    this.instanceId = instanceId;
+    this.instanceId = options.config.instanceId ?? defaultInstanceId();
+    const instanceId = this.instanceId;
     this.#keys = clusterKeys(options.config.keyPrefix);
-    this.#redis = redisClient(options.config.redisUrl, options.logger, 'commands');
-    this.#subscriber = redisClient(options.config.redisUrl, options.logger, 'subscriber');
-    this.#store = new RunStore(this.#redis, this.#keys, options.config.recordTtlMs);
+    this.#redis = options.link.client;
+    this.#store = new RunStore(this.#redis, this.#keys, options.config.recordTtlMs, {
+      // Without a shared bus, run changes travel on agentd's own channel.
+      publish: !options.sharedBus,
+    });
     const info: InstanceInfo = {
       id: instanceId,
       pid: process.pid,
@@ -77,39 +85,27 @@ export class ClusterNode implements RunIndex {
       info,
       leaseTtlMs: options.config.leaseTtlMs,
       logger: options.logger,
-      onSwept: (instance) => options.logger.debug('fleet changed', { instance, component: 'cluster' }),
+      onLost: (change) => {
+        // With a shared bus the sweeper notifies once and the bus carries it everywhere.
+        if (options.sharedBus) options.onRemoteChange(change);
+      },
     });
     this.#writes = new WriteQueue(options.logger);
   }
 
-  /** Connects to Redis (fails when it cannot be reached), joins the fleet and starts mirroring runs. */
-  static async start(options: ClusterNodeOptions): Promise<ClusterNode> {
-    const node = new ClusterNode(options, options.config.instanceId ?? defaultInstanceId());
-    await node.#start();
-    return node;
-  }
-
-  async #start(): Promise<void> {
-    const { logger, supervisor } = this.#o;
-    try {
-      await Promise.all([this.#redis.connect(), this.#subscriber.connect()]);
-    } catch (error) {
-      this.#redis.destroy();
-      this.#subscriber.destroy();
-      throw new LocalError(
-        'redis_unreachable',
-        `cannot reach Redis at ${this.#o.config.redisUrl}: ${String(error)}`,
-      );
-    }
-    await this.#subscriber.subscribe(this.#keys.runsChannel, (message) => this.#onRunChange(message));
-    await this.#subscriber.subscribe(this.#keys.cancelChannel(this.instanceId), (message) =>
+  /** Joins the fleet (lease, cancel channel) and starts mirroring this replica's runs. */
+  async start(): Promise<void> {
+    const { logger, supervisor, link } = this.#o;
+    const subscriber = await link.subscriber();
+    if (!this.#o.sharedBus)
+      await subscriber.subscribe(this.#keys.runsChannel, (message) => this.#onRunChange(message));
+    await subscriber.subscribe(this.#keys.cancelChannel(this.instanceId), (message) =>
       this.#onCancel(message),
     );
-    this.#redis.on('ready', () => {
+    link.onReady((role) => {
       // Back after an outage: what changed meanwhile was not written; write it all again.
-      if (this.#connectedOnce && !this.#closed) this.#resync();
+      if (role === 'commands' && !this.#closed) this.#resync();
     });
-    this.#connectedOnce = true;
     await this.#membership.start();
     supervisor.on('status', (status) => this.#publish(status));
     supervisor.on('turn', (handle) => this.#publishCurrent(handle, true));
@@ -160,14 +156,11 @@ export class ClusterNode implements RunIndex {
     for (const status of this.#o.supervisor.list()) this.#publish(status);
   }
 
+  /** Our own changes were notified here already; a run marked lost was notified by nobody. */
   #onRunChange(message: string): void {
     const change = parseRunChange(message);
-    if (change === undefined || change.instance === this.instanceId) {
-      // Our own changes were notified locally already; a lost run of ours cannot be (we are alive).
-      if (change !== undefined && change.state === 'lost') this.#o.onRemoteChange(change);
-      return;
-    }
-    this.#o.onRemoteChange(change);
+    if (change !== undefined && (change.instance !== this.instanceId || change.state === 'lost'))
+      this.#o.onRemoteChange(change);
   }
 
   #onCancel(message: string): void {
@@ -252,7 +245,7 @@ export class ClusterNode implements RunIndex {
     }
   }
 
-  /** Flushes pending writes, leaves the fleet and closes both connections. */
+  /** Flushes pending writes and leaves the fleet (the link is closed by its owner). */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -260,7 +253,6 @@ export class ClusterNode implements RunIndex {
     this.#tailTimers.clear();
     await this.#writes.drain();
     await this.#membership.stop();
-    await Promise.allSettled([this.#subscriber.close(), this.#redis.close()]);
   }
 }
 

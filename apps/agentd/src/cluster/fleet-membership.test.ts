@@ -4,21 +4,21 @@ import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@a
 import { silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKeys } from './cluster-keys.js';
+import { ClusterLink, type RedisClient } from './cluster-link.js';
 import { FleetMembership } from './fleet-membership.js';
-import { type RedisClient, redisClient } from './redis-client.js';
 import { RunStore } from './run-store.js';
 import type { SharedStatus } from './shared-run.js';
 
 const runnable = clusterBinariesAvailable('agentd cluster store tests', ['redis-server']);
 const keys = clusterKeys('test:');
 let redis: RedisServer;
-const clients: RedisClient[] = [];
+const links: ClusterLink[] = [];
 
 async function client(): Promise<RedisClient> {
-  const c = redisClient(redis.url, silentLogger, 'test');
-  await c.connect();
-  clients.push(c);
-  return c;
+  const config = { redisUrl: redis.url, keyPrefix: 'test:', leaseTtlMs: 1000, recordTtlMs: 60_000 };
+  const link = await ClusterLink.open(config, silentLogger);
+  links.push(link);
+  return link.client;
 }
 
 function member(c: RedisClient, id: string, leaseTtlMs: number): FleetMembership {
@@ -42,7 +42,7 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
     redis = await startRedisServer();
   });
   afterAll(async () => {
-    await Promise.allSettled(clients.map((c) => c.close()));
+    await Promise.allSettled(links.map((l) => l.close()));
     await redis?.close();
   });
 
@@ -73,8 +73,8 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
     expect(await Promise.all(survivors.map((s) => s.sweep()))).toEqual([0, 0, 0]);
     await dc.del(keys.lease('dead')); // the lease lapses (as after the TTL with no heartbeat)
     const lostChanges: string[] = [];
-    const listener = await client();
-    await listener.subscribe(keys.runsChannel, (m) => {
+    const listener = await links[0]?.subscriber();
+    await listener?.subscribe(keys.runsChannel, (m) => {
       if (JSON.parse(m).state === 'lost') lostChanges.push(JSON.parse(m).handle);
     });
     const marked = await Promise.all(survivors.map((s) => s.sweep()));

@@ -4,9 +4,9 @@
  */
 import type { JsonObject, Logger } from '@agentd/rpc-frame';
 import type { ClusterKeys } from './cluster-keys.js';
-import type { RedisClient } from './redis-client.js';
+import type { RedisClient } from './cluster-link.js';
 import type { RunStore } from './run-store.js';
-import { lostStatus } from './shared-run.js';
+import { changeOf, lostStatus, type RunChange } from './shared-run.js';
 
 /** What an instance tells the fleet about itself (shown in the inventory). */
 export interface InstanceInfo {
@@ -33,8 +33,8 @@ export interface FleetMembershipOptions {
   info: InstanceInfo;
   leaseTtlMs: number;
   logger: Logger;
-  /** After a sweep marked runs lost (the fleet changed). */
-  onSwept?: (instance: string, lost: number) => void;
+  /** Each run this member's sweep marked lost. */
+  onLost?: (change: RunChange) => void;
 }
 
 export class FleetMembership {
@@ -113,13 +113,15 @@ export class FleetMembership {
         const now = new Date();
         for (const run of await store.liveOf(instance)) {
           if (run.terminal) continue;
-          if (await store.write(lostStatus(run, now))) lost++;
+          const record = lostStatus(run, now);
+          if (!(await store.write(record))) continue;
+          lost++;
+          this.#o.onLost?.(changeOf(record));
         }
         await redis.hDel(keys.instances, instance);
         await redis.del(keys.live(instance));
         marked += lost;
         this.#o.logger.warn('instance lease expired; its unfinished runs are lost', { instance, lost });
-        this.#o.onSwept?.(instance, lost);
       }
     } catch (error) {
       this.#o.logger.debug('lease sweep failed', { error: String(error) });

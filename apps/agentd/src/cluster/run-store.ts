@@ -1,12 +1,12 @@
 /** Shared run records in Redis: written by the owner, read by every replica, final once terminal. */
 import type { ClusterKeys } from './cluster-keys.js';
-import type { RedisClient } from './redis-client.js';
+import type { RedisClient } from './cluster-link.js';
 import { changeOf, type SharedStatus } from './shared-run.js';
 
 /**
  * One atomic write: a terminal record never changes again (so a late write from a replica that
  * was declared dead cannot resurrect a run marked lost), the run id index and the owner's set of
- * unfinished runs follow the record, and the change is published in the same step.
+ * unfinished runs follow the record, and the change is published (when asked) in the same step.
  */
 const WRITE_RUN = `
 if redis.call('HGET', KEYS[1], 'terminal') == '1' then return 0 end
@@ -19,7 +19,7 @@ else
   redis.call('SET', KEYS[2], ARGV[2])
   redis.call('SADD', KEYS[3], ARGV[2])
 end
-redis.call('PUBLISH', ARGV[5], ARGV[6])
+if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
 return 1
 `;
 
@@ -28,6 +28,8 @@ export class RunStore {
     private readonly redis: RedisClient,
     private readonly keys: ClusterKeys,
     private readonly recordTtlMs: number,
+    /** `publish`: announce each change on the runs channel (when no shared event bus does it). */
+    private readonly options: { publish: boolean } = { publish: true },
   ) {}
 
   /** Writes the record unless it is already terminal; true when it was written. */
@@ -39,7 +41,7 @@ export class RunStore {
         status.handle,
         status.terminal ? '1' : '0',
         String(this.recordTtlMs),
-        this.keys.runsChannel,
+        this.options.publish ? this.keys.runsChannel : '',
         JSON.stringify(changeOf(status, options.turn === true)),
         status.instance,
         status.state,

@@ -2,6 +2,7 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import { createServerCore, type Peer, type ServerCore } from '@agentd/server';
 import { canonicalizeUri, SubscriptionRegistry } from '@agentd/subscriptions';
+import type { ClusterLink } from '../cluster/cluster-link.js';
 import { ClusterNode } from '../cluster/cluster-node.js';
 import type { RunChange } from '../cluster/shared-run.js';
 import { ConfigError, formatIssue } from '../config/config-error.js';
@@ -31,6 +32,8 @@ export interface DaemonOptions {
   resolved: ResolvedConfig;
   logger: Logger;
   version: string;
+  /** The fleet's Redis, opened by the caller when `cluster` is configured (closed on shutdown). */
+  link?: ClusterLink;
 }
 
 /** What an MCP client's model is told about agentd at connection time. */
@@ -58,7 +61,8 @@ export class Daemon implements OperationHost, ResourceHost {
   readonly #metrics: AgentdMetrics | undefined;
   #metricsServer: MetricsServer | undefined;
   /** The fleet, when `cluster` is configured (joined in listen()). */
-  #cluster: ClusterNode | undefined;
+  readonly #cluster: ClusterNode | undefined;
+  readonly #link: ClusterLink | undefined;
   #runs: RunIndex;
   #config: AgentdConfig;
   #configPath: string | undefined;
@@ -98,7 +102,22 @@ export class Daemon implements OperationHost, ResourceHost {
           this.#logger.log(level, msg, { component: 'supervisor', ...fields }),
       },
     });
-    this.#runs = localRunIndex(() => this.#supervisor);
+    this.#link = options.link;
+    const cluster = this.#config.cluster;
+    this.#cluster =
+      cluster === undefined || options.link === undefined
+        ? undefined
+        : new ClusterNode({
+            config: cluster,
+            link: options.link,
+            sharedBus: false,
+            supervisor: this.#supervisor,
+            logger: this.#logger,
+            version: this.version,
+            listeners: () => this.#listeners.map((l) => l.address),
+            onRemoteChange: (change) => this.#notifyRemote(change),
+          });
+    this.#runs = this.#cluster ?? localRunIndex(() => this.#supervisor);
     const registry = new SubscriptionRegistry({
       canonicalize: (uri) => subscriptionKey(canonicalizeUri(uri)),
     });
@@ -190,23 +209,19 @@ export class Daemon implements OperationHost, ResourceHost {
 
   /** Before any listener: a replica serves only once it answers for the whole fleet. */
   async #joinFleet(): Promise<void> {
-    const cluster = this.#config.cluster;
-    if (cluster === undefined) return;
-    this.#cluster = await ClusterNode.start({
-      config: cluster,
-      supervisor: this.#supervisor,
-      logger: this.#logger,
-      version: this.version,
-      listeners: () => this.#listeners.map((l) => l.address),
-      onRemoteChange: (change) => this.#notifyRemote(change),
-    });
-    this.#runs = this.#cluster;
+    try {
+      await this.#cluster?.start();
+    } catch (error) {
+      await this.#abortStart();
+      throw error;
+    }
   }
 
   async #abortStart(): Promise<void> {
     await Promise.all(this.#listeners.map((l) => l.close(0)));
     this.#listeners = [];
     await this.#cluster?.close();
+    await this.#link?.close();
     await this.#supervisor.dispose();
     await this.#selfMcp.close();
   }
@@ -439,6 +454,7 @@ export class Daemon implements OperationHost, ResourceHost {
         await this.#metricsServer?.close();
         await this.#supervisor.dispose();
         await this.#cluster?.close();
+        await this.#link?.close();
         await this.#selfMcp.close();
         this.#logger.info('stopped', { reason });
         this.#exit(0);
