@@ -1,6 +1,6 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
 import { CodeModeRunner, type ExecuteOutcome, type ExecuteRequest } from '@agentd/codemode';
-import { Dispatcher, type SurfaceKind, type TaskStatusEvent } from '@agentd/dispatch';
+import { Dispatcher, type SurfaceKind, type TaskStatusEvent, type TaskStore } from '@agentd/dispatch';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
@@ -43,6 +43,10 @@ export interface SelfMcpOptions {
   logger: Logger;
   /** Sees every Code Mode execution's outcome (metrics). */
   onExecuted?: (outcome: ExecuteOutcome) => void;
+  /** Where spawn tasks live (a fleet shares one, so `tasks/get` works on every replica). Default: memory. */
+  taskStore?: TaskStore;
+  /** The MRTR requestState HMAC key (a fleet shares one). Default: random per process. */
+  requestStateKey?: string;
 }
 
 /** The Code Mode runner with each outcome reported, so metrics need nothing from dispatch. */
@@ -109,6 +113,8 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     filtersFor: (peer: Peer) => filters[trustOf(peer)],
     schemaScheme: 'agent',
     logger: options.logger,
+    ...(options.taskStore === undefined ? {} : { tasks: { store: options.taskStore } }),
+    ...(options.requestStateKey === undefined ? {} : { requestState: { key: options.requestStateKey } }),
   });
 
   const register = (spec: OperationSpec) => {
