@@ -2,7 +2,16 @@
  * @agentd/lifecycle: MCP protocol eras and versions; answers initialize, server/discover and ping
  * and checks modern per-request `_meta`. This file is the package's public API.
  */
-export { checkModernMeta, type ModernMeta } from './check-modern-meta.js';
+export { checkModernMeta, type ModernMeta, modernRequestRefusal } from './check-modern-meta.js';
+export { decodeHeaderValue } from './header-value.js';
+export {
+  classifyHttpPost,
+  type HeaderReader,
+  type HttpPostContext,
+  type HttpPostRoute,
+  postHeadersRefusal,
+  streamAcceptRefusal,
+} from './http-post-route.js';
 export {
   DEFAULT_DISCOVER_TTL_MS,
   type LifecycleOptions,
@@ -10,12 +19,15 @@ export {
   resolveLifecycle,
 } from './lifecycle-options.js';
 export { lifecycleResponse } from './lifecycle-response.js';
+export type { LifecycleErrorCode } from './local-errors.js';
 export { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS, type LoggingLevel } from './logging-level.js';
 export { MCP_NAME_FIELDS } from './mcp-name-fields.js';
 export { MetaKey } from './meta-keys.js';
-export { modernResult } from './modern-result.js';
+export { listenFinalResult, modernResult } from './modern-result.js';
+export { checkParamHeaders, type ParamHeader, paramHeadersOf } from './param-headers.js';
 export type { Implementation, ServerCapabilities } from './protocol-types.js';
-export { MODERN_ONLY_METHODS, REMOVED_IN_MODERN, requestEra, servedEra } from './request-era.js';
+export { Refusal, type RefusalReason, refuse, SESSION_NOT_FOUND_CODE } from './refusals.js';
+export { requestEra, servedEra } from './request-era.js';
 export {
   capabilitiesForEra,
   createTaskResult,

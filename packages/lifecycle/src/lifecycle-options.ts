@@ -1,5 +1,5 @@
 /** Lifecycle configuration: which versions (and therefore eras) a server speaks. */
-import { LocalError } from '@agentd/rpc-frame';
+import { lifecycleError } from './local-errors.js';
 import { eraOfVersion, SUPPORTED_VERSIONS } from './versions.js';
 
 export interface LifecycleOptions {
@@ -43,7 +43,7 @@ function build(options: LifecycleOptions): ResolvedLifecycle {
   const wanted = options.versions ?? SUPPORTED_VERSIONS;
   const unknown = wanted.filter((v) => eraOfVersion(v) === undefined);
   if (unknown.length > 0) {
-    throw new LocalError(
+    throw lifecycleError(
       'invalid_lifecycle_options',
       `unsupported protocol version(s) ${unknown.join(', ')}; known: ${SUPPORTED_VERSIONS.join(', ')}`,
     );
@@ -51,11 +51,11 @@ function build(options: LifecycleOptions): ResolvedLifecycle {
   // Keep the framework's newest-first order whatever order the caller used.
   const supported = SUPPORTED_VERSIONS.filter((v) => wanted.includes(v));
   if (supported.length === 0) {
-    throw new LocalError('invalid_lifecycle_options', 'at least one protocol version must be enabled');
+    throw lifecycleError('invalid_lifecycle_options', 'at least one protocol version must be enabled');
   }
   const ttlMs = options.ttlMs ?? DEFAULT_DISCOVER_TTL_MS;
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) {
-    throw new LocalError('invalid_lifecycle_options', `ttlMs must be a non-negative integer, got ${ttlMs}`);
+    throw lifecycleError('invalid_lifecycle_options', `ttlMs must be a non-negative integer, got ${ttlMs}`);
   }
   const legacy = supported.filter((v) => eraOfVersion(v) === 'legacy');
   return Object.freeze({

@@ -1,6 +1,5 @@
 /** Answers the lifecycle methods (initialize, server/discover, ping) of both eras in one place. */
 import {
-  ErrorCode,
   errorResponse,
   isJsonObject,
   type JsonObject,
@@ -9,11 +8,12 @@ import {
   successResponse,
   WireError,
 } from '@agentd/rpc-frame';
-import { checkModernMeta } from './check-modern-meta.js';
+import { checkModernMeta, modernRequestRefusal } from './check-modern-meta.js';
 import { type LifecycleOptions, type ResolvedLifecycle, resolveLifecycle } from './lifecycle-options.js';
 import { modernResult } from './modern-result.js';
 import type { Implementation, ServerCapabilities } from './protocol-types.js';
-import { REMOVED_IN_MODERN, requestEra, servedEra } from './request-era.js';
+import { refuse } from './refusals.js';
+import { servedEra } from './request-era.js';
 import { capabilitiesForEra } from './tasks-extension.js';
 import { eraOfVersion, MODERN_VERSION } from './versions.js';
 
@@ -49,17 +49,9 @@ function legacyResponse(
   if (request.method !== 'initialize') return undefined;
   const params = request.params ?? {};
   const requested = params.protocolVersion;
-  if (typeof requested !== 'string') {
-    throw new WireError(
-      ErrorCode.InvalidParams,
-      'Invalid params: initialize requires params.protocolVersion (string)',
-    );
-  }
+  if (typeof requested !== 'string') throw refuse.initializeMissingVersion();
   if (params.capabilities !== undefined && !isJsonObject(params.capabilities)) {
-    throw new WireError(
-      ErrorCode.InvalidParams,
-      'Invalid params: initialize params.capabilities must be an object',
-    );
+    throw refuse.initializeBadCapabilities();
   }
   const protocolVersion = negotiateLegacyVersion(requested, resolved);
   const result: JsonObject = {
@@ -85,20 +77,8 @@ function modernResponse(
   resolved: ResolvedLifecycle,
   options: LifecycleOptions | undefined,
 ): JsonRpcResponse | undefined {
-  if (request.method === 'initialize' && requestEra(request) === 'legacy') {
-    // A modern-only server names what it speaks so the client can switch to server/discover.
-    throw new WireError(
-      ErrorCode.MethodNotFound,
-      `Method not found: initialize; this server speaks only ${resolved.supported.join(', ')} (stateless: use server/discover and per-request _meta)`,
-      { supported: [...resolved.supported] },
-    );
-  }
-  if (REMOVED_IN_MODERN.has(request.method)) {
-    throw new WireError(
-      ErrorCode.MethodNotFound,
-      `Method not found: ${request.method} (removed in the 2026-07-28 revision)`,
-    );
-  }
+  const refusal = modernRequestRefusal(request, options);
+  if (refusal !== undefined) throw refusal;
   checkModernMeta(request, options);
   if (request.method !== 'server/discover') return undefined;
   const result: JsonObject = {

@@ -5,7 +5,7 @@ import { MetaKey } from './meta-keys.js';
 import type { Era } from './versions.js';
 
 /** Methods that exist only in the modern era: whatever their `_meta`, they are served (and checked) as modern. */
-export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen']);
+const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen']);
 
 /** Methods removed in 2026-07-28: a modern request naming one is -32601. */
 export const REMOVED_IN_MODERN: ReadonlySet<string> = new Set([

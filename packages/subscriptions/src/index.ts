@@ -1,5 +1,5 @@
 /**
- * @agentd/subscriptions: the uri -> subscribers registry, bounded push writers (NDJSON, SSE) and
+ * @agentd/subscriptions: the uri -> subscribers registry, bounded push writers (NDJSON) and
  * modern listen streams. This file is the package's public API.
  */
 export { canonicalizeUri } from './canonical-uri.js';
@@ -8,11 +8,9 @@ export {
   type ListenFilter,
   ListenStream,
   type ListenStreamOptions,
-  SUBSCRIPTION_ID_KEY,
 } from './listen-stream.js';
 export { ndjsonWriter } from './ndjson-writer.js';
 export type { PushWriter } from './push-writer.js';
-export { type SseWriterOptions, sseWriter } from './sse-writer.js';
 export {
   DEFAULT_HIGH_WATER_BYTES,
   DEFAULT_MAX_BUFFERED_BYTES,

@@ -1,4 +1,6 @@
 /** A modern `subscriptions/listen` stream: a registry writer that filters and tags what it carries. */
+
+import { listenFinalResult, MetaKey } from '@agentd/lifecycle';
 import {
   isJsonObject,
   type JsonObject,
@@ -10,8 +12,6 @@ import {
 } from '@agentd/rpc-frame';
 import { canonicalizeUri } from './canonical-uri.js';
 import type { PushWriter } from './push-writer.js';
-
-export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
 /** The `notifications` filter of a listen request (and of its acknowledgement). */
 export interface ListenFilter {
@@ -115,7 +115,7 @@ export class ListenStream implements PushWriter {
     return {
       jsonrpc: '2.0',
       id: this.subscriptionId,
-      result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_KEY]: this.subscriptionId } },
+      result: listenFinalResult(this.subscriptionId),
     };
   }
 
@@ -129,7 +129,7 @@ export class ListenStream implements PushWriter {
     const meta = isJsonObject(params._meta) ? params._meta : {};
     return {
       ...message,
-      params: { ...params, _meta: { ...meta, [SUBSCRIPTION_ID_KEY]: this.subscriptionId } },
+      params: { ...params, _meta: { ...meta, [MetaKey.subscriptionId]: this.subscriptionId } },
     };
   }
 }

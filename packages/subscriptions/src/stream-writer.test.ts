@@ -1,9 +1,8 @@
-/** Bounded writers over real streams: NDJSON and SSE framing, overflow, stalls, stream failure. */
+/** Bounded writers over real streams: NDJSON framing, overflow, stalls, stream failure. */
 import { PassThrough, Writable } from 'node:stream';
 import { notification, successResponse } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { ndjsonWriter } from './ndjson-writer.js';
-import { sseWriter } from './sse-writer.js';
 
 /** A real Writable whose sink never finishes a write: a peer that stopped reading. */
 function stalledSink(): Writable {
@@ -111,22 +110,5 @@ describe('ndjsonWriter', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(writer.closed).toBe(true);
     expect(writer.write(notification('x'))).toBe(false);
-  });
-});
-
-describe('sseWriter', () => {
-  it('frames each message as one SSE message event and sends keep-alive comments', async () => {
-    const stream = new PassThrough();
-    const read = collect(stream);
-    const writer = sseWriter(stream, { keepAliveMs: 10 });
-    writer.write(notification('notifications/tools/list_changed'));
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    writer.close();
-    expect(
-      read().startsWith(
-        'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n',
-      ),
-    ).toBe(true);
-    expect(read()).toContain(':\n\n');
   });
 });

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 
 const { values } = parseArgs({
   options: { requests: { type: 'string', default: '6000' }, rounds: { type: 'string', default: '2' } },
@@ -40,12 +41,9 @@ function payload(kind, id) {
   };
   if (kind === 'agentd') {
     // agentd serves stateless calls in the 2026-07-28 era: per-request _meta plus mirrored headers.
-    params._meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
+    params._meta = { [MetaKey.protocolVersion]: MODERN_VERSION, [MetaKey.clientCapabilities]: {} };
     Object.assign(headers, {
-      'mcp-protocol-version': '2026-07-28',
+      'mcp-protocol-version': MODERN_VERSION,
       'mcp-method': 'tools/call',
       'mcp-name': 'echo',
     });

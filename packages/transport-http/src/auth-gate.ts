@@ -1,7 +1,10 @@
 /** Who is calling: a static bearer token, a verified OAuth access token, or nobody (401/403/503). */
+import { type Refusal, refuse } from '@agentd/lifecycle';
+import { errorFields, type Logger } from '@agentd/rpc-frame';
 import type { PeerAuth } from '@agentd/server';
 import { type BearerToken, bearerTokenOf, createAuthenticator, type Principal } from './bearer-auth.js';
 import type { HttpIncoming } from './http-io.js';
+import { invalidOption } from './local-errors.js';
 import type { OAuthResourceOptions } from './oauth-options.js';
 import { bearerChallenge, metadataUrlOf, resourceOf } from './protected-resource.js';
 
@@ -14,24 +17,15 @@ export interface AuthOptions {
 
 export type AuthOutcome =
   | { readonly kind: 'ok'; readonly principal: Principal }
-  | {
-      readonly kind: 'refused';
-      readonly status: 401 | 403 | 503;
-      readonly message: string;
-      readonly challenge: string | undefined;
-    };
+  | { readonly kind: 'refused'; readonly refusal: Refusal; readonly challenge: string | undefined };
 
 export interface AuthGate {
   readonly oauth: OAuthResourceOptions | undefined;
   check(incoming: HttpIncoming, endpointPath: string): Promise<AuthOutcome>;
 }
 
-function refused(
-  status: 401 | 403 | 503,
-  message: string,
-  challenge: string | undefined,
-): AuthOutcome & { kind: 'refused' } {
-  return { kind: 'refused', status, message, challenge };
+function refused(refusal: Refusal, challenge: string | undefined): AuthOutcome & { kind: 'refused' } {
+  return { kind: 'refused', refusal, challenge };
 }
 
 function missingScopes(auth: PeerAuth, required: readonly string[] | undefined): string[] {
@@ -41,15 +35,15 @@ function missingScopes(auth: PeerAuth, required: readonly string[] | undefined):
 }
 
 /** Undefined when neither tokens nor OAuth are configured: every peer is then anonymous. */
-export function createAuthGate(options: AuthOptions | undefined): AuthGate | undefined {
+export function createAuthGate(options: AuthOptions | undefined, logger: Logger): AuthGate | undefined {
   const tokens = options?.tokens;
   const oauth = options?.oauth;
   if (tokens === undefined && oauth === undefined) return undefined;
   if (oauth !== undefined) {
     if (typeof oauth.verifyToken !== 'function')
-      throw new TypeError('auth.oauth.verifyToken must be a function');
+      throw invalidOption('auth.oauth.verifyToken must be a function');
     if (oauth.authorizationServers.length === 0)
-      throw new TypeError('auth.oauth.authorizationServers must name at least one issuer');
+      throw invalidOption('auth.oauth.authorizationServers must name at least one issuer');
   }
   const matchToken = tokens === undefined ? undefined : createAuthenticator(tokens);
   return {
@@ -59,31 +53,30 @@ export function createAuthGate(options: AuthOptions | undefined): AuthGate | und
         oauth === undefined ? undefined : metadataUrlOf(resourceOf(oauth, incoming.url(), endpointPath));
       const token = bearerTokenOf(incoming.headers.get('authorization'));
       if (token === undefined) {
-        return refused(401, 'Unauthorized', bearerChallenge({ resourceMetadata: metadata }));
+        return refused(refuse.unauthorized(), bearerChallenge({ resourceMetadata: metadata }));
       }
       const matched = matchToken === undefined ? undefined : await matchToken(token);
       if (matched !== undefined) return { kind: 'ok', principal: matched };
       if (oauth === undefined)
-        return refused(401, 'Unauthorized', bearerChallenge({ error: 'invalid_token' }));
+        return refused(refuse.unauthorized(), bearerChallenge({ error: 'invalid_token' }));
       let auth: PeerAuth | undefined;
       try {
         auth = await oauth.verifyToken(token, { headers: incoming.headers, url: incoming.url() });
-      } catch {
+      } catch (thrown) {
         // The verifier could not judge the token (authorization server unreachable): not the client's fault.
-        return refused(503, 'Service Unavailable: cannot verify the access token now', undefined);
+        logger.warn('access token verification failed', errorFields(thrown));
+        return refused(refuse.authUnavailable(), undefined);
       }
       if (auth === undefined) {
         return refused(
-          401,
-          'Unauthorized',
+          refuse.unauthorized(),
           bearerChallenge({ error: 'invalid_token', resourceMetadata: metadata }),
         );
       }
       const missing = missingScopes(auth, oauth.requiredScopes);
       if (missing.length > 0) {
         return refused(
-          403,
-          'Forbidden: insufficient scope',
+          refuse.insufficientScope(),
           bearerChallenge({
             error: 'insufficient_scope',
             scope: oauth.requiredScopes,

@@ -1,5 +1,6 @@
 /** Static bearer tokens: every configured token is compared in constant time (Web Crypto, any runtime). */
 import type { PeerAuth } from '@agentd/server';
+import { invalidOption } from './local-errors.js';
 
 export interface BearerToken {
   /** The secret the client presents as `Authorization: Bearer <token>`. */
@@ -36,10 +37,10 @@ function equalDigests(a: Uint8Array, b: Uint8Array): boolean {
  * after a match, so timing reveals neither which token matched nor its length.
  */
 export function createAuthenticator(tokens: readonly BearerToken[]): Authenticator {
-  if (tokens.length === 0) throw new TypeError('auth.tokens must name at least one token');
+  if (tokens.length === 0) throw invalidOption('auth.tokens must name at least one token');
   for (const t of tokens) {
     if (typeof t.token !== 'string' || t.token.length < 16) {
-      throw new TypeError(`auth token for "${t.name}" must be a string of at least 16 characters`);
+      throw invalidOption(`auth token for "${t.name}" must be a string of at least 16 characters`);
     }
   }
   const entries = Promise.all(

@@ -1,5 +1,8 @@
 /** A Web `Request` and the `Response` it will get, as the host-neutral HTTP exchange. */
-import { BodyTooLarge, type HeaderReader, type HttpIncoming, type HttpOutgoing } from './http-io.js';
+import { refuse } from '@agentd/lifecycle';
+import { errorResponse } from '@agentd/rpc-frame';
+import type { HeaderReader, HttpIncoming, HttpOutgoing } from './http-io.js';
+import { httpError } from './local-errors.js';
 
 const encoder = new TextEncoder();
 
@@ -64,7 +67,7 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
   async readText(limit: number): Promise<string> {
     const declared = this.#headers.get('content-length');
     if (declared !== null && Number(declared) > limit) {
-      throw new BodyTooLarge(`body of ${declared} bytes exceeds ${limit}`);
+      throw httpError('body_too_large', `body of ${declared} bytes exceeds ${limit}`);
     }
     // A declared length bounds the body already (hosts enforce it), and `text()` is the hosts'
     // fast path (@hono/node-server skips building a full Request); otherwise read with a limit.
@@ -80,7 +83,7 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
       size += value.byteLength;
       if (size > limit) {
         reader.cancel().catch(() => undefined);
-        throw new BodyTooLarge(`body exceeds ${limit} bytes`);
+        throw httpError('body_too_large', `body exceeds ${limit} bytes`);
       }
       chunks.push(value);
     }
@@ -182,8 +185,4 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
   }
 }
 
-const INTERNAL_ERROR_BODY = JSON.stringify({
-  jsonrpc: '2.0',
-  id: null,
-  error: { code: -32603, message: 'Internal error' },
-});
+const INTERNAL_ERROR_BODY = JSON.stringify(errorResponse(null, refuse.internalError().toJSON()));

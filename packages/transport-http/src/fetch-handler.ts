@@ -1,5 +1,5 @@
 /** `createFetchHandler`: the whole Streamable HTTP endpoint as `(Request) => Promise<Response>`, on any runtime. */
-import type { CorePort } from './core-port.js';
+import type { ServerCore } from '@agentd/server';
 import { FetchExchange } from './fetch-exchange.js';
 import { createEndpoint } from './mcp-endpoint.js';
 import type { McpHttpOptions } from './options.js';
@@ -25,7 +25,7 @@ const NOT_FOUND = JSON.stringify({ error: 'not found' });
  * Other paths get a JSON 404, so the handler can be the whole server (Workers, `Deno.serve`,
  * `Bun.serve`) or sit behind a router that only sends it the MCP path.
  */
-export function createFetchHandler(core: CorePort, options: FetchHandlerOptions = {}): FetchHandler {
+export function createFetchHandler(core: ServerCore, options: FetchHandlerOptions = {}): FetchHandler {
   const endpoint = createEndpoint(core, options);
   const remoteAddress = options.remoteAddress;
   const handler = (request: Request): Promise<Response> => {

@@ -1,6 +1,7 @@
 /** Ends a request's HTTP answer: the final SSE event, a JSON body, or an empty event stream. */
+import type { Era } from '@agentd/lifecycle';
 import type { JsonRpcResponse } from '@agentd/rpc-frame';
-import { statusOf } from './error-status.js';
+import { answerStatus } from './http-status.js';
 import { sendJson } from './replies.js';
 import type { SseStream } from './sse-stream.js';
 import type { Caller } from './transport-context.js';
@@ -15,12 +16,12 @@ export function finishAnswer(
   caller: Caller,
   stream: SseStream,
   response: JsonRpcResponse | undefined,
-  modern: boolean,
+  era: Era,
 ): void {
   if (stream.closed) return;
   if (stream.started || response === undefined) {
     stream.end(response);
     return;
   }
-  sendJson(caller.out, statusOf(response, modern), response, caller.corsHeaders);
+  sendJson(caller.out, answerStatus(response, era), response, caller.corsHeaders);
 }

@@ -4,15 +4,9 @@
  * adapter, so every host runs the same rules.
  */
 
-/** Read access to request headers: the Web `Headers` object satisfies it as is. */
-export interface HeaderReader {
-  /** The header's value (repeated headers joined with ", "), or null when absent. */
-  get(name: string): string | null;
-}
+import type { HeaderReader } from '@agentd/lifecycle';
 
-export class BodyTooLarge extends Error {
-  override name = 'BodyTooLarge';
-}
+export type { HeaderReader };
 
 /** The request side. */
 export interface HttpIncoming {
@@ -24,7 +18,7 @@ export interface HttpIncoming {
   readonly remoteAddress: string | undefined;
   /** The absolute URL of the request (for RFC 9728 resource metadata). */
   url(): string;
-  /** The whole body as UTF-8 text; rejects with BodyTooLarge past `limit` bytes (declared or received). */
+  /** The whole body as UTF-8 text; rejects with LocalError `body_too_large` past `limit` bytes (declared or received). */
   readText(limit: number): Promise<string>;
 }
 

@@ -9,9 +9,9 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { LocalError } from '@agentd/rpc-frame';
-import type { CorePort } from './core-port.js';
+import type { ServerCore } from '@agentd/server';
 import { isLoopbackAddress } from './host-origin.js';
+import { httpError, invalidOption } from './local-errors.js';
 import { createEndpoint } from './mcp-endpoint.js';
 import { serveNodeRequest } from './node-handler.js';
 import type { McpHttpOptions } from './options.js';
@@ -48,7 +48,7 @@ export interface HttpTransport {
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`${name} must be a positive number`);
+  if (!Number.isFinite(value) || value <= 0) throw invalidOption(`${name} must be a positive number`);
   return value;
 }
 
@@ -57,11 +57,11 @@ function loadTls(tls: TlsOptions | undefined): { cert: string | Buffer; key: str
   const cert = tls.cert ?? (tls.certFile !== undefined ? readFileSync(tls.certFile) : undefined);
   const key = tls.key ?? (tls.keyFile !== undefined ? readFileSync(tls.keyFile) : undefined);
   if (cert === undefined || key === undefined)
-    throw new TypeError('tls needs cert (or certFile) and key (or keyFile)');
+    throw invalidOption('tls needs cert (or certFile) and key (or keyFile)');
   return { cert, key };
 }
 
-export function createHttpTransport(core: CorePort, options: HttpTransportOptions = {}): HttpTransport {
+export function createHttpTransport(core: ServerCore, options: HttpTransportOptions = {}): HttpTransport {
   const { tls: tlsOption, maxHeaderBytes, headersTimeoutMs, requestTimeoutMs, ...rules } = options;
   const endpoint = createEndpoint(core, rules);
   const tls = loadTls(tlsOption);
@@ -95,7 +95,7 @@ export function createHttpTransport(core: CorePort, options: HttpTransportOption
     listen(port = 0, host = '127.0.0.1') {
       if (!endpoint.authenticated && !isLoopbackAddress(host)) {
         return Promise.reject(
-          new LocalError(
+          httpError(
             'insecure_bind',
             `refusing to listen on non-loopback ${host} without auth (set auth.tokens or auth.oauth)`,
           ),
@@ -146,7 +146,7 @@ export interface ServeHttpOptions extends HttpTransportOptions {
 
 /** Creates the transport and listens; resolves once the socket is bound. */
 export async function serveHttp(
-  core: CorePort,
+  core: ServerCore,
   options: ServeHttpOptions = {},
 ): Promise<HttpTransport & { readonly address: AddressInfo; readonly url: string }> {
   const { host = '127.0.0.1', port = 0, ...rest } = options;

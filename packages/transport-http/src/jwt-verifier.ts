@@ -1,6 +1,7 @@
 /** A ready `verifyToken` for JWT access tokens: signature by the issuer's JWKS, issuer, audience, expiry, scopes. */
 import type { PeerAuth } from '@agentd/server';
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { invalidOption } from './local-errors.js';
 import type { VerifyToken } from './oauth-options.js';
 
 export interface JwtVerifierOptions {
@@ -61,13 +62,13 @@ function isTokenVerdict(error: unknown): boolean {
  * unreachable JWKS endpoint throws (503). The token itself is never logged or echoed.
  */
 export function createJwtVerifier(options: JwtVerifierOptions): VerifyToken {
-  if (typeof options.issuer !== 'string' || options.issuer === '') throw new TypeError('issuer is required');
+  if (typeof options.issuer !== 'string' || options.issuer === '') throw invalidOption('issuer is required');
   if (typeof options.audience !== 'string' || options.audience === '')
-    throw new TypeError('audience (this resource) is required');
+    throw invalidOption('audience (this resource) is required');
   const keys =
     options.jwks ??
     (options.jwksUri === undefined ? undefined : createRemoteJWKSet(new URL(options.jwksUri)));
-  if (keys === undefined) throw new TypeError('jwksUri or jwks is required');
+  if (keys === undefined) throw invalidOption('jwksUri or jwks is required');
   const required = options.requiredScopes ?? [];
   const verifyOptions = {
     issuer: options.issuer,

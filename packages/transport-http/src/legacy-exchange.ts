@@ -1,63 +1,40 @@
 /** Legacy (2025-x) Streamable HTTP: sessions minted on initialize, GET streams, DELETE. */
+import { refuse } from '@agentd/lifecycle';
 import {
   type Classified,
   errorResponse,
   type JsonRpcRequest,
   type JsonRpcResponse,
   type RequestId,
-  toWireError,
 } from '@agentd/rpc-frame';
-import type { CoreConnectionPort } from './core-port.js';
+import type { CoreConnection } from '@agentd/server';
 import { finishAnswer } from './finish-answer.js';
-import { sendEmpty, sendJson, sendRpcError } from './replies.js';
+import { answerStatus } from './http-status.js';
+import { sendEmpty, sendJson, sendRefusal } from './replies.js';
 import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
 import { SseStream } from './sse-stream.js';
 import { type Caller, headerOf, makePeer, type TransportContext } from './transport-context.js';
 
-const SESSION_HEADER = 'mcp-session-id';
-/** Implementation-defined code the official SDKs use for an unknown session. */
-const SESSION_NOT_FOUND = -32001;
-
 /**
- * Finds the caller's session, or answers 400 (no id) / 404 (unknown, ended, or another
- * principal's) / 400 (protocol version header disagreeing with the negotiated one).
+ * The caller's session, or answers 404 (unknown, ended, or another principal's) / 400 (protocol
+ * version header disagreeing with the negotiated one). The header's presence was checked by the
+ * lifecycle classification.
  */
-function sessionOf(context: TransportContext, caller: Caller, id: RequestId | null): Session | undefined {
-  const sessionId = headerOf(caller, SESSION_HEADER);
-  if (sessionId === undefined) {
-    sendRpcError(
-      caller.out,
-      400,
-      id,
-      { code: -32600, message: 'Bad Request: Mcp-Session-Id header is required' },
-      caller.corsHeaders,
-    );
-    return undefined;
-  }
+function sessionOf(
+  context: TransportContext,
+  caller: Caller,
+  id: RequestId | null,
+  sessionId: string,
+): Session | undefined {
   const session = context.sessions.get(sessionId);
   if (session === undefined || session.principal !== caller.principal?.auth.principal) {
-    sendRpcError(
-      caller.out,
-      404,
-      id,
-      { code: SESSION_NOT_FOUND, message: 'Session not found' },
-      caller.corsHeaders,
-    );
+    sendRefusal(caller.out, id, refuse.sessionNotFound(), caller.corsHeaders);
     return undefined;
   }
   const version = headerOf(caller, 'mcp-protocol-version');
   if (version !== undefined && version !== session.version) {
-    sendRpcError(
-      caller.out,
-      400,
-      id,
-      {
-        code: -32600,
-        message: `Bad Request: MCP-Protocol-Version ${version} does not match this session's negotiated ${session.version} (Mcp-Session-Id is legacy traffic; a ${version} request must not carry it)`,
-      },
-      caller.corsHeaders,
-    );
+    sendRefusal(caller.out, id, refuse.sessionVersionMismatch(version, session.version), caller.corsHeaders);
     return undefined;
   }
   session.lastSeen = Date.now();
@@ -67,20 +44,22 @@ function sessionOf(context: TransportContext, caller: Caller, id: RequestId | nu
 export async function serveLegacyPost(
   context: TransportContext,
   caller: Caller,
-  frame: Classified,
+  frame: Exclude<Classified, { kind: 'invalid' }>,
+  sessionId: string | undefined,
 ): Promise<void> {
-  if (frame.kind === 'request' && frame.message.method === 'initialize') {
-    await initialize(context, caller, frame.message);
+  if (sessionId === undefined) {
+    // The classification lets only `initialize` through without a session.
+    await initialize(context, caller, frame.message as JsonRpcRequest);
     return;
   }
   const id = frame.kind === 'request' ? frame.message.id : null;
-  const session = sessionOf(context, caller, id);
+  const session = sessionOf(context, caller, id, sessionId);
   if (session === undefined) return;
   const connection = session.connection;
   if (connection === undefined) return;
   if (frame.kind !== 'request') {
     // Notifications and the client's answers to our requests (routed to sendRequest callers).
-    await connection.handle(frame).catch(() => undefined);
+    await connection.handle(frame);
     sendEmpty(caller.out, 202, caller.corsHeaders);
     return;
   }
@@ -91,7 +70,7 @@ async function answer(
   context: TransportContext,
   caller: Caller,
   session: Session,
-  connection: CoreConnectionPort,
+  connection: CoreConnection,
   request: JsonRpcRequest,
 ): Promise<void> {
   const stream = new SseStream(
@@ -120,50 +99,30 @@ async function answer(
         },
       },
     );
-  } catch (thrown) {
-    response = errorResponse(request.id, toWireError(thrown).toJSON());
   } finally {
     session.active--;
     session.lastSeen = Date.now();
     context.exchanges.delete(exchange);
   }
-  finishAnswer(caller, stream, response, false);
+  finishAnswer(caller, stream, response, 'legacy');
 }
 
 async function initialize(context: TransportContext, caller: Caller, request: JsonRpcRequest): Promise<void> {
-  if (headerOf(caller, SESSION_HEADER) !== undefined) {
-    sendRpcError(
-      caller.out,
-      400,
-      request.id,
-      { code: -32600, message: 'Bad Request: initialize must not carry Mcp-Session-Id' },
-      caller.corsHeaders,
-    );
-    return;
-  }
   if (!context.sessions.makeRoom(caller.principal?.auth.principal)) {
-    sendRpcError(
-      caller.out,
-      503,
-      request.id,
-      { code: -32603, message: 'Too many sessions, retry later' },
-      { ...caller.corsHeaders, 'retry-after': '5' },
-    );
+    sendRefusal(caller.out, request.id, refuse.tooManySessions(), {
+      ...caller.corsHeaders,
+      'retry-after': '5',
+    });
     return;
   }
   const sessionId = SessionStore.mintId();
   const sink = new SessionSink(`http-session-${sessionId}`);
   const connection = context.core.openConnection(makePeer(sink.id, caller), sink);
-  let response: JsonRpcResponse | undefined;
-  try {
-    response = await connection.handle({ kind: 'request', message: request });
-  } catch (thrown) {
-    response = errorResponse(request.id, toWireError(thrown).toJSON());
-  }
+  const response = await connection.handle({ kind: 'request', message: request });
   if (response === undefined || 'error' in response) {
     connection.close();
-    const failed = response ?? errorResponse(request.id, { code: -32603, message: 'Internal error' });
-    sendJson(caller.out, 400, failed, caller.corsHeaders);
+    const failed = response ?? errorResponse(request.id, refuse.internalError().toJSON());
+    sendJson(caller.out, answerStatus(failed, 'legacy', true), failed, caller.corsHeaders);
     return;
   }
   const version = response.result.protocolVersion;
@@ -180,17 +139,11 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
 }
 
 /** GET: the session's server-to-client SSE stream (one at a time). */
-export function serveLegacyGet(context: TransportContext, caller: Caller): void {
-  const session = sessionOf(context, caller, null);
+export function serveLegacyGet(context: TransportContext, caller: Caller, sessionId: string): void {
+  const session = sessionOf(context, caller, null, sessionId);
   if (session === undefined) return;
   if (session.sink.stream !== undefined) {
-    sendRpcError(
-      caller.out,
-      409,
-      null,
-      { code: -32600, message: 'Conflict: this session already has an open GET stream' },
-      caller.corsHeaders,
-    );
+    sendRefusal(caller.out, null, refuse.streamConflict(), caller.corsHeaders);
     return;
   }
   const stream = new SseStream(caller.out, `${session.sink.id}/get`, context.sse, caller.corsHeaders);
@@ -201,8 +154,8 @@ export function serveLegacyGet(context: TransportContext, caller: Caller): void 
   });
 }
 
-export function serveLegacyDelete(context: TransportContext, caller: Caller): void {
-  const session = sessionOf(context, caller, null);
+export function serveLegacyDelete(context: TransportContext, caller: Caller, sessionId: string): void {
+  const session = sessionOf(context, caller, null, sessionId);
   if (session === undefined) return;
   context.sessions.end(session.id);
   sendEmpty(caller.out, 204, caller.corsHeaders);

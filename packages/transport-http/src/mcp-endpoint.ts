@@ -1,6 +1,7 @@
 /** One MCP endpoint's state and rules, shared by every host adapter (fetch, Node, `serveHttp`). */
+
+import type { ServerCore } from '@agentd/server';
 import { type AuthGate, createAuthGate } from './auth-gate.js';
-import type { CorePort } from './core-port.js';
 import { hostPolicy } from './host-origin.js';
 import type { HttpIncoming, HttpOutgoing } from './http-io.js';
 import { type McpHttpOptions, type ResolvedOptions, resolveOptions } from './options.js';
@@ -27,15 +28,17 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export function createEndpoint(core: CorePort, options: McpHttpOptions = {}): McpEndpoint {
+export function createEndpoint(core: ServerCore, options: McpHttpOptions = {}): McpEndpoint {
   const served = servedVersions(core, options.legacy);
   const resolved = { ...resolveOptions(options), legacy: served.legacy };
-  const gate: AuthGate | undefined = createAuthGate(options.auth);
+  const gate: AuthGate | undefined = createAuthGate(options.auth, core.logger);
   let counter = 0;
   const context: TransportContext = {
     core,
     options: resolved,
-    versions: served.versions,
+    lifecycle: served.legacy
+      ? core.lifecycleOptions
+      : { ...core.lifecycleOptions, versions: served.versions },
     sse: { keepAliveMs: resolved.keepAliveMs, maxBufferedBytes: resolved.maxStreamBufferBytes },
     sessions: new SessionStore({
       ttlMs: resolved.sessionTtlMs,

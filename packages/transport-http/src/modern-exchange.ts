@@ -1,42 +1,16 @@
 /** Modern (2026-07-28) POSTs: one cheap core connection per request, JSON or SSE answer. */
-import {
-  type Classified,
-  errorResponse,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  successResponse,
-  toWireError,
-  type WireError,
-} from '@agentd/rpc-frame';
+import { checkParamHeaders, listenFinalResult, modernResult, type Refusal } from '@agentd/lifecycle';
+import { type JsonRpcRequest, type JsonRpcResponse, successResponse } from '@agentd/rpc-frame';
 import { finishAnswer } from './finish-answer.js';
-import { checkModernEnvelope } from './modern-envelope.js';
-import { checkParamHeaders } from './param-headers.js';
-import { sendEmpty, sendRpcError } from './replies.js';
+import { sendRefusal } from './replies.js';
 import { SseStream } from './sse-stream.js';
 import { type Caller, makePeer, type TransportContext } from './transport-context.js';
 
-const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
-
-/** Notifications (and stray responses) carry nothing the stateless era acts on over HTTP. */
-export function acceptModernMessage(caller: Caller, frame: Classified): void {
-  if (frame.kind === 'response') {
-    sendRpcError(
-      caller.out,
-      400,
-      null,
-      { code: -32600, message: 'Invalid Request: clients must not send responses in protocol 2026-07-28' },
-      caller.corsHeaders,
-    );
-    return;
-  }
-  sendEmpty(caller.out, 202, caller.corsHeaders);
-}
-
-function checkToolParams(
+function toolParamsRefusal(
   context: TransportContext,
   request: JsonRpcRequest,
   caller: Caller,
-): WireError | undefined {
+): Refusal | undefined {
   const lookup = context.options.toolParamHeaders;
   const name = request.params?.name;
   if (lookup === undefined || request.method !== 'tools/call' || typeof name !== 'string') return undefined;
@@ -45,15 +19,15 @@ function checkToolParams(
   return checkParamHeaders(headers, request.params?.arguments, caller.headers);
 }
 
+/** A request the lifecycle classification let through (envelope and mirrored headers valid). */
 export async function serveModernRequest(
   context: TransportContext,
   caller: Caller,
   request: JsonRpcRequest,
 ): Promise<void> {
-  const envelopeError =
-    checkModernEnvelope(request, caller.headers) ?? checkToolParams(context, request, caller);
-  if (envelopeError !== undefined) {
-    sendRpcError(caller.out, 400, request.id, envelopeError.toJSON(), caller.corsHeaders);
+  const refusal = toolParamsRefusal(context, request, caller);
+  if (refusal !== undefined) {
+    sendRefusal(caller.out, request.id, refusal, caller.corsHeaders);
     return;
   }
   const id = context.nextId();
@@ -71,9 +45,8 @@ export async function serveModernRequest(
         return;
       }
       if (isListen && stream.started && !stream.closed) {
-        stream.end(
-          successResponse(request.id, { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: request.id } }),
-        );
+        const final = modernResult(listenFinalResult(request.id), context.core.serverInfo);
+        stream.end(successResponse(request.id, final));
       }
       connection.close();
     },
@@ -81,15 +54,14 @@ export async function serveModernRequest(
   context.exchanges.add(exchange);
   let response: JsonRpcResponse | undefined;
   try {
+    // The core answers every failure itself (CoreConnection.handle never rejects).
     response = await connection.handle(
       { kind: 'request', message: request },
       { notify: (message) => stream.write(message) },
     );
-  } catch (thrown) {
-    response = errorResponse(request.id, toWireError(thrown).toJSON());
   } finally {
     connection.close();
     context.exchanges.delete(exchange);
   }
-  finishAnswer(caller, stream, response, true);
+  finishAnswer(caller, stream, response, 'modern');
 }

@@ -1,7 +1,8 @@
 /** A `node:http` request and response as the host-neutral HTTP exchange (no Web Request/Response built). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { endAfterDrain } from './drain-body.js';
-import { BodyTooLarge, type HeaderReader, type HttpIncoming, type HttpOutgoing } from './http-io.js';
+import type { HeaderReader, HttpIncoming, HttpOutgoing } from './http-io.js';
+import { httpError } from './local-errors.js';
 
 /** How long the rest of an oversized body is discarded after the 413 before the connection is cut. */
 const DRAIN_MS = 2_000;
@@ -27,7 +28,7 @@ function parsedText(parsed: unknown, limit: number, exchange: { markTooLarge(lim
         : JSON.stringify(parsed);
   if (Buffer.byteLength(text) > limit) {
     exchange.markTooLarge(limit);
-    throw new BodyTooLarge(`body exceeds ${limit} bytes`);
+    throw httpError('body_too_large', `body exceeds ${limit} bytes`);
   }
   return text;
 }
@@ -69,7 +70,7 @@ export class NodeExchange implements HttpIncoming, HttpOutgoing {
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) {
       this.#drainLimit = limit;
-      return Promise.reject(new BodyTooLarge(`body of ${declared} bytes exceeds ${limit}`));
+      return Promise.reject(httpError('body_too_large', `body of ${declared} bytes exceeds ${limit}`));
     }
     return new Promise((resolve, reject) => {
       let first: Buffer | undefined;
@@ -80,7 +81,7 @@ export class NodeExchange implements HttpIncoming, HttpOutgoing {
         if (size > limit) {
           cleanup();
           this.#drainLimit = limit;
-          reject(new BodyTooLarge(`body exceeds ${limit} bytes`));
+          reject(httpError('body_too_large', `body exceeds ${limit} bytes`));
           return;
         }
         if (first === undefined) {

@@ -1,6 +1,6 @@
 /** `createNodeHandler`: the MCP endpoint as `node:http` middleware for plain servers, Express, Fastify and Hono on Node. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CorePort } from './core-port.js';
+import type { ServerCore } from '@agentd/server';
 import { createEndpoint, type McpEndpoint } from './mcp-endpoint.js';
 import { NodeExchange } from './node-exchange.js';
 import type { McpHttpOptions } from './options.js';
@@ -42,7 +42,7 @@ export function serveNodeRequest(
   void endpoint.serve(exchange, exchange);
 }
 
-export function createNodeHandler(core: CorePort, options: McpHttpOptions = {}): NodeHandler {
+export function createNodeHandler(core: ServerCore, options: McpHttpOptions = {}): NodeHandler {
   const endpoint = createEndpoint(core, options);
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void =>
     serveNodeRequest(endpoint, req, res, next);

@@ -1,6 +1,8 @@
 /** Options of the HTTP transport, their defaults and their validation. */
+
+import type { ParamHeader } from '@agentd/lifecycle';
 import type { AuthOptions } from './auth-gate.js';
-import type { ParamHeader } from './param-headers.js';
+import { invalidOption } from './local-errors.js';
 
 /** The rules every host adapter applies (fetch handler, Node handler, `serveHttp`). */
 export interface McpHttpOptions {
@@ -21,7 +23,7 @@ export interface McpHttpOptions {
   /**
    * Serve legacy (2025-x) sessions, GET streams and DELETE. Default: whenever the core's lifecycle
    * versions include a legacy one. `false` narrows a dual-era core to modern-only; `true` on a
-   * modern-only core is a TypeError.
+   * modern-only core is a LocalError `invalid_options`.
    */
   legacy?: boolean;
   /** Idle legacy sessions are ended after this long (default 30 min). */
@@ -69,13 +71,13 @@ export interface ResolvedOptions {
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`${name} must be a positive number`);
+  if (!Number.isFinite(value) || value <= 0) throw invalidOption(`${name} must be a positive number`);
   return value;
 }
 
 export function resolveOptions(options: McpHttpOptions = {}): ResolvedOptions {
   const path = options.path ?? '/mcp';
-  if (!path.startsWith('/')) throw new TypeError('path must start with "/"');
+  if (!path.startsWith('/')) throw invalidOption('path must start with "/"');
   const maxSessions = positive('maxSessions', options.maxSessions, 10_000);
   return {
     path,

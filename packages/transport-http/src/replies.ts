@@ -1,6 +1,8 @@
-/** Writing plain HTTP answers: JSON bodies, JSON-RPC errors, empty statuses. */
-import { errorResponse, type JsonRpcErrorObject, type RequestId } from '@agentd/rpc-frame';
+/** Writing plain HTTP answers: JSON bodies, refusals, empty statuses. */
+import type { Refusal } from '@agentd/lifecycle';
+import { errorResponse, type RequestId } from '@agentd/rpc-frame';
 import type { HttpOutgoing } from './http-io.js';
+import { refusalStatus } from './http-status.js';
 import { encodeOrInternalError } from './safe-encode.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' } as const;
@@ -16,14 +18,14 @@ export function sendJson(
   out.send(status, headers === undefined ? JSON_TYPE : { ...JSON_TYPE, ...headers }, text);
 }
 
-export function sendRpcError(
+/** A lifecycle refusal as its JSON-RPC error, with the status the refusal's reason maps to. */
+export function sendRefusal(
   out: HttpOutgoing,
-  status: number,
   id: RequestId | null,
-  error: JsonRpcErrorObject,
+  refusal: Refusal,
   headers?: Readonly<Record<string, string>>,
 ): void {
-  sendJson(out, status, errorResponse(id, error), headers);
+  sendJson(out, refusalStatus(refusal.reason), errorResponse(id, refusal.toJSON()), headers);
 }
 
 export function sendEmpty(

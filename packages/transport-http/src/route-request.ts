@@ -1,16 +1,14 @@
 /** The per-request pipeline: Host/Origin, CORS preflight, auth, method, then the era's handler. */
-import { requestEra } from '@agentd/lifecycle';
-import { classify, invalidMessageResponse } from '@agentd/rpc-frame';
-import { acceptsMediaType } from './accept.js';
+import { classifyHttpPost, postHeadersRefusal, refuse, streamAcceptRefusal } from '@agentd/lifecycle';
+import { errorFields, LocalError } from '@agentd/rpc-frame';
 import type { AuthGate } from './auth-gate.js';
 import type { Principal } from './bearer-auth.js';
-import { isModernPost } from './era.js';
 import { type HostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
-import { BodyTooLarge, type HttpIncoming, type HttpOutgoing } from './http-io.js';
+import type { HttpIncoming, HttpOutgoing } from './http-io.js';
 import { serveLegacyDelete, serveLegacyGet, serveLegacyPost } from './legacy-exchange.js';
-import { acceptModernMessage, serveModernRequest } from './modern-exchange.js';
+import { serveModernRequest } from './modern-exchange.js';
 import { isMetadataPath, metadataDocument, resourceOf } from './protected-resource.js';
-import { sendEmpty, sendJson, sendRpcError } from './replies.js';
+import { sendEmpty, sendJson, sendRefusal } from './replies.js';
 import type { Caller, TransportContext } from './transport-context.js';
 
 const ALLOW = 'GET, POST, DELETE';
@@ -50,7 +48,13 @@ export async function routeRequest(
 ): Promise<void> {
   try {
     await route(context, policy, gate, incoming, out);
-  } catch {
+  } catch (thrown) {
+    // The client learns only that it failed; the cause goes to the core's log.
+    context.core.logger.error('http request failed with an internal error', {
+      method: incoming.method,
+      path: incoming.path,
+      ...errorFields(thrown),
+    });
     failed(out);
   }
 }
@@ -65,7 +69,7 @@ async function route(
   const headers = incoming.headers;
   const origin = headers.get('origin') ?? undefined;
   if (!isAllowedHost(headers.get('host') ?? undefined, policy) || !isAllowedOrigin(origin, policy)) {
-    sendRpcError(out, 403, null, { code: -32600, message: 'Forbidden: Host or Origin not allowed' });
+    sendRefusal(out, null, refuse.hostNotAllowed());
     return;
   }
   const corsHeaders = corsFor(origin, policy);
@@ -88,20 +92,14 @@ async function route(
     if (outcome.kind === 'refused') {
       const extra: Record<string, string> = { ...corsHeaders };
       if (outcome.challenge !== undefined) extra['www-authenticate'] = outcome.challenge;
-      if (outcome.status === 503) extra['retry-after'] = '5';
-      sendRpcError(out, outcome.status, null, { code: -32600, message: outcome.message }, extra);
+      if (outcome.refusal.reason === 'auth-unavailable') extra['retry-after'] = '5';
+      sendRefusal(out, null, outcome.refusal, extra);
       return;
     }
     principal = outcome.principal;
   }
   if (context.closing) {
-    sendRpcError(
-      out,
-      503,
-      null,
-      { code: -32603, message: 'Server is shutting down' },
-      { ...corsHeaders, connection: 'close' },
-    );
+    sendRefusal(out, null, refuse.shuttingDown(), { ...corsHeaders, connection: 'close' });
     return;
   }
   const caller: Caller = { headers, out, remoteAddress: incoming.remoteAddress, principal, corsHeaders };
@@ -145,137 +143,75 @@ function serveMetadata(
 /** GET/DELETE exist only for legacy sessions; without one (or legacy off) they are 405. */
 function serveSessionMethod(context: TransportContext, caller: Caller, method: 'GET' | 'DELETE'): void {
   const res = caller.out;
-  if (!context.options.legacy || caller.headers.get('mcp-session-id') === null) {
+  const sessionId = caller.headers.get('mcp-session-id');
+  if (!context.options.legacy || sessionId === null) {
     sendEmpty(res, 405, { ...caller.corsHeaders, allow: context.options.legacy ? ALLOW : 'POST' });
     return;
   }
   if (method === 'DELETE') {
-    serveLegacyDelete(context, caller);
+    serveLegacyDelete(context, caller, sessionId);
     return;
   }
-  if (!acceptsMediaType(caller.headers.get('accept') ?? undefined, 'text/event-stream')) {
-    sendRpcError(
-      res,
-      406,
-      null,
-      { code: -32600, message: 'Not Acceptable: GET needs Accept: text/event-stream' },
-      caller.corsHeaders,
-    );
+  const refusal = streamAcceptRefusal(caller.headers);
+  if (refusal !== undefined) {
+    sendRefusal(res, null, refusal, caller.corsHeaders);
     return;
   }
-  serveLegacyGet(context, caller);
-}
-
-function isJsonContentType(value: string | null): boolean {
-  if (value === null) return false;
-  const semi = value.indexOf(';');
-  return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
+  serveLegacyGet(context, caller, sessionId);
 }
 
 async function servePost(context: TransportContext, caller: Caller, incoming: HttpIncoming): Promise<void> {
   const { out: res, corsHeaders } = caller;
-  const accept = caller.headers.get('accept') ?? undefined;
-  if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
-    sendRpcError(
-      res,
-      406,
-      null,
-      { code: -32600, message: 'Not Acceptable: Accept must list application/json and text/event-stream' },
-      corsHeaders,
-    );
-    return;
-  }
-  if (!isJsonContentType(caller.headers.get('content-type'))) {
-    sendRpcError(
-      res,
-      415,
-      null,
-      { code: -32600, message: 'Unsupported Media Type: Content-Type must be application/json' },
-      corsHeaders,
-    );
+  const headerRefusal = postHeadersRefusal(caller.headers);
+  if (headerRefusal !== undefined) {
+    sendRefusal(res, null, headerRefusal, corsHeaders);
     return;
   }
   let body: string;
   try {
     body = await incoming.readText(context.options.maxBodyBytes);
   } catch (error) {
-    if (!(error instanceof BodyTooLarge)) throw error;
-    sendRpcError(
-      res,
-      413,
-      null,
-      { code: -32600, message: `Payload Too Large: limit is ${context.options.maxBodyBytes} bytes` },
-      { ...corsHeaders, connection: 'close' },
-    );
+    if (!(error instanceof LocalError && error.code === 'body_too_large')) {
+      // The client's body stream failed (it went away mid-request): nothing internal to report.
+      context.core.logger.debug('http request body could not be read', errorFields(error));
+      failed(res);
+      return;
+    }
+    sendRefusal(res, null, refuse.payloadTooLarge(context.options.maxBodyBytes), {
+      ...corsHeaders,
+      connection: 'close',
+    });
     return;
   }
-  let value: unknown;
+  let parsed: { ok: true; value: unknown } | { ok: false };
   try {
-    value = JSON.parse(body);
+    parsed = { ok: true, value: JSON.parse(body) };
   } catch {
-    sendRpcError(res, 400, null, { code: -32700, message: 'Parse error' }, corsHeaders);
-    return;
+    parsed = { ok: false };
   }
-  const frame = classify(value);
-  if (frame.kind === 'invalid') {
-    sendJson(res, 400, invalidMessageResponse(frame), corsHeaders);
-    return;
+  const route = classifyHttpPost(parsed, caller.headers, {
+    legacy: context.options.legacy,
+    lifecycle: context.lifecycle,
+  });
+  switch (route.kind) {
+    case 'invalid':
+      sendJson(res, 400, route.response, corsHeaders);
+      return;
+    case 'refuse':
+      sendRefusal(res, route.id, route.refusal, corsHeaders);
+      return;
+    case 'modern-notification':
+      sendEmpty(res, 202, corsHeaders);
+      return;
+    case 'modern-request':
+      await serveModernRequest(context, caller, route.request);
+      return;
+    case 'legacy':
+      await serveLegacyPost(context, caller, route.frame, route.sessionId);
   }
-  // A session id means legacy traffic (spec classifier rule 1): only a modern `_meta` body overrides it,
-  // so a modern version header alongside a session is that session's version mismatch, not a bare modern POST.
-  const sessionHeld =
-    context.options.legacy && caller.headers.get('mcp-session-id') !== null && frame.kind !== 'response'
-      ? requestEra(frame.message) === 'legacy'
-      : false;
-  const modern = frame.kind !== 'response' && !sessionHeld && isModernPost(frame.message, caller.headers);
-  if (modern || (frame.kind !== 'request' && !context.options.legacy)) {
-    if (frame.kind === 'request') await serveModernRequest(context, caller, frame.message);
-    else acceptModernMessage(caller, frame);
-    return;
-  }
-  if (!context.options.legacy) {
-    refuseLegacy(context, caller, frame.kind === 'request' ? frame.message : undefined);
-    return;
-  }
-  await serveLegacyPost(context, caller, frame);
-}
-
-/**
- * A modern-only server answers a request without modern `_meta` as the core's modern pipeline
- * does: `initialize` is a removed method (404, -32601 naming the served versions), anything else
- * lacks its `_meta` (400, -32602).
- */
-function refuseLegacy(
-  context: TransportContext,
-  caller: Caller,
-  request: { id: string | number; method: string } | undefined,
-): void {
-  const id = request?.id ?? null;
-  if (request?.method === 'initialize') {
-    const versions = context.versions;
-    sendRpcError(
-      caller.out,
-      404,
-      id,
-      {
-        code: -32601,
-        message: `Method not found: initialize; this server speaks only ${versions.join(', ')} (stateless: use server/discover and per-request _meta)`,
-        data: { supported: [...versions] },
-      },
-      caller.corsHeaders,
-    );
-    return;
-  }
-  sendRpcError(
-    caller.out,
-    400,
-    id,
-    { code: -32602, message: `params._meta is required (protocol ${context.versions[0] ?? ''})` },
-    caller.corsHeaders,
-  );
 }
 
 function failed(out: HttpOutgoing): void {
-  if (!out.sent) sendRpcError(out, 500, null, { code: -32603, message: 'Internal error' });
+  if (!out.sent) sendRefusal(out, null, refuse.internalError());
   else out.destroy();
 }

@@ -1,6 +1,7 @@
 /** Which protocol versions (and so which eras) the transport serves: the core's, optionally narrowed. */
-import { eraOfVersion, SUPPORTED_VERSIONS } from '@agentd/lifecycle';
-import type { CorePort } from './core-port.js';
+import { eraOfVersion } from '@agentd/lifecycle';
+import type { ServerCore } from '@agentd/server';
+import { invalidOption } from './local-errors.js';
 
 export interface ServedVersions {
   /** Legacy sessions, GET and DELETE are served. */
@@ -11,13 +12,13 @@ export interface ServedVersions {
 
 /**
  * The core's lifecycle configuration decides; the transport's `legacy` option can only narrow it.
- * `legacy: true` on a core that speaks no legacy version is a configuration error (TypeError).
+ * `legacy: true` on a core that speaks no legacy version is a configuration error (LocalError `invalid_options`).
  */
-export function servedVersions(core: CorePort, legacyOption: boolean | undefined): ServedVersions {
-  const coreVersions = core.supportedVersions?.() ?? SUPPORTED_VERSIONS;
+export function servedVersions(core: ServerCore, legacyOption: boolean | undefined): ServedVersions {
+  const coreVersions = core.supportedVersions();
   const coreLegacy = coreVersions.some((v) => eraOfVersion(v) === 'legacy');
   if (legacyOption === true && !coreLegacy) {
-    throw new TypeError(
+    throw invalidOption(
       `legacy: true, but the core speaks no legacy protocol version (it speaks ${coreVersions.join(', ')})`,
     );
   }

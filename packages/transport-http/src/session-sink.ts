@@ -1,6 +1,6 @@
 /** A legacy session's push destination: forwards to the session's current GET SSE stream. */
 import type { JsonRpcMessage } from '@agentd/rpc-frame';
-import type { HttpPushWriter } from './core-port.js';
+import type { PushWriter } from '@agentd/subscriptions';
 import type { SseStream } from './sse-stream.js';
 
 /**
@@ -8,7 +8,7 @@ import type { SseStream } from './sse-stream.js';
  * reconnects keeps the session's subscriptions. With no GET stream open, pushes are dropped
  * (legacy clients learn nothing they did not open a stream for; no unbounded buffering).
  */
-export class SessionSink implements HttpPushWriter {
+export class SessionSink implements PushWriter {
   readonly id: string;
   #stream: SseStream | undefined;
   #closed = false;

@@ -1,5 +1,5 @@
 /** Legacy sessions: crypto-random ids, bounded count per principal and in total, idle TTL reaping. */
-import type { CoreConnectionPort } from './core-port.js';
+import type { CoreConnection } from '@agentd/server';
 import type { SessionSink } from './session-sink.js';
 import { startInterval, stopTimer, type Timer } from './timer.js';
 
@@ -8,7 +8,7 @@ export interface Session {
   readonly sink: SessionSink;
   /** Principal that created the session (undefined: anonymous); other principals cannot use its id. */
   readonly principal: string | undefined;
-  connection: CoreConnectionPort | undefined;
+  connection: CoreConnection | undefined;
   /** Negotiated protocol version (from the initialize result). */
   version: string;
   lastSeen: number;

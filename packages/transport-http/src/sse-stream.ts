@@ -1,6 +1,6 @@
 /** One SSE response: started lazily, keep-alive comments, bounded buffer, a PushWriter. */
 import { encodeSseComment, encodeSseMessage, type JsonRpcMessage } from '@agentd/rpc-frame';
-import type { HttpPushWriter } from './core-port.js';
+import type { PushWriter } from '@agentd/subscriptions';
 import type { HttpOutgoing } from './http-io.js';
 import { encodeOrInternalError } from './safe-encode.js';
 import { startInterval, stopTimer, type Timer } from './timer.js';
@@ -24,7 +24,7 @@ export const SSE_HEADERS = {
  * The stream starts (200 + SSE headers) on the first write or `start()`, so a request that
  * sends nothing before its result can still be answered as plain JSON.
  */
-export class SseStream implements HttpPushWriter {
+export class SseStream implements PushWriter {
   readonly id: string;
   readonly #out: HttpOutgoing;
   readonly #options: SseOptions;

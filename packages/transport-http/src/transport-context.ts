@@ -1,6 +1,7 @@
 /** State shared by the request handlers of one endpoint, and the caller of one request. */
+import type { LifecycleOptions } from '@agentd/lifecycle';
+import type { Peer, ServerCore } from '@agentd/server';
 import type { Principal } from './bearer-auth.js';
-import type { CorePort, HttpPeer } from './core-port.js';
 import type { HeaderReader, HttpOutgoing } from './http-io.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionStore } from './session-store.js';
@@ -18,10 +19,10 @@ export interface Exchange {
 }
 
 export interface TransportContext {
-  readonly core: CorePort;
+  readonly core: ServerCore;
   readonly options: ResolvedOptions;
-  /** The versions served (the core's, minus legacy when the transport narrows it), newest first. */
-  readonly versions: readonly string[];
+  /** The core's lifecycle options, narrowed to its modern versions when the transport serves no legacy. */
+  readonly lifecycle: LifecycleOptions;
   readonly sse: SseOptions;
   readonly sessions: SessionStore;
   readonly exchanges: Set<Exchange>;
@@ -46,7 +47,7 @@ export function headerOf(caller: Caller, name: string): string | undefined {
 }
 
 /** Authenticated callers are management peers (the embedder narrows by `peer.auth`); others are anonymous. */
-export function makePeer(connectionId: string, caller: Caller): HttpPeer {
+export function makePeer(connectionId: string, caller: Caller): Peer {
   const principal = caller.principal;
   if (principal === undefined) {
     return {

@@ -1,5 +1,6 @@
 /** Starts a real ServerCore + HTTP transport on an ephemeral loopback port for a test. */
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
+import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
 import { type HttpTransportOptions, serveHttp } from '../node.js';
 import { type TestHandlerHooks, testHandler } from './test-handler.js';
@@ -34,8 +35,8 @@ export async function startHarness(
 }
 
 export const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
+  [MetaKey.protocolVersion]: MODERN_VERSION,
+  [MetaKey.clientCapabilities]: {},
 };
 
 /** A conformant modern POST: headers mirror the body. */

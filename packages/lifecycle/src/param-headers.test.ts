@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HeaderReader } from './http-io.js';
+import type { HeaderReader } from './http-post-route.js';
 import { checkParamHeaders, paramHeadersOf } from './param-headers.js';
 
 /** Raw header values, as a host hands them over (lower-case names). */

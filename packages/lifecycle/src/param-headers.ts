@@ -1,8 +1,9 @@
 /** `x-mcp-header` tool parameters mirrored as `Mcp-Param-{Name}` headers (2026-07-28, SEP-2243). */
 
-import { ErrorCode, isJsonObject, WireError } from '@agentd/rpc-frame';
+import { isJsonObject } from '@agentd/rpc-frame';
 import { decodeHeaderValue } from './header-value.js';
-import type { HeaderReader } from './http-io.js';
+import type { HeaderReader } from './http-post-route.js';
+import { type Refusal, refuse } from './refusals.js';
 
 export interface ParamHeader {
   /** The header name suffix: `Region` → `Mcp-Param-Region`. */
@@ -66,30 +67,19 @@ export function checkParamHeaders(
   headers: readonly ParamHeader[],
   args: unknown,
   requestHeaders: HeaderReader,
-): WireError | undefined {
+): Refusal | undefined {
   for (const param of headers) {
     const label = `Mcp-Param-${param.name}`;
     const raw = requestHeaders.get(label.toLowerCase());
     const value = valueAt(args, param.path);
     const present = value !== undefined && value !== null;
     if (raw === null) {
-      if (present)
-        return new WireError(ErrorCode.HeaderMismatch, `Header mismatch: ${label} header is required`);
+      if (present) return refuse.headerMissing(label);
       continue;
     }
     const decoded = decodeHeaderValue(raw);
-    if (decoded === undefined) {
-      return new WireError(
-        ErrorCode.HeaderMismatch,
-        `Header mismatch: ${label} header has invalid characters or encoding`,
-      );
-    }
-    if (!present || !matches(decoded, value, param.type)) {
-      return new WireError(
-        ErrorCode.HeaderMismatch,
-        `Header mismatch: ${label} header value does not match the body`,
-      );
-    }
+    if (decoded === undefined) return refuse.headerInvalid(label);
+    if (!present || !matches(decoded, value, param.type)) return refuse.paramHeaderDiffers(label);
   }
   return undefined;
 }

@@ -1,0 +1,165 @@
+/**
+ * The named wire refusals: every error text the protocol layer answers with, in one place, so
+ * every transport and the server core give the same bad request the same JSON-RPC error.
+ */
+import { ErrorCode, INTERNAL_ERROR_MESSAGE, WireError } from '@agentd/rpc-frame';
+import { LOGGING_LEVELS } from './logging-level.js';
+import { MetaKey } from './meta-keys.js';
+import { MODERN_VERSION } from './versions.js';
+
+/** Which rule refused a request: transports map it to their own status (HTTP: one table). */
+export type RefusalReason =
+  // The per-request `_meta` envelope and the era rules (every transport).
+  | 'missing-meta'
+  | 'missing-protocol-version'
+  | 'missing-client-capabilities'
+  | 'bad-client-info'
+  | 'bad-log-level'
+  | 'bad-progress-token'
+  | 'unsupported-version'
+  | 'initialize-not-served'
+  | 'removed-in-modern'
+  | 'initialize-missing-version'
+  | 'initialize-bad-capabilities'
+  | 'header-mismatch'
+  // Streamable HTTP only.
+  | 'host-not-allowed'
+  | 'unauthorized'
+  | 'insufficient-scope'
+  | 'auth-unavailable'
+  | 'shutting-down'
+  | 'not-acceptable'
+  | 'stream-not-acceptable'
+  | 'unsupported-media-type'
+  | 'payload-too-large'
+  | 'response-not-allowed'
+  | 'session-required'
+  | 'session-not-found'
+  | 'session-version-mismatch'
+  | 'initialize-with-session'
+  | 'too-many-sessions'
+  | 'stream-conflict'
+  | 'internal-error';
+
+/** A WireError that names the rule behind it (`instanceof WireError` holds). */
+export class Refusal extends WireError {
+  readonly reason: RefusalReason;
+
+  constructor(reason: RefusalReason, code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.reason = reason;
+  }
+}
+
+/** Implementation-defined code the official SDKs use for an unknown HTTP session. */
+export const SESSION_NOT_FOUND_CODE = -32001;
+
+const invalidParams = (reason: RefusalReason, message: string) =>
+  new Refusal(reason, ErrorCode.InvalidParams, `Invalid params: ${message}`);
+const invalidRequest = (reason: RefusalReason, message: string) =>
+  new Refusal(reason, ErrorCode.InvalidRequest, message);
+const metaField = (key: string) => `params._meta["${key}"]`;
+
+function clip(value: string): string {
+  return value.length > 200 ? `${value.slice(0, 200)}…` : value;
+}
+
+/** The catalogue. Each entry builds a fresh Refusal (its stack is never sent). */
+export const refuse = {
+  missingMeta: () => invalidParams('missing-meta', `params._meta is required (protocol ${MODERN_VERSION})`),
+  missingProtocolVersion: () =>
+    invalidParams('missing-protocol-version', `${metaField(MetaKey.protocolVersion)} is required (a string)`),
+  missingClientCapabilities: () =>
+    invalidParams(
+      'missing-client-capabilities',
+      `${metaField(MetaKey.clientCapabilities)} is required (an object; use {} for none)`,
+    ),
+  badClientInfo: () => invalidParams('bad-client-info', `${metaField(MetaKey.clientInfo)} must be an object`),
+  badLogLevel: () =>
+    invalidParams(
+      'bad-log-level',
+      `${metaField(MetaKey.logLevel)} must be one of ${LOGGING_LEVELS.join(', ')}`,
+    ),
+  badProgressToken: () =>
+    invalidParams('bad-progress-token', 'params._meta.progressToken must be a string or an integer'),
+  unsupportedVersion: (supported: readonly string[], requested: string) =>
+    new Refusal('unsupported-version', ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
+      supported: [...supported],
+      requested,
+    }),
+  /** A modern-only server names what it speaks so the client can switch to server/discover. */
+  initializeNotServed: (supported: readonly string[]) =>
+    new Refusal(
+      'initialize-not-served',
+      ErrorCode.MethodNotFound,
+      `Method not found: initialize; this server speaks only ${supported.join(', ')} (stateless: use server/discover and per-request _meta)`,
+      { supported: [...supported] },
+    ),
+  removedInModern: (method: string) =>
+    new Refusal(
+      'removed-in-modern',
+      ErrorCode.MethodNotFound,
+      `Method not found: ${method} (removed in the ${MODERN_VERSION} revision)`,
+    ),
+  initializeMissingVersion: () =>
+    invalidParams('initialize-missing-version', 'initialize requires params.protocolVersion (a string)'),
+  initializeBadCapabilities: () =>
+    invalidParams('initialize-bad-capabilities', 'initialize params.capabilities must be an object'),
+  headerMissing: (label: string) =>
+    new Refusal('header-mismatch', ErrorCode.HeaderMismatch, `Header mismatch: ${label} header is required`),
+  headerInvalid: (label: string) =>
+    new Refusal(
+      'header-mismatch',
+      ErrorCode.HeaderMismatch,
+      `Header mismatch: ${label} header has invalid characters or encoding`,
+    ),
+  headerDiffers: (label: string, header: string, body: string) =>
+    new Refusal(
+      'header-mismatch',
+      ErrorCode.HeaderMismatch,
+      `Header mismatch: ${label} header value '${clip(header)}' does not match body value '${clip(body)}'`,
+    ),
+  /** A mirrored tool parameter: the body value is not echoed (it may be large or private). */
+  paramHeaderDiffers: (label: string) =>
+    new Refusal(
+      'header-mismatch',
+      ErrorCode.HeaderMismatch,
+      `Header mismatch: ${label} header value does not match the body`,
+    ),
+  hostNotAllowed: () => invalidRequest('host-not-allowed', 'Forbidden: Host or Origin not allowed'),
+  unauthorized: () => invalidRequest('unauthorized', 'Unauthorized'),
+  insufficientScope: () => invalidRequest('insufficient-scope', 'Forbidden: insufficient scope'),
+  authUnavailable: () =>
+    invalidRequest('auth-unavailable', 'Service Unavailable: cannot verify the access token now'),
+  shuttingDown: () => new Refusal('shutting-down', ErrorCode.InternalError, 'Server is shutting down'),
+  notAcceptable: () =>
+    invalidRequest(
+      'not-acceptable',
+      'Not Acceptable: Accept must list application/json and text/event-stream',
+    ),
+  streamNotAcceptable: () =>
+    invalidRequest('stream-not-acceptable', 'Not Acceptable: GET needs Accept: text/event-stream'),
+  unsupportedMediaType: () =>
+    invalidRequest('unsupported-media-type', 'Unsupported Media Type: Content-Type must be application/json'),
+  payloadTooLarge: (limit: number) =>
+    invalidRequest('payload-too-large', `Payload Too Large: limit is ${limit} bytes`),
+  responseNotAllowed: () =>
+    invalidRequest(
+      'response-not-allowed',
+      `Invalid Request: clients must not send responses in protocol ${MODERN_VERSION}`,
+    ),
+  sessionRequired: () => invalidRequest('session-required', 'Bad Request: Mcp-Session-Id header is required'),
+  sessionNotFound: () => new Refusal('session-not-found', SESSION_NOT_FOUND_CODE, 'Session not found'),
+  sessionVersionMismatch: (header: string, negotiated: string) =>
+    invalidRequest(
+      'session-version-mismatch',
+      `Bad Request: MCP-Protocol-Version ${clip(header)} does not match this session's negotiated ${negotiated} (Mcp-Session-Id is legacy traffic; a ${clip(header)} request must not carry it)`,
+    ),
+  initializeWithSession: () =>
+    invalidRequest('initialize-with-session', 'Bad Request: initialize must not carry Mcp-Session-Id'),
+  tooManySessions: () =>
+    new Refusal('too-many-sessions', ErrorCode.InternalError, 'Too many sessions, retry later'),
+  streamConflict: () =>
+    invalidRequest('stream-conflict', 'Conflict: this session already has an open GET stream'),
+  internalError: () => new Refusal('internal-error', ErrorCode.InternalError, INTERNAL_ERROR_MESSAGE),
+} as const;

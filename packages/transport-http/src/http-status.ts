@@ -1,0 +1,61 @@
+/** The one table from protocol outcomes to HTTP statuses (spec 2026-07-28 transports, legacy conventions). */
+import type { Era, RefusalReason } from '@agentd/lifecycle';
+import { ErrorCode, type JsonRpcResponse } from '@agentd/rpc-frame';
+
+const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = {
+  'missing-meta': 400,
+  'missing-protocol-version': 400,
+  'missing-client-capabilities': 400,
+  'bad-client-info': 400,
+  'bad-log-level': 400,
+  'bad-progress-token': 400,
+  'unsupported-version': 400,
+  'initialize-not-served': 404,
+  'removed-in-modern': 404,
+  'initialize-missing-version': 400,
+  'initialize-bad-capabilities': 400,
+  'header-mismatch': 400,
+  'host-not-allowed': 403,
+  unauthorized: 401,
+  'insufficient-scope': 403,
+  'auth-unavailable': 503,
+  'shutting-down': 503,
+  'not-acceptable': 406,
+  'stream-not-acceptable': 406,
+  'unsupported-media-type': 415,
+  'payload-too-large': 413,
+  'response-not-allowed': 400,
+  'session-required': 400,
+  'session-not-found': 404,
+  'session-version-mismatch': 400,
+  'initialize-with-session': 400,
+  'too-many-sessions': 503,
+  'stream-conflict': 409,
+  'internal-error': 500,
+};
+
+/** A core's modern error answers by code: -32601 is 404, envelope errors 400, the rest (tool errors, …) 200. */
+const MODERN_ANSWER_STATUS: Readonly<Record<number, number>> = {
+  [ErrorCode.MethodNotFound]: 404,
+  [ErrorCode.HeaderMismatch]: 400,
+  [ErrorCode.MissingRequiredClientCapability]: 400,
+  [ErrorCode.UnsupportedProtocolVersion]: 400,
+  [ErrorCode.InvalidRequest]: 400,
+  [ErrorCode.ParseError]: 400,
+};
+
+export function refusalStatus(reason: RefusalReason): number {
+  return REFUSAL_STATUS[reason];
+}
+
+/**
+ * The status of the core's answer. Modern: by code (table above). Legacy: only malformed
+ * messages are 400; a failed `initialize` is 400 (no session was minted).
+ */
+export function answerStatus(response: JsonRpcResponse, era: Era, initialize = false): number {
+  if (!('error' in response)) return 200;
+  const code = response.error.code;
+  if (era === 'modern') return MODERN_ANSWER_STATUS[code] ?? 200;
+  if (initialize) return 400;
+  return code === ErrorCode.InvalidRequest || code === ErrorCode.ParseError ? 400 : 200;
+}
