@@ -218,7 +218,7 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
     const since = new Map([...replicas].map(([id, r]) => [id, r.logs.length]));
     await redis.restart();
     for (const [id, replica] of replicas) {
-      await replica.waitForLog((l) => l.msg === 'redis connection restored' && l.role === 'subscriber', {
+      await replica.waitForLog((l) => l.msg === 'redis pub/sub connection restored', {
         since: since.get(id) ?? 0,
       });
     }

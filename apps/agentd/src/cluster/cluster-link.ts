@@ -5,6 +5,7 @@
 import { LocalError, type Logger } from '@agentd/rpc-frame';
 import { createClient } from 'redis';
 import type { ClusterConfig } from '../config/cluster-config.js';
+import type { FleetRedis } from './fleet-redis.js';
 
 /** Attempts before the first connection counts as failed (about 1.5 s of backoff). */
 const STARTUP_ATTEMPTS = 5;
@@ -25,22 +26,22 @@ function makeClient(url: string, state: { connected: boolean }) {
   });
 }
 
-export type RedisClient = ReturnType<typeof makeClient>;
+type RedisClient = ReturnType<typeof makeClient>;
 
 /** One command client and one pub/sub client; both reconnect forever with a capped backoff. */
-export class ClusterLink {
-  readonly client: RedisClient;
+export class ClusterLink implements FleetRedis {
+  readonly #client: RedisClient;
   readonly prefix: string;
   readonly #logger: Logger;
   #subscriber: Promise<RedisClient> | undefined;
-  readonly #readyListeners = new Set<(role: string) => void>();
+  readonly #readyListeners = new Set<() => void>();
   #closed = false;
 
   private constructor(client: RedisClient, prefix: string, logger: Logger) {
-    this.client = client;
+    this.#client = client;
     this.prefix = prefix;
     this.#logger = logger;
-    this.#watch(client, 'commands');
+    this.#watch(client, 'command');
   }
 
   /** Connects; a Redis that does not answer is a startup failure (exit 1) naming the URL. */
@@ -61,11 +62,28 @@ export class ClusterLink {
     return link;
   }
 
+  command(args: readonly (string | number)[]): Promise<unknown> {
+    return this.#client.sendCommand(args.map(String));
+  }
+
+  publish(channel: string, message: string): Promise<number> {
+    return this.#client.publish(channel, message);
+  }
+
+  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    const sub = await this.#pubsub();
+    const wrapped = (message: string) => listener(message);
+    await sub.subscribe(channel, wrapped);
+    return async () => {
+      if (sub.isReady) await sub.unsubscribe(channel, wrapped).catch(() => undefined);
+    };
+  }
+
   /** The pub/sub client, connected on first use. */
-  subscriber(): Promise<RedisClient> {
+  #pubsub(): Promise<RedisClient> {
     this.#subscriber ??= (async () => {
-      const sub = this.client.duplicate();
-      this.#watch(sub, 'subscriber');
+      const sub = this.#client.duplicate();
+      this.#watch(sub, 'pub/sub');
       await sub.connect();
       return sub;
     })();
@@ -73,8 +91,9 @@ export class ClusterLink {
   }
 
   /** Called on every reconnect of either client (after an outage: resubscribed, writable). */
-  onReady(listener: (role: string) => void): void {
+  onReady(listener: () => void): () => void {
     this.#readyListeners.add(listener);
+    return () => this.#readyListeners.delete(listener);
   }
 
   async close(): Promise<void> {
@@ -82,7 +101,7 @@ export class ClusterLink {
     this.#closed = true;
     const sub = this.#subscriber;
     await Promise.allSettled([
-      this.client.isOpen ? this.client.close() : Promise.resolve(),
+      this.#client.isOpen ? this.#client.close() : Promise.resolve(),
       sub?.then((s) => (s.isOpen ? s.close() : undefined)),
     ]);
   }
@@ -93,7 +112,7 @@ export class ClusterLink {
     client.on('error', (error: unknown) => {
       if (down || this.#closed) return;
       down = true;
-      this.#logger.warn('redis connection lost; reconnecting', {
+      this.#logger.warn(`redis ${role} connection lost; reconnecting`, {
         component: 'cluster',
         role,
         error: String(error),
@@ -102,8 +121,8 @@ export class ClusterLink {
     client.on('ready', () => {
       if (!down) return;
       down = false;
-      this.#logger.info('redis connection restored', { component: 'cluster', role });
-      for (const listener of [...this.#readyListeners]) listener(role);
+      this.#logger.info(`redis ${role} connection restored`, { component: 'cluster' });
+      for (const listener of [...this.#readyListeners]) listener();
     });
   }
 }

@@ -8,15 +8,15 @@ import type { ClusterConfig } from '../config/cluster-config.js';
 import { localStatus, type RunIndex, unknownHandle } from '../daemon/run-index.js';
 import type { SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { type ClusterKeys, clusterKeys } from './cluster-keys.js';
-import type { ClusterLink } from './cluster-link.js';
 import { FleetMembership, type InstanceInfo } from './fleet-membership.js';
+import type { FleetRedis } from './fleet-redis.js';
 import { RunStore } from './run-store.js';
 import { parseRunChange, type RunChange, sharedStatus } from './shared-run.js';
 import { WriteQueue } from './write-queue.js';
 
 export interface ClusterNodeOptions {
   config: ClusterConfig;
-  link: ClusterLink;
+  link: FleetRedis;
   /**
    * The subscription registry shares notifications through an event bus: a replica's own
    * notifications reach every other replica's subscribers, so the node raises only those no
@@ -50,7 +50,6 @@ export class ClusterNode implements RunIndex {
   readonly instanceId: string;
   readonly #o: ClusterNodeOptions;
   readonly #keys: ClusterKeys;
-  readonly #redis: ClusterLink['client'];
   readonly #store: RunStore;
   readonly #membership: FleetMembership;
   readonly #writes: WriteQueue;
@@ -62,8 +61,7 @@ export class ClusterNode implements RunIndex {
     this.instanceId = options.config.instanceId ?? defaultInstanceId();
     const instanceId = this.instanceId;
     this.#keys = clusterKeys(options.config.keyPrefix);
-    this.#redis = options.link.client;
-    this.#store = new RunStore(this.#redis, this.#keys, options.config.recordTtlMs, {
+    this.#store = new RunStore(options.link, this.#keys, options.config.recordTtlMs, {
       // Without a shared bus, run changes travel on agentd's own channel.
       publish: !options.sharedBus,
     });
@@ -79,7 +77,7 @@ export class ClusterNode implements RunIndex {
       },
     };
     this.#membership = new FleetMembership({
-      redis: this.#redis,
+      redis: options.link,
       keys: this.#keys,
       store: this.#store,
       info,
@@ -96,15 +94,12 @@ export class ClusterNode implements RunIndex {
   /** Joins the fleet (lease, cancel channel) and starts mirroring this replica's runs. */
   async start(): Promise<void> {
     const { logger, supervisor, link } = this.#o;
-    const subscriber = await link.subscriber();
     if (!this.#o.sharedBus)
-      await subscriber.subscribe(this.#keys.runsChannel, (message) => this.#onRunChange(message));
-    await subscriber.subscribe(this.#keys.cancelChannel(this.instanceId), (message) =>
-      this.#onCancel(message),
-    );
-    link.onReady((role) => {
+      await link.subscribe(this.#keys.runsChannel, (message) => this.#onRunChange(message));
+    await link.subscribe(this.#keys.cancelChannel(this.instanceId), (message) => this.#onCancel(message));
+    link.onReady(() => {
       // Back after an outage: what changed meanwhile was not written; write it all again.
-      if (role === 'commands' && !this.#closed) this.#resync();
+      if (!this.#closed) this.#resync();
     });
     await this.#membership.start();
     supervisor.on('status', (status) => this.#publish(status));
@@ -205,7 +200,7 @@ export class ClusterNode implements RunIndex {
     }
     const record = (await this.#remote(() => this.#store.get(handle))) ?? throwUnknown();
     if (record.terminal) return record;
-    const receivers = await this.#redis.publish(
+    const receivers = await this.#o.link.publish(
       this.#keys.cancelChannel(record.instance),
       JSON.stringify({ handle, reason }),
     );

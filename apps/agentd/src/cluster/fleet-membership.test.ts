@@ -4,7 +4,7 @@ import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@a
 import { silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKeys } from './cluster-keys.js';
-import { ClusterLink, type RedisClient } from './cluster-link.js';
+import { ClusterLink } from './cluster-link.js';
 import { FleetMembership } from './fleet-membership.js';
 import { RunStore } from './run-store.js';
 import type { SharedStatus } from './shared-run.js';
@@ -14,14 +14,14 @@ const keys = clusterKeys('test:');
 let redis: RedisServer;
 const links: ClusterLink[] = [];
 
-async function client(): Promise<RedisClient> {
+async function client(): Promise<ClusterLink> {
   const config = { redisUrl: redis.url, keyPrefix: 'test:', leaseTtlMs: 1000, recordTtlMs: 60_000 };
   const link = await ClusterLink.open(config, silentLogger);
   links.push(link);
-  return link.client;
+  return link;
 }
 
-function member(c: RedisClient, id: string, leaseTtlMs: number): FleetMembership {
+function member(c: ClusterLink, id: string, leaseTtlMs: number): FleetMembership {
   return new FleetMembership({
     redis: c,
     keys,
@@ -50,13 +50,13 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
     const c = await client();
     const store = new RunStore(c, keys, 60_000);
     expect(await store.write(run('h1', 'x'))).toBe(true);
-    expect(await c.sIsMember(keys.live('x'), 'h1')).toBe(1);
+    expect(await c.command(['SISMEMBER', keys.live('x'), 'h1'])).toBe(1);
     expect(await store.write(run('h1', 'x', 'succeeded'))).toBe(true);
-    expect(await c.sIsMember(keys.live('x'), 'h1')).toBe(0);
+    expect(await c.command(['SISMEMBER', keys.live('x'), 'h1'])).toBe(0);
     expect(await store.write(run('h1', 'x', 'running'))).toBe(false);
     expect(await store.get('h1')).toMatchObject({ state: 'succeeded' });
     expect(await store.getByRunId('run_h1')).toMatchObject({ handle: 'h1' });
-    expect(await c.pTTL(keys.run('h1'))).toBeGreaterThan(0);
+    expect((await c.command(['PTTL', keys.run('h1')])) as number).toBeGreaterThan(0);
   });
 
   it('marks the unfinished runs of a dead instance lost exactly once, however many survivors sweep', async () => {
@@ -71,10 +71,9 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
     await Promise.all(survivors.map((s) => s.renew()));
     // Alive: nothing to sweep.
     expect(await Promise.all(survivors.map((s) => s.sweep()))).toEqual([0, 0, 0]);
-    await dc.del(keys.lease('dead')); // the lease lapses (as after the TTL with no heartbeat)
+    await dc.command(['DEL', keys.lease('dead')]); // the lease lapses (as after the TTL with no heartbeat)
     const lostChanges: string[] = [];
-    const listener = await links[0]?.subscriber();
-    await listener?.subscribe(keys.runsChannel, (m) => {
+    await links[0]?.subscribe(keys.runsChannel, (m) => {
       if (JSON.parse(m).state === 'lost') lostChanges.push(JSON.parse(m).handle);
     });
     const marked = await Promise.all(survivors.map((s) => s.sweep()));

@@ -4,7 +4,7 @@
  */
 import type { JsonObject, Logger } from '@agentd/rpc-frame';
 import type { ClusterKeys } from './cluster-keys.js';
-import type { RedisClient } from './cluster-link.js';
+import { type FleetRedis, strings, text } from './fleet-redis.js';
 import type { RunStore } from './run-store.js';
 import { changeOf, lostStatus, type RunChange } from './shared-run.js';
 
@@ -27,7 +27,7 @@ export interface FleetInstance extends InstanceInfo {
 }
 
 export interface FleetMembershipOptions {
-  redis: RedisClient;
+  redis: FleetRedis;
   keys: ClusterKeys;
   store: RunStore;
   info: InstanceInfo;
@@ -67,10 +67,8 @@ export class FleetMembership {
   async renew(): Promise<void> {
     const { redis, keys, info, leaseTtlMs } = this.#o;
     const lapsed = this.#renewedAt !== undefined && Date.now() - this.#renewedAt > leaseTtlMs;
-    await redis.set(keys.lease(info.id), new Date().toISOString(), {
-      expiration: { type: 'PX', value: leaseTtlMs },
-    });
-    await redis.hSet(keys.instances, info.id, JSON.stringify(info));
+    await redis.command(['SET', keys.lease(info.id), new Date().toISOString(), 'PX', leaseTtlMs]);
+    await redis.command(['HSET', keys.instances, info.id, JSON.stringify(info)]);
     if (lapsed) {
       // A stall or a Redis outage longer than the lease: survivors may have marked our runs lost.
       this.#o.logger.warn('lease had lapsed; rejoined the fleet (runs already marked lost stay lost)', {
@@ -100,14 +98,11 @@ export class FleetMembership {
     let marked = 0;
     try {
       const { redis, keys, store, info, leaseTtlMs } = this.#o;
-      const registered = Object.keys(await redis.hGetAll(keys.instances));
+      const registered = strings(await redis.command(['HKEYS', keys.instances]));
       for (const instance of registered) {
         if (instance === info.id) continue;
-        if ((await redis.exists(keys.lease(instance))) === 1) continue;
-        const claimed = await redis.set(keys.sweep(instance), info.id, {
-          condition: 'NX',
-          expiration: { type: 'PX', value: leaseTtlMs },
-        });
+        if ((await redis.command(['EXISTS', keys.lease(instance)])) === 1) continue;
+        const claimed = await redis.command(['SET', keys.sweep(instance), info.id, 'NX', 'PX', leaseTtlMs]);
         if (claimed === null) continue;
         let lost = 0;
         const now = new Date();
@@ -118,8 +113,8 @@ export class FleetMembership {
           lost++;
           this.#o.onLost?.(changeOf(record));
         }
-        await redis.hDel(keys.instances, instance);
-        await redis.del(keys.live(instance));
+        await redis.command(['HDEL', keys.instances, instance]);
+        await redis.command(['DEL', keys.live(instance)]);
         marked += lost;
         this.#o.logger.warn('instance lease expired; its unfinished runs are lost', { instance, lost });
       }
@@ -134,12 +129,11 @@ export class FleetMembership {
   /** Every registered instance with its liveness and unfinished runs. */
   async fleet(): Promise<FleetInstance[]> {
     const { redis, keys, info } = this.#o;
-    const registered = await redis.hGetAll(keys.instances);
     const out: FleetInstance[] = [];
-    for (const [id, json] of Object.entries(registered)) {
-      const parsed = parseInfo(json, id);
-      const alive = (await redis.exists(keys.lease(id))) === 1;
-      const runs = (await redis.sMembers(keys.live(id))).sort();
+    for (const id of strings(await redis.command(['HKEYS', keys.instances]))) {
+      const parsed = parseInfo(text(await redis.command(['HGET', keys.instances, id])) ?? '', id);
+      const alive = (await redis.command(['EXISTS', keys.lease(id)])) === 1;
+      const runs = strings(await redis.command(['SMEMBERS', keys.live(id)])).sort();
       out.push({ ...parsed, alive, self: id === info.id, runs });
     }
     return out.sort((a, b) => a.id.localeCompare(b.id));
@@ -155,8 +149,9 @@ export class FleetMembership {
     clearInterval(this.#sweeper);
     const { redis, keys, info } = this.#o;
     try {
-      await redis.del(keys.lease(info.id));
-      if ((await redis.sCard(keys.live(info.id))) === 0) await redis.hDel(keys.instances, info.id);
+      await redis.command(['DEL', keys.lease(info.id)]);
+      if ((await redis.command(['SCARD', keys.live(info.id)])) === 0)
+        await redis.command(['HDEL', keys.instances, info.id]);
     } catch (error) {
       this.#o.logger.debug('leaving the fleet failed', { error: String(error) });
     }

@@ -1,6 +1,6 @@
 /** Shared run records in Redis: written by the owner, read by every replica, final once terminal. */
 import type { ClusterKeys } from './cluster-keys.js';
-import type { RedisClient } from './cluster-link.js';
+import { type FleetRedis, strings, text } from './fleet-redis.js';
 import { changeOf, type SharedStatus } from './shared-run.js';
 
 /**
@@ -25,7 +25,7 @@ return 1
 
 export class RunStore {
   constructor(
-    private readonly redis: RedisClient,
+    private readonly redis: FleetRedis,
     private readonly keys: ClusterKeys,
     private readonly recordTtlMs: number,
     /** `publish`: announce each change on the runs channel (when no shared event bus does it). */
@@ -34,35 +34,38 @@ export class RunStore {
 
   /** Writes the record unless it is already terminal; true when it was written. */
   async write(status: SharedStatus, options: { turn?: boolean } = {}): Promise<boolean> {
-    const written = await this.redis.eval(WRITE_RUN, {
-      keys: [this.keys.run(status.handle), this.keys.runId(status.runId), this.keys.live(status.instance)],
-      arguments: [
-        JSON.stringify(status),
-        status.handle,
-        status.terminal ? '1' : '0',
-        String(this.recordTtlMs),
-        this.options.publish ? this.keys.runsChannel : '',
-        JSON.stringify(changeOf(status, options.turn === true)),
-        status.instance,
-        status.state,
-      ],
-    });
+    const written = await this.redis.command([
+      'EVAL',
+      WRITE_RUN,
+      3,
+      this.keys.run(status.handle),
+      this.keys.runId(status.runId),
+      this.keys.live(status.instance),
+      JSON.stringify(status),
+      status.handle,
+      status.terminal ? '1' : '0',
+      String(this.recordTtlMs),
+      this.options.publish ? this.keys.runsChannel : '',
+      JSON.stringify(changeOf(status, options.turn === true)),
+      status.instance,
+      status.state,
+    ]);
     return written === 1;
   }
 
   async get(handle: string): Promise<SharedStatus | undefined> {
-    const json = await this.redis.hGet(this.keys.run(handle), 'json');
-    return typeof json === 'string' ? parseStatus(json) : undefined;
+    const json = text(await this.redis.command(['HGET', this.keys.run(handle), 'json']));
+    return json === undefined ? undefined : parseStatus(json);
   }
 
   async getByRunId(runId: string): Promise<SharedStatus | undefined> {
-    const handle = await this.redis.get(this.keys.runId(runId));
-    return typeof handle === 'string' ? this.get(handle) : undefined;
+    const handle = text(await this.redis.command(['GET', this.keys.runId(runId)]));
+    return handle === undefined ? undefined : this.get(handle);
   }
 
   /** The unfinished runs an instance has registered (what its death makes lost). */
   async liveOf(instance: string): Promise<SharedStatus[]> {
-    const handles = await this.redis.sMembers(this.keys.live(instance));
+    const handles = strings(await this.redis.command(['SMEMBERS', this.keys.live(instance)]));
     const records = await Promise.all(handles.map((h) => this.get(h)));
     return records.filter((r): r is SharedStatus => r !== undefined);
   }
