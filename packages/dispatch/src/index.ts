@@ -69,9 +69,11 @@ export {
   type ToolTaskSupport,
 } from './task-runtime.js';
 export {
+  applyTaskChange,
   MemoryTaskStore,
   type MemoryTaskStoreOptions,
   newTaskId,
+  newTaskRecord,
   type TaskChange,
   type TaskInit,
   TaskLimitError,

@@ -21,6 +21,7 @@ import {
 } from '@agentd/lifecycle';
 import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
+import type { ClientInputMethod } from './client-capability.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { checkInputResponse } from './input-responses.js';
 import { detailedTask } from './task-notification.js';
@@ -89,12 +90,23 @@ async function update(runtime: TaskRuntime, record: TaskRecord, params: JsonObje
   const responses = params.inputResponses;
   if (!isJsonObject(responses)) throw invalid(TaskErrorText.badInputResponses);
   const live = runtime.live(record.taskId);
-  // Answers for a task that no longer waits (terminal, or run elsewhere) are ignored, as unknown keys are.
   if (live !== undefined) {
     await runtime.answer(live, responses, (input, key, value) => {
       checkInputResponse(input.method, key, value);
     });
+  } else if (runtime.store.sendInput !== undefined && record.status === 'input_required') {
+    // Run by another process: check the answers against what the task asked, then hand them over.
+    const asked = record.inputRequests ?? {};
+    const forwarded: JsonObject = {};
+    for (const [key, value] of Object.entries(responses)) {
+      const method = asked[key]?.method;
+      if (typeof method !== 'string') continue;
+      checkInputResponse(method as ClientInputMethod, key, value);
+      forwarded[key] = value;
+    }
+    if (Object.keys(forwarded).length > 0) await runtime.store.sendInput(record.taskId, forwarded);
   }
+  // Answers for a task that no longer waits are ignored, as unknown keys are.
   return {};
 }
 

@@ -14,6 +14,7 @@ import {
 import { ErrorCode, isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from '@agentd/server';
 import type { DispatchLogger } from './dispatch-env.js';
+import { checkInputResponse } from './input-responses.js';
 import type { PendingInput, TaskInputHost } from './task-input.js';
 import { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 import { MemoryTaskStore, type TaskChange, type TaskRecord, type TaskStore } from './task-store.js';
@@ -95,6 +96,8 @@ export interface LiveTask extends TaskInputHost {
   /** Serialises store writes so they land in the order they happened. */
   chain: Promise<unknown>;
   expiry: ReturnType<typeof setTimeout> | undefined;
+  /** Stops watching a shared store for a cancel or input answers from another process. */
+  unwatch: (() => void) | undefined;
 }
 
 const DEFAULT_TTL_MS = 3_600_000;
@@ -195,6 +198,7 @@ export class TaskRuntime {
       method,
       ttlMs: plan.ttlMs,
       pollIntervalMs: plan.pollIntervalMs,
+      creator: context.peer.connectionId,
     });
     const live: LiveTask = {
       taskId: record.taskId,
@@ -206,9 +210,29 @@ export class TaskRuntime {
       usedKeys: new Set(),
       chain: Promise.resolve(),
       expiry: undefined,
+      unwatch: undefined,
       park: (key, input) => this.#park(live, key, input),
     };
     this.#live.set(record.taskId, live);
+    // A shared store: `tasks/cancel` may arrive at another process; the work runs here, so stop it.
+    const unwatch = this.store.watch?.(record.taskId, (status) => {
+      if (status === 'cancelled') this.#stopCancelled(live);
+    });
+    // …and `tasks/update` answers may arrive there too.
+    const unlisten = this.store.onInput?.(record.taskId, (responses) => {
+      this.answer(
+        live,
+        responses,
+        (input, key, value) => void checkInputResponse(input.method, key, value),
+      ).catch((error: unknown) =>
+        this.#logger.error('forwarded task input failed', { taskId: live.taskId, error: String(error) }),
+      );
+    });
+    if (unwatch !== undefined || unlisten !== undefined)
+      live.unwatch = () => {
+        unwatch?.();
+        unlisten?.();
+      };
     if (plan.ttlMs !== null) {
       // Past its TTL a task is gone: stop the work too.
       live.expiry = setTimeout(() => this.#expire(live), plan.ttlMs);
@@ -264,7 +288,7 @@ export class TaskRuntime {
       taskId: record.taskId,
       message: taskStatusNotification(record),
       // Only a 2025-11-25 task notifies its creator's session; modern clients listen for it.
-      creatorConnectionId: record.era === 'legacy' ? creator : undefined,
+      creatorConnectionId: record.era === 'legacy' ? (record.creator ?? creator) : undefined,
     };
     for (const listener of [...this.#listeners]) {
       try {
@@ -327,7 +351,7 @@ export class TaskRuntime {
     for (const [, input, value] of accepted) input.resolve(value);
   }
 
-  /** Resolves on the next status write for `taskId`, or after `timeoutMs` (a store shared with other processes changes silently). */
+  /** Resolves on the next status write for `taskId` (this process's, or any process's through `store.watch`), or after `timeoutMs`. */
   changed(taskId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       let set = this.#waiters.get(taskId);
@@ -336,8 +360,10 @@ export class TaskRuntime {
         this.#waiters.set(taskId, set);
       }
       const waiters = set;
+      let unwatch: (() => void) | undefined;
       const done = (): void => {
         clearTimeout(timer);
+        unwatch?.();
         signal?.removeEventListener('abort', done);
         waiters.delete(done);
         if (waiters.size === 0 && this.#waiters.get(taskId) === waiters) this.#waiters.delete(taskId);
@@ -345,6 +371,8 @@ export class TaskRuntime {
       };
       const timer = setTimeout(done, timeoutMs);
       signal?.addEventListener('abort', done, { once: true });
+      // A shared store wakes us when another process writes the task.
+      unwatch = this.store.watch?.(taskId, done);
       waiters.add(done);
     });
   }
@@ -400,7 +428,15 @@ export class TaskRuntime {
     );
   }
 
+  /** Another process cancelled the task this process runs: the record is already `cancelled` (and announced). */
+  #stopCancelled(live: LiveTask): void {
+    if (this.#live.get(live.taskId) !== live) return;
+    live.controller.abort(new Error('The task was cancelled by request.'));
+    this.#retire(live);
+  }
+
   #retire(live: LiveTask): void {
+    live.unwatch?.();
     if (live.expiry !== undefined) clearTimeout(live.expiry);
     for (const input of live.inputs.values()) input.reject(abortError(live));
     live.inputs.clear();

@@ -23,6 +23,8 @@ export interface TaskRecord extends TaskInfo {
   readonly error?: JsonRpcErrorObject | undefined;
   /** Epoch ms after which the task is expired (absent: never). */
   readonly expiresAt?: number | undefined;
+  /** The connection that created it (a 2025-11-25 session gets its status notifications), wherever it is served. */
+  readonly creator?: string | undefined;
 }
 
 export interface TaskInit {
@@ -32,6 +34,7 @@ export interface TaskInit {
   ttlMs: number | null;
   pollIntervalMs?: number;
   statusMessage?: string;
+  creator?: string;
 }
 
 /** A status change; terminal statuses carry `result` (completed) or `error` (failed). */
@@ -63,8 +66,57 @@ export interface TaskStore {
   list(owner: string, options: { after?: string; limit: number; era?: Era }): Promise<TaskPage>;
   /** Forgets a task (after expiry). */
   delete(taskId: string, owner: string): Promise<void>;
+  /**
+   * A store shared with other processes: calls `listener` with the new status after any process
+   * changed the task (so a blocked `tasks/result` wakes, and a cancel reaches the process running
+   * the task). Returns the unsubscribe. Without it, only this process's own writes wake waiters.
+   */
+  watch?(taskId: string, listener: (status: TaskStatus) => void): () => void;
+  /**
+   * A store shared with other processes: hands client input answers (`tasks/update`) that reached
+   * this process to the process running the task (its `onInput`). At most once.
+   */
+  sendInput?(taskId: string, responses: JsonObject): Promise<void>;
+  /** Receives the answers other processes `sendInput` for a task this process runs; returns the unsubscribe. */
+  onInput?(taskId: string, listener: (responses: JsonObject) => void): () => void;
   /** Stops timers; the store may not be used afterwards. */
   close?(): Promise<void>;
+}
+
+/** A new `working` record for `init` at `now` (every store builds it the same way). */
+export function newTaskRecord(init: TaskInit, now: number): TaskRecord {
+  return {
+    taskId: newTaskId(),
+    owner: init.owner,
+    era: init.era,
+    method: init.method,
+    status: 'working',
+    statusMessage: init.statusMessage,
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: init.ttlMs,
+    pollIntervalMs: init.pollIntervalMs,
+    expiresAt: init.ttlMs === null ? undefined : now + init.ttlMs,
+    creator: init.creator,
+  };
+}
+
+/**
+ * `record` after `change` at `now`; a terminal record is returned as is (terminal tasks never
+ * change). Stores apply it atomically against the record they hold.
+ */
+export function applyTaskChange(record: TaskRecord, change: TaskChange, now: number): TaskRecord {
+  if (isTerminalTaskStatus(record.status)) return record;
+  return {
+    ...record,
+    status: change.status,
+    statusMessage: change.statusMessage,
+    lastUpdatedAt: now,
+    inputRequests: change.status === 'input_required' ? change.inputRequests : undefined,
+    // A failed 2025-11-25 tool task keeps its isError result for tasks/result.
+    result: change.status === 'completed' || change.status === 'failed' ? change.result : undefined,
+    error: change.status === 'failed' ? change.error : undefined,
+  };
 }
 
 export interface MemoryTaskStoreOptions {
@@ -108,20 +160,7 @@ export class MemoryTaskStore implements TaskStore {
 
   async create(init: TaskInit): Promise<TaskRecord> {
     this.#makeRoom(init.owner);
-    const now = this.#now();
-    const record: TaskRecord = {
-      taskId: newTaskId(),
-      owner: init.owner,
-      era: init.era,
-      method: init.method,
-      status: 'working',
-      statusMessage: init.statusMessage,
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs: init.ttlMs,
-      pollIntervalMs: init.pollIntervalMs,
-      expiresAt: init.ttlMs === null ? undefined : now + init.ttlMs,
-    };
+    const record = newTaskRecord(init, this.#now());
     this.#tasks.set(record.taskId, record);
     return record;
   }
@@ -134,18 +173,8 @@ export class MemoryTaskStore implements TaskStore {
   async update(taskId: string, owner: string, change: TaskChange): Promise<TaskRecord | undefined> {
     const record = this.#tasks.get(taskId);
     if (record === undefined || record.owner !== owner) return undefined;
-    if (isTerminalTaskStatus(record.status)) return record;
-    const next: TaskRecord = {
-      ...record,
-      status: change.status,
-      statusMessage: change.statusMessage,
-      lastUpdatedAt: this.#now(),
-      inputRequests: change.status === 'input_required' ? change.inputRequests : undefined,
-      // A failed 2025-11-25 tool task keeps its isError result for tasks/result.
-      result: change.status === 'completed' || change.status === 'failed' ? change.result : undefined,
-      error: change.status === 'failed' ? change.error : undefined,
-    };
-    this.#tasks.set(taskId, next);
+    const next = applyTaskChange(record, change, this.#now());
+    if (next !== record) this.#tasks.set(taskId, next);
     return next;
   }
 

@@ -3,6 +3,7 @@
  * modern listen streams. This file is the package's public API.
  */
 export { canonicalizeUri } from './canonical-uri.js';
+export { type BusEvent, type EventBus, MemoryEventHub } from './event-bus.js';
 export {
   type ListChangedKind,
   type ListenFilter,

@@ -1,12 +1,18 @@
 /** uri -> subscribers: one-shot, repeated and distinct-writer pushes, with listen streams as writers. */
 import { type JsonRpcMessage, type JsonRpcNotification, notification } from '@agentd/rpc-frame';
 import { canonicalizeUri } from './canonical-uri.js';
+import type { BusEvent, EventBus } from './event-bus.js';
 import { type ListChangedKind, ListenStream } from './listen-stream.js';
 import type { PushWriter } from './push-writer.js';
 
 export interface SubscriptionRegistryOptions {
   /** Maps a uri to its key. Default: canonicalizeUri. Compose it to add scheme aliases. */
   canonicalize?: (uri: string) => string;
+  /**
+   * Joins registries of other processes: every notify is published to the bus, and the bus's
+   * events are applied here exactly as if raised locally. Default: this registry alone.
+   */
+  bus?: EventBus;
 }
 
 interface Subscriber {
@@ -25,6 +31,7 @@ function isListenKey(key: string): boolean {
 }
 
 /**
+ * With a `bus`, every notify reaches the other members' writers with the same semantics.
  * Writes never block: each writer is bounded and non-blocking, and a writer that is closed or
  * fails a write is pruned from every entry on the spot.
  */
@@ -37,8 +44,18 @@ export class SubscriptionRegistry {
   /** connectionId -> keys of the listen streams it opened. */
   private readonly owned = new Map<string, Set<string>>();
 
+  private readonly bus: EventBus | undefined;
+  private readonly unsubscribe: (() => void) | undefined;
+
   constructor(options: SubscriptionRegistryOptions = {}) {
     this.canonicalize = options.canonicalize ?? canonicalizeUri;
+    this.bus = options.bus;
+    this.unsubscribe = options.bus?.subscribe((event) => this.applyRemote(event));
+  }
+
+  /** Leaves the bus (the registry keeps serving its own writers). */
+  leaveBus(): void {
+    this.unsubscribe?.();
   }
 
   /**
@@ -113,9 +130,15 @@ export class SubscriptionRegistry {
   /**
    * One-shot: pushes `notifications/resources/updated` and consumes the uri's connection
    * subscriptions. A listen stream keeps its uris for as long as it is open: its client declared
-   * them once and has no way to subscribe again on the same stream. Returns writers written.
+   * them once and has no way to subscribe again on the same stream. Returns this registry's writers
+   * written (a bus carries the update to the other members' writers too).
    */
   notifyUpdated(uri: string): number {
+    this.bus?.publish({ kind: 'updated', uri, keep: false });
+    return this.updatedLocal(uri);
+  }
+
+  private updatedLocal(uri: string): number {
     const canonical = this.canonicalize(uri);
     const entry = this.byUri.get(canonical);
     if (entry === undefined) return 0;
@@ -132,6 +155,11 @@ export class SubscriptionRegistry {
 
   /** Repeated: pushes `notifications/resources/updated` and keeps the entry. Returns writers written. */
   notifyUpdatedKeep(uri: string): number {
+    this.bus?.publish({ kind: 'updated', uri, keep: true });
+    return this.updatedKeepLocal(uri);
+  }
+
+  private updatedKeepLocal(uri: string): number {
     const entry = this.byUri.get(this.canonicalize(uri));
     if (entry === undefined) return 0;
     return this.pushUpdated(new Map(entry));
@@ -139,6 +167,11 @@ export class SubscriptionRegistry {
 
   /** Writes a payload-free note once per distinct writer (uri subscribers and channels). */
   broadcastDistinct(message: JsonRpcNotification): number {
+    this.bus?.publish({ kind: 'broadcast', message });
+    return this.broadcastLocal(message);
+  }
+
+  private broadcastLocal(message: JsonRpcNotification): number {
     const targets = new Map<string, { key: string; writer: PushWriter }>();
     for (const entry of this.byUri.values()) {
       for (const [key, sub] of entry)
@@ -156,6 +189,11 @@ export class SubscriptionRegistry {
    * task, to the legacy session `creator` (connection id) that created it. Nobody else.
    */
   notifyTask(taskId: string, message: JsonRpcNotification, creator?: string): number {
+    this.bus?.publish({ kind: 'task', taskId, message, creator });
+    return this.taskLocal(taskId, message, creator);
+  }
+
+  private taskLocal(taskId: string, message: JsonRpcNotification, creator: string | undefined): number {
     let written = 0;
     for (const [key, writer] of [...this.channels]) {
       const wanted = writer instanceof ListenStream ? writer.watchesTask(taskId) : key === creator;
@@ -196,6 +234,15 @@ export class SubscriptionRegistry {
     let listenStreams = 0;
     for (const keys of this.owned.values()) listenStreams += keys.size;
     return { uris: this.byUri.size, subscriptions, channels: this.channels.size, listenStreams };
+  }
+
+  /** Another member's event, applied to this registry's writers only (never republished). */
+  private applyRemote(event: BusEvent): void {
+    if (event.kind === 'updated') {
+      if (event.keep) this.updatedKeepLocal(event.uri);
+      else this.updatedLocal(event.uri);
+    } else if (event.kind === 'broadcast') this.broadcastLocal(event.message);
+    else this.taskLocal(event.taskId, event.message, event.creator);
   }
 
   private pushUpdated(entry: Map<string, Subscriber>): number {

@@ -115,7 +115,7 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     });
     return;
   }
-  const sessionId = SessionStore.mintId();
+  const sessionId = `${context.options.sessionIdPrefix}${SessionStore.mintId()}`;
   const sink = new SessionSink(`http-session-${sessionId}`);
   const connection = context.core.openConnection(makePeer(sink.id, caller), sink);
   const response = await connection.handle({ kind: 'request', message: request });

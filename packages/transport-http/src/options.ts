@@ -29,6 +29,11 @@ export interface McpHttpOptions {
   /** Idle legacy sessions are ended after this long (default 30 min). */
   sessionTtlMs?: number;
   /**
+   * Starts every minted legacy session id (`Mcp-Session-Id`), e.g. `r1-`, so a balancer can route
+   * a session back to the replica holding it (1–32 of `A-Z a-z 0-9 _ -`). Default none.
+   */
+  sessionIdPrefix?: string;
+  /**
    * Most concurrent legacy sessions (default 10,000). At the cap, `initialize` ends the least
    * recently used idle session (no GET stream, nothing in flight); 503 only when none is idle.
    */
@@ -60,6 +65,7 @@ export interface ResolvedOptions {
   readonly allowedOrigins: readonly string[];
   readonly legacy: boolean;
   readonly sessionTtlMs: number;
+  readonly sessionIdPrefix: string;
   readonly maxSessions: number;
   readonly maxSessionsPerPrincipal: number;
   readonly maxBodyBytes: number;
@@ -75,6 +81,13 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+function sessionIdPrefix(value: string | undefined): string {
+  if (value === undefined) return '';
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(value))
+    throw new TypeError('sessionIdPrefix must be 1-32 characters of A-Z a-z 0-9 _ -');
+  return value;
+}
+
 export function resolveOptions(options: McpHttpOptions = {}): ResolvedOptions {
   const path = options.path ?? '/mcp';
   if (!path.startsWith('/')) throw invalidOption('path must start with "/"');
@@ -85,6 +98,7 @@ export function resolveOptions(options: McpHttpOptions = {}): ResolvedOptions {
     allowedOrigins: options.allowedOrigins ?? [],
     legacy: options.legacy ?? true,
     sessionTtlMs: positive('sessionTtlMs', options.sessionTtlMs, 30 * 60_000),
+    sessionIdPrefix: sessionIdPrefix(options.sessionIdPrefix),
     maxSessions,
     maxSessionsPerPrincipal: Math.min(
       maxSessions,

@@ -1,0 +1,36 @@
+/**
+ * The node-redis clients behind a RedisConnection, for this package's own modules only: the
+ * public API never exposes node-redis types (they would pull Node's types into every consumer
+ * and tie our semver to theirs).
+ */
+import { createClient } from '@redis/client';
+
+export function makeClient(url: string, connectTimeout: number, maxDelay: number) {
+  return createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout,
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
+    },
+  });
+}
+
+export type RedisClient = ReturnType<typeof makeClient>;
+
+export interface RawClients {
+  readonly client: RedisClient;
+  subscriber(): Promise<RedisClient>;
+}
+
+const clients = new WeakMap<object, RawClients>();
+
+export function registerClients(owner: object, raw: RawClients): void {
+  clients.set(owner, raw);
+}
+
+export function clientsOf(owner: object): RawClients {
+  const raw = clients.get(owner);
+  if (raw === undefined) throw new TypeError('not a RedisConnection');
+  return raw;
+}
