@@ -6,15 +6,20 @@
 import {
   clusterBinariesAvailable,
   freePort,
+  type Nginx,
   type RedisServer,
+  startNginx,
   startRedisServer,
 } from '@agentd/cluster-harness';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
-import { type Balancer, startBalancer } from './support/cluster-parts.js';
 import type { Json } from './support/ndjson-client.js';
 
 const TOKEN = 'cluster-e2e-bearer-token-0123456789';
@@ -22,7 +27,8 @@ const LEASE_TTL_MS = 1500;
 const runnable = clusterBinariesAvailable('agentd cluster end-to-end tests', ['redis-server', 'nginx']);
 
 let redis: RedisServer;
-let nginx: Balancer;
+let nginx: Nginx;
+const IDS = ['a', 'b', 'c'];
 const replicas = new Map<string, Agentd>();
 const clients: Client[] = [];
 
@@ -41,7 +47,7 @@ async function startReplica(id: string): Promise<Agentd> {
 async function connect(): Promise<{ client: Client; instance: string }> {
   const client = new Client({ name: 'agentd-cluster-e2e', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(nginx.url), {
+    new StreamableHTTPClientTransport(new URL(`${nginx.url}/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
     }),
   );
@@ -55,14 +61,18 @@ async function twoReplicas(): Promise<
   [{ client: Client; instance: string }, { client: Client; instance: string }]
 > {
   const first = await connect();
+  const seen = [first.instance];
   for (let i = 0; i < 10; i++) {
     // Each connect makes the same number of requests, which can lock round robin in phase: one
     // sessionless request moves it on by one replica.
-    await fetch(nginx.url, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.arrayBuffer());
+    await fetch(`${nginx.url}/mcp`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) =>
+      r.arrayBuffer(),
+    );
     const other = await connect();
     if (other.instance !== first.instance) return [first, other];
+    seen.push(other.instance);
   }
-  throw new Error('the balancer kept every session on one replica');
+  throw new Error(`the balancer kept every session on one replica: ${seen.join(' ')}`);
 }
 
 async function read(client: Client, uri: string): Promise<Json> {
@@ -88,8 +98,12 @@ async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean,
 describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
   beforeAll(async () => {
     redis = await startRedisServer();
-    const started = await Promise.all(['a', 'b', 'c'].map((id) => startReplica(id)));
-    nginx = await startBalancer(started.map((r) => Number(new URL(r.httpUrl as string).port)));
+    const started = await Promise.all(IDS.map((id) => startReplica(id)));
+    // Legacy sessions are sticky: each replica mints ids starting with `<instanceId>-`.
+    nginx = await startNginx({
+      replicas: started.map((r) => new URL(r.httpUrl as string).host),
+      sessionPrefixes: IDS.map((id) => `${id}-`),
+    });
   });
 
   afterAll(async () => {
@@ -131,6 +145,35 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
     expect(run.handle).toBeUndefined();
   });
 
+  it('a spawn task created through one replica completes and is read through another', async () => {
+    const [creator, reader] = await twoReplicas();
+    const created = await creator.client.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'command_subagent.spawn',
+          arguments: { instruction: 'sleep 400', async: true },
+          task: { ttl: 60_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    expect(created.task.status).toBe('working');
+    const done = await eventually(
+      () => reader.client.experimental.tasks.getTask(taskId),
+      (t) => t.status !== 'working',
+      'the task',
+    );
+    expect(done.status).toBe('completed');
+    const result = await reader.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(result.structuredContent).toMatchObject({
+      state: 'succeeded',
+      output: 'slept 400 ms',
+      instance: creator.instance,
+    });
+  });
+
   it('a cancel through one replica stops the run another replica owns', async () => {
     const [canceller, owner] = await twoReplicas();
     const started = await call(owner.client, 'command_subagent.spawn', {
@@ -160,8 +203,47 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
     expect(instances.map((i) => i.id)).toEqual(['a', 'b', 'c']);
     expect(instances.every((i) => i.alive === true)).toBe(true);
     expect(instances.find((i) => i.id === started.instance)?.runs).toContain(started.handle);
+    await call(client, 'command_subagent.cancel', { handle: started.handle });
   });
 
+  it('Redis restarted mid-stream: replicas reconnect, records come back, later updates arrive', async () => {
+    const [watcher, spawner] = await twoReplicas();
+    const updates: string[] = [];
+    watcher.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    const done = await call(spawner.client, 'command_subagent.spawn', { instruction: 'echo before' });
+    const started = await call(spawner.client, 'command_subagent.spawn', {
+      instruction: 'sleep 3000',
+      async: true,
+    });
+    const uri = `agent://subagent/${String(started.handle)}`;
+    await watcher.client.subscribeResource({ uri });
+    const since = new Map([...replicas].map(([id, r]) => [id, r.logs.length]));
+    await redis.restart();
+    for (const [id, replica] of replicas) {
+      await replica.waitForLog((l) => l.msg === 'redis pub/sub connection restored', {
+        since: since.get(id) ?? 0,
+      });
+    }
+    // The empty Redis is refilled by the owners: the finished run reads again from anywhere.
+    expect(
+      await eventually(
+        () =>
+          call(watcher.client, 'query_subagent.status', { handle: done.handle }).catch(() => ({}) as Json),
+        (s) => s.state === 'succeeded',
+        'the finished run after the restart',
+      ),
+    ).toMatchObject({ output: 'before' });
+    await eventually(
+      async () => updates,
+      (u) => u.includes(uri),
+      'the update after the restart',
+    );
+    expect(await read(watcher.client, uri)).toMatchObject({ state: 'succeeded' });
+  });
+
+  // Last: the fleet is one replica short afterwards.
   it('a replica killed mid-run: what finished stays readable, its unfinished runs become lost', async () => {
     const [survivor, doomed] = await twoReplicas();
     const finished = await call(doomed.client, 'command_subagent.spawn', { instruction: 'uppercase kept' });
@@ -200,43 +282,6 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
     );
     expect(sweeps).toHaveLength(1);
     expect(sweeps[0]).toMatchObject({ lost: 1 });
-  });
-
-  it('Redis restarted mid-stream: replicas reconnect, records come back, later updates arrive', async () => {
-    const [watcher, spawner] = await twoReplicas();
-    const updates: string[] = [];
-    watcher.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
-      updates.push(n.params.uri);
-    });
-    const done = await call(spawner.client, 'command_subagent.spawn', { instruction: 'echo before' });
-    const started = await call(spawner.client, 'command_subagent.spawn', {
-      instruction: 'sleep 3000',
-      async: true,
-    });
-    const uri = `agent://subagent/${String(started.handle)}`;
-    await watcher.client.subscribeResource({ uri });
-    const since = new Map([...replicas].map(([id, r]) => [id, r.logs.length]));
-    await redis.restart();
-    for (const [id, replica] of replicas) {
-      await replica.waitForLog((l) => l.msg === 'redis pub/sub connection restored', {
-        since: since.get(id) ?? 0,
-      });
-    }
-    // The empty Redis is refilled by the owners: the finished run reads again from anywhere.
-    expect(
-      await eventually(
-        () =>
-          call(watcher.client, 'query_subagent.status', { handle: done.handle }).catch(() => ({}) as Json),
-        (s) => s.state === 'succeeded',
-        'the finished run after the restart',
-      ),
-    ).toMatchObject({ output: 'before' });
-    await eventually(
-      async () => updates,
-      (u) => u.includes(uri),
-      'the update after the restart',
-    );
-    expect(await read(watcher.client, uri)).toMatchObject({ state: 'succeeded' });
   });
 });
 

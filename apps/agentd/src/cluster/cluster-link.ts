@@ -1,128 +1,88 @@
 /**
- * A replica's link to the fleet's Redis, opened before the daemon is built (the subscription
- * registry, the task store and the requestState key are wired from it at construction).
+ * A replica's link to the fleet's Redis, opened before the daemon is built: one
+ * `@agentd/redis` connection carrying the subscription registry's event bus, the shared task
+ * store, the cluster's requestState key and agentd's own run records and leases.
  */
+
+import { connect } from 'node:net';
+import { RedisConnection, RedisEventBus, RedisTaskStore, sharedRequestStateKey } from '@agentd/redis';
 import { LocalError, type Logger } from '@agentd/rpc-frame';
-import { createClient } from 'redis';
 import type { ClusterConfig } from '../config/cluster-config.js';
-import type { FleetRedis } from './fleet-redis.js';
 
-/** Attempts before the first connection counts as failed (about 1.5 s of backoff). */
-const STARTUP_ATTEMPTS = 5;
-
-/** `state.connected` flips once the first connection succeeded: from then on, retries never stop. */
-function makeClient(url: string, state: { connected: boolean }) {
-  return createClient({
-    url,
-    // Commands fail at once while Redis is unreachable: a request gets a clear error, not a hang.
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 5_000,
-      reconnectStrategy: (retries: number, cause: Error) =>
-        !state.connected && retries >= STARTUP_ATTEMPTS
-          ? cause
-          : Math.min(50 * 2 ** Math.min(retries, 6), 2_000),
-    },
-  });
+export interface ClusterLink {
+  readonly connection: RedisConnection;
+  readonly bus: RedisEventBus;
+  readonly taskStore: RedisTaskStore;
+  /** MRTR requestState HMAC key shared by the fleet (a round sealed on one replica opens on any). */
+  readonly requestStateKey: string;
+  close(): Promise<void>;
 }
 
-type RedisClient = ReturnType<typeof makeClient>;
+/** How long startup waits for Redis before giving up (exit 1). */
+const CONNECT_TIMEOUT_MS = 5_000;
 
-/** One command client and one pub/sub client; both reconnect forever with a capped backoff. */
-export class ClusterLink implements FleetRedis {
-  readonly #client: RedisClient;
-  readonly prefix: string;
-  readonly #logger: Logger;
-  #subscriber: Promise<RedisClient> | undefined;
-  readonly #readyListeners = new Set<() => void>();
-  #closed = false;
-
-  private constructor(client: RedisClient, prefix: string, logger: Logger) {
-    this.#client = client;
-    this.prefix = prefix;
-    this.#logger = logger;
-    this.#watch(client, 'command');
+/** Connects and sets up the shared seams; a Redis that does not answer is a startup failure naming the setting. */
+export async function openClusterLink(config: ClusterConfig, logger: Logger): Promise<ClusterLink> {
+  let connection: RedisConnection;
+  try {
+    // The client retries a refused connection forever; a replica must not hang at startup.
+    await reachable(config.redisUrl);
+    connection = await RedisConnection.connect({
+      url: config.redisUrl,
+      prefix: config.keyPrefix,
+      logger,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    });
+  } catch (error) {
+    throw new LocalError(
+      'redis_unreachable',
+      `cannot reach Redis (cluster.redisUrl): ${(error as Error).message}`,
+    );
   }
-
-  /** Connects; a Redis that does not answer is a startup failure (exit 1) naming the URL. */
-  static async open(config: ClusterConfig, logger: Logger): Promise<ClusterLink> {
-    const state = { connected: false };
-    const client = makeClient(config.redisUrl, state);
-    const link = new ClusterLink(client, config.keyPrefix, logger);
-    try {
-      await client.connect();
-      state.connected = true;
-    } catch (error) {
-      client.destroy();
-      throw new LocalError(
-        'redis_unreachable',
-        `cannot reach Redis (cluster.redisUrl): ${(error as Error).message}`,
-      );
-    }
-    return link;
-  }
-
-  command(args: readonly (string | number)[]): Promise<unknown> {
-    return this.#client.sendCommand(args.map(String));
-  }
-
-  publish(channel: string, message: string): Promise<number> {
-    return this.#client.publish(channel, message);
-  }
-
-  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
-    const sub = await this.#pubsub();
-    const wrapped = (message: string) => listener(message);
-    await sub.subscribe(channel, wrapped);
-    return async () => {
-      if (sub.isReady) await sub.unsubscribe(channel, wrapped).catch(() => undefined);
-    };
-  }
-
-  /** The pub/sub client, connected on first use. */
-  #pubsub(): Promise<RedisClient> {
-    this.#subscriber ??= (async () => {
-      const sub = this.#client.duplicate();
-      this.#watch(sub, 'pub/sub');
-      await sub.connect();
-      return sub;
-    })();
-    return this.#subscriber;
-  }
-
-  /** Called on every reconnect of either client (after an outage: resubscribed, writable). */
-  onReady(listener: () => void): () => void {
-    this.#readyListeners.add(listener);
-    return () => this.#readyListeners.delete(listener);
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    const sub = this.#subscriber;
-    await Promise.allSettled([
-      this.#client.isOpen ? this.#client.close() : Promise.resolve(),
-      sub?.then((s) => (s.isOpen ? s.close() : undefined)),
+  try {
+    const [bus, taskStore, requestStateKey] = await Promise.all([
+      RedisEventBus.create(connection),
+      RedisTaskStore.create(connection),
+      sharedRequestStateKey(connection),
     ]);
+    return {
+      connection,
+      bus,
+      taskStore,
+      requestStateKey,
+      async close() {
+        await bus.close();
+        await taskStore.close();
+        await connection.close();
+      },
+    };
+  } catch (error) {
+    await connection.close();
+    throw new LocalError(
+      'redis_unreachable',
+      `cannot set up the fleet in Redis: ${(error as Error).message}`,
+    );
   }
+}
 
-  /** One warning per outage (node-redis reports every failed attempt), one line when it ends. */
-  #watch(client: RedisClient, role: string): void {
-    let down = false;
-    client.on('error', (error: unknown) => {
-      if (down || this.#closed) return;
-      down = true;
-      this.#logger.warn(`redis ${role} connection lost; reconnecting`, {
-        component: 'cluster',
-        role,
-        error: String(error),
-      });
+/** Resolves once a TCP connection to the URL's host and port opens (rejects on refusal or timeout). */
+function reachable(redisUrl: string): Promise<void> {
+  const url = new URL(redisUrl);
+  const host = url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
+  const port = url.port === '' ? 6379 : Number(url.port);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port, timeout: CONNECT_TIMEOUT_MS });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
     });
-    client.on('ready', () => {
-      if (!down) return;
-      down = false;
-      this.#logger.info(`redis ${role} connection restored`, { component: 'cluster' });
-      for (const listener of [...this.#readyListeners]) listener();
+    socket.once('timeout', () => {
+      socket.destroy();
+      reject(new Error(`no answer from ${host}:${port} in ${CONNECT_TIMEOUT_MS} ms`));
     });
-  }
+    socket.once('error', (error) => {
+      socket.destroy();
+      reject(error);
+    });
+  });
 }

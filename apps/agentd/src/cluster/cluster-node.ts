@@ -46,6 +46,14 @@ export function defaultInstanceId(): string {
   return `${host}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/**
+ * `<instanceId>-`, as `Mcp-Session-Id` prefix of this replica's legacy sessions (a balancer maps
+ * `~^<instanceId>-` to the replica). Characters a session id cannot carry become `_`.
+ */
+export function sessionIdPrefix(instanceId: string): string {
+  return `${instanceId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 31)}-`;
+}
+
 export class ClusterNode implements RunIndex {
   readonly instanceId: string;
   readonly #o: ClusterNodeOptions;

@@ -1,10 +1,11 @@
 /** Leases, the lost sweep and final records against a real redis-server. */
 
 import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
+import { RedisConnection } from '@agentd/redis';
 import { silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKeys } from './cluster-keys.js';
-import { ClusterLink } from './cluster-link.js';
+
 import { FleetMembership } from './fleet-membership.js';
 import { RunStore } from './run-store.js';
 import type { SharedStatus } from './shared-run.js';
@@ -12,16 +13,15 @@ import type { SharedStatus } from './shared-run.js';
 const runnable = clusterBinariesAvailable('agentd cluster store tests', ['redis-server']);
 const keys = clusterKeys('test:');
 let redis: RedisServer;
-const links: ClusterLink[] = [];
+const links: RedisConnection[] = [];
 
-async function client(): Promise<ClusterLink> {
-  const config = { redisUrl: redis.url, keyPrefix: 'test:', leaseTtlMs: 1000, recordTtlMs: 60_000 };
-  const link = await ClusterLink.open(config, silentLogger);
+async function client(): Promise<RedisConnection> {
+  const link = await RedisConnection.connect({ url: redis.url, prefix: 'test:' });
   links.push(link);
   return link;
 }
 
-function member(c: ClusterLink, id: string, leaseTtlMs: number): FleetMembership {
+function member(c: RedisConnection, id: string, leaseTtlMs: number): FleetMembership {
   return new FleetMembership({
     redis: c,
     keys,
@@ -73,7 +73,7 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
     expect(await Promise.all(survivors.map((s) => s.sweep()))).toEqual([0, 0, 0]);
     await dc.command(['DEL', keys.lease('dead')]); // the lease lapses (as after the TTL with no heartbeat)
     const lostChanges: string[] = [];
-    await links[0]?.subscribe(keys.runsChannel, (m) => {
+    await links[0]?.subscribe(keys.runsChannel, (m: string) => {
       if (JSON.parse(m).state === 'lost') lostChanges.push(JSON.parse(m).handle);
     });
     const marked = await Promise.all(survivors.map((s) => s.sweep()));

@@ -3,7 +3,7 @@ import type { JsonObject } from '@agentd/rpc-frame';
 import { createServerCore, type Peer, type ServerCore } from '@agentd/server';
 import { canonicalizeUri, SubscriptionRegistry } from '@agentd/subscriptions';
 import type { ClusterLink } from '../cluster/cluster-link.js';
-import { ClusterNode } from '../cluster/cluster-node.js';
+import { ClusterNode, sessionIdPrefix } from '../cluster/cluster-node.js';
 import type { RunChange } from '../cluster/shared-run.js';
 import { ConfigError, formatIssue } from '../config/config-error.js';
 import type { AgentdConfig } from '../config/config-schema.js';
@@ -109,8 +109,8 @@ export class Daemon implements OperationHost, ResourceHost {
         ? undefined
         : new ClusterNode({
             config: cluster,
-            link: options.link,
-            sharedBus: false,
+            link: options.link.connection,
+            sharedBus: true,
             supervisor: this.#supervisor,
             logger: this.#logger,
             version: this.version,
@@ -120,6 +120,8 @@ export class Daemon implements OperationHost, ResourceHost {
     this.#runs = this.#cluster ?? localRunIndex(() => this.#supervisor);
     const registry = new SubscriptionRegistry({
       canonicalize: (uri) => subscriptionKey(canonicalizeUri(uri)),
+      // A fleet: every replica's notifications reach every replica's subscribers.
+      ...(options.link === undefined ? {} : { bus: options.link.bus }),
     });
     this.#metrics =
       this.#config.metrics === undefined
@@ -137,6 +139,9 @@ export class Daemon implements OperationHost, ResourceHost {
       resources: this,
       logger: this.#logger,
       ...(metrics === undefined ? {} : { onExecuted: (outcome) => metrics.observeExecution(outcome) }),
+      ...(options.link === undefined
+        ? {}
+        : { taskStore: options.link.taskStore, requestStateKey: options.link.requestStateKey }),
     });
     this.#core = createServerCore({
       handler: metrics?.instrument(this.#selfMcp.handler) ?? this.#selfMcp.handler,
@@ -165,6 +170,9 @@ export class Daemon implements OperationHost, ResourceHost {
           config: this.#config,
           tls: this.#tls,
           logger: this.#logger,
+          ...(this.#cluster === undefined
+            ? {}
+            : { sessionIdPrefix: sessionIdPrefix(this.#cluster.instanceId) }),
           onStdioEnd: () => {
             this.#logger.info('stdio peer closed stdin; shutting down');
             void this.shutdown(0, 'stdin closed');
@@ -365,7 +373,7 @@ export class Daemon implements OperationHost, ResourceHost {
     });
   }
 
-  /** Another replica's run changed: its subscribers here hear of it as if it ran here. */
+  /** A run changed that no replica notified for itself (marked lost): notify as if it ran here. */
   #notifyRemote(change: RunChange): void {
     this.#notify(`agent://run/${change.runId}`, true);
     if (change.terminal) this.#notify(`agent://subagent/${change.handle}`, false);

@@ -139,7 +139,9 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
         // An async spawn for a client that takes tasks answers with a task that follows the run.
         if (request.async === true && (await context.detach()) !== undefined) {
-          return runSpawnTask(sup(), request, context);
+          const body = await runSpawnTask(sup(), request, context);
+          const instance = host.runs().instanceId;
+          return instance === undefined ? body : { ...body, instance };
         }
         // Tied to the request until it answers: a caller that gives up before it has the handle
         // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.

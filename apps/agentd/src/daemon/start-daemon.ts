@@ -1,7 +1,7 @@
 /** `agentd` / `agentd stdio`: resolves the config (exit 2 before any side effect), starts, waits for the end. */
 import { LocalError } from '@agentd/rpc-frame';
 import type { Command } from '../cli/parse-args.js';
-import { ClusterLink } from '../cluster/cluster-link.js';
+import { type ClusterLink, openClusterLink } from '../cluster/cluster-link.js';
 import type { ConfigInputs } from '../config/resolve-config.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { Logger } from '../log/logger.js';
@@ -34,7 +34,7 @@ export async function startDaemon(
   let link: ClusterLink | undefined;
   if (cluster !== undefined) {
     try {
-      link = await ClusterLink.open(cluster, logger);
+      link = await openClusterLink(cluster, logger);
     } catch (error) {
       if (!(error instanceof LocalError)) throw error;
       logger.error('cannot start', { code: error.code, error: error.message });
