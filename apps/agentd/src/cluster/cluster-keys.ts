@@ -13,8 +13,6 @@ export interface ClusterKeys {
   lease(instance: string): string;
   /** Held by the one survivor that sweeps a dead instance. */
   sweep(instance: string): string;
-  /** Pub/sub: one message per run record change, for every replica. */
-  readonly runsChannel: string;
   /** Pub/sub: cancels for the runs an instance owns. */
   cancelChannel(instance: string): string;
 }
@@ -27,7 +25,6 @@ export function clusterKeys(prefix: string): ClusterKeys {
     instances: `${prefix}instances`,
     lease: (instance) => `${prefix}lease:${instance}`,
     sweep: (instance) => `${prefix}sweep:${instance}`,
-    runsChannel: `${prefix}runs`,
     cancelChannel: (instance) => `${prefix}cancel:${instance}`,
   };
 }

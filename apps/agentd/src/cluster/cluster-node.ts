@@ -11,25 +11,23 @@ import { type ClusterKeys, clusterKeys } from './cluster-keys.js';
 import { FleetMembership, type InstanceInfo } from './fleet-membership.js';
 import type { FleetRedis } from './fleet-redis.js';
 import { RunStore } from './run-store.js';
-import { parseRunChange, type RunChange, sharedStatus } from './shared-run.js';
+import { type RunChange, sharedStatus } from './shared-run.js';
 import { WriteQueue } from './write-queue.js';
 
 export interface ClusterNodeOptions {
   config: ClusterConfig;
   link: FleetRedis;
-  /**
-   * The subscription registry shares notifications through an event bus: a replica's own
-   * notifications reach every other replica's subscribers, so the node raises only those no
-   * replica raises for itself (runs of a dead replica marked lost, by the one that swept them).
-   */
-  sharedBus: boolean;
   supervisor: Supervisor;
   logger: Logger;
   version: string;
   /** Addresses this replica serves (shown to operators in the fleet view). */
   listeners: () => string[];
-  /** A run record changed on another replica (or a sweep marked it lost): notify subscribers. */
-  onRemoteChange: (change: RunChange) => void;
+  /**
+   * This replica's sweep marked a dead replica's run lost. The subscription registry's event bus
+   * carries every replica's own notifications to the others; this is the one change no owner
+   * notifies, so the sweeper does (once; the bus takes it everywhere).
+   */
+  onLost: (change: RunChange) => void;
 }
 
 /** How long a cancel routed to another replica waits for that run to end before answering. */
@@ -69,10 +67,7 @@ export class ClusterNode implements RunIndex {
     this.instanceId = options.config.instanceId ?? defaultInstanceId();
     const instanceId = this.instanceId;
     this.#keys = clusterKeys(options.config.keyPrefix);
-    this.#store = new RunStore(options.link, this.#keys, options.config.recordTtlMs, {
-      // Without a shared bus, run changes travel on agentd's own channel.
-      publish: !options.sharedBus,
-    });
+    this.#store = new RunStore(options.link, this.#keys, options.config.recordTtlMs);
     const info: InstanceInfo = {
       id: instanceId,
       pid: process.pid,
@@ -91,10 +86,7 @@ export class ClusterNode implements RunIndex {
       info,
       leaseTtlMs: options.config.leaseTtlMs,
       logger: options.logger,
-      onLost: (change) => {
-        // With a shared bus the sweeper notifies once and the bus carries it everywhere.
-        if (options.sharedBus) options.onRemoteChange(change);
-      },
+      onLost: (change) => options.onLost(change),
     });
     this.#writes = new WriteQueue(options.logger);
   }
@@ -102,8 +94,6 @@ export class ClusterNode implements RunIndex {
   /** Joins the fleet (lease, cancel channel) and starts mirroring this replica's runs. */
   async start(): Promise<void> {
     const { logger, supervisor, link } = this.#o;
-    if (!this.#o.sharedBus)
-      await link.subscribe(this.#keys.runsChannel, (message) => this.#onRunChange(message));
     await link.subscribe(this.#keys.cancelChannel(this.instanceId), (message) => this.#onCancel(message));
     link.onReady(() => {
       // Back after an outage: what changed meanwhile was not written; write it all again.
@@ -111,7 +101,7 @@ export class ClusterNode implements RunIndex {
     });
     await this.#membership.start();
     supervisor.on('status', (status) => this.#publish(status));
-    supervisor.on('turn', (handle) => this.#publishCurrent(handle, true));
+    supervisor.on('turn', (handle) => this.#publishCurrent(handle));
     supervisor.on('event', (handle) => this.#scheduleTail(handle));
     logger.info('joined the fleet', {
       component: 'cluster',
@@ -122,16 +112,16 @@ export class ClusterNode implements RunIndex {
 
   // ---- mirroring this replica's runs ----
 
-  #publish(status: SubagentStatus, turn = false): void {
+  #publish(status: SubagentStatus): void {
     if (this.#closed) return;
     const shared = sharedStatus(status, this.instanceId);
     if (status.terminal) this.#clearTail(status.handle);
-    this.#writes.enqueue(status.handle, () => this.#store.write(shared, { turn }));
+    this.#writes.enqueue(status.handle, () => this.#store.write(shared));
   }
 
-  #publishCurrent(handle: string, turn: boolean): void {
+  #publishCurrent(handle: string): void {
     try {
-      this.#publish(this.#o.supervisor.status(handle), turn);
+      this.#publish(this.#o.supervisor.status(handle));
     } catch {
       // evicted meanwhile: nothing left to publish
     }
@@ -142,7 +132,7 @@ export class ClusterNode implements RunIndex {
     if (this.#tailTimers.has(handle) || this.#closed) return;
     const timer = setTimeout(() => {
       this.#tailTimers.delete(handle);
-      this.#publishCurrent(handle, false);
+      this.#publishCurrent(handle);
     }, TAIL_REFRESH_MS);
     timer.unref();
     this.#tailTimers.set(handle, timer);
@@ -157,13 +147,6 @@ export class ClusterNode implements RunIndex {
     this.#o.logger.info('re-publishing local runs after the Redis outage', { component: 'cluster' });
     void this.#membership.renew().catch(() => {});
     for (const status of this.#o.supervisor.list()) this.#publish(status);
-  }
-
-  /** Our own changes were notified here already; a run marked lost was notified by nobody. */
-  #onRunChange(message: string): void {
-    const change = parseRunChange(message);
-    if (change !== undefined && (change.instance !== this.instanceId || change.state === 'lost'))
-      this.#o.onRemoteChange(change);
   }
 
   #onCancel(message: string): void {

@@ -21,8 +21,12 @@ async function client(): Promise<RedisConnection> {
   return link;
 }
 
+/** Handles each member's sweep reported lost (its cue to notify). */
+const lostChanges: string[] = [];
+
 function member(c: RedisConnection, id: string, leaseTtlMs: number): FleetMembership {
   return new FleetMembership({
+    onLost: (change) => lostChanges.push(change.handle),
     redis: c,
     keys,
     store: new RunStore(c, keys, 60_000),
@@ -72,15 +76,10 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
     // Alive: nothing to sweep.
     expect(await Promise.all(survivors.map((s) => s.sweep()))).toEqual([0, 0, 0]);
     await dc.command(['DEL', keys.lease('dead')]); // the lease lapses (as after the TTL with no heartbeat)
-    const lostChanges: string[] = [];
-    await links[0]?.subscribe(keys.runsChannel, (m: string) => {
-      if (JSON.parse(m).state === 'lost') lostChanges.push(JSON.parse(m).handle);
-    });
     const marked = await Promise.all(survivors.map((s) => s.sweep()));
     expect(marked.reduce((a, b) => a + b, 0)).toBe(2);
     expect(await store.get('d1')).toMatchObject({ state: 'lost', terminal: true, error: { code: 'lost' } });
     expect(await store.get('d3')).toMatchObject({ state: 'succeeded' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(lostChanges.sort()).toEqual(['d1', 'd2']);
     const fleet = await survivors[0]?.fleet();
     expect(fleet?.map((i) => [i.id, i.alive, i.self])).toEqual([

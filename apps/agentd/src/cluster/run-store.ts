@@ -1,16 +1,16 @@
 /** Shared run records in Redis: written by the owner, read by every replica, final once terminal. */
 import type { ClusterKeys } from './cluster-keys.js';
 import { type FleetRedis, strings, text } from './fleet-redis.js';
-import { changeOf, type SharedStatus } from './shared-run.js';
+import type { SharedStatus } from './shared-run.js';
 
 /**
  * One atomic write: a terminal record never changes again (so a late write from a replica that
- * was declared dead cannot resurrect a run marked lost), the run id index and the owner's set of
- * unfinished runs follow the record, and the change is published (when asked) in the same step.
+ * was declared dead cannot resurrect a run marked lost), and the run id index and the owner's set
+ * of unfinished runs follow the record. (Notifications travel on the event bus, not here.)
  */
 const WRITE_RUN = `
 if redis.call('HGET', KEYS[1], 'terminal') == '1' then return 0 end
-redis.call('HSET', KEYS[1], 'json', ARGV[1], 'terminal', ARGV[3], 'owner', ARGV[7], 'state', ARGV[8])
+redis.call('HSET', KEYS[1], 'json', ARGV[1], 'terminal', ARGV[3], 'owner', ARGV[5], 'state', ARGV[6])
 if ARGV[3] == '1' then
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
   redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[4])
@@ -19,7 +19,6 @@ else
   redis.call('SET', KEYS[2], ARGV[2])
   redis.call('SADD', KEYS[3], ARGV[2])
 end
-if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
 return 1
 `;
 
@@ -28,12 +27,10 @@ export class RunStore {
     private readonly redis: FleetRedis,
     private readonly keys: ClusterKeys,
     private readonly recordTtlMs: number,
-    /** `publish`: announce each change on the runs channel (when no shared event bus does it). */
-    private readonly options: { publish: boolean } = { publish: true },
   ) {}
 
   /** Writes the record unless it is already terminal; true when it was written. */
-  async write(status: SharedStatus, options: { turn?: boolean } = {}): Promise<boolean> {
+  async write(status: SharedStatus): Promise<boolean> {
     const written = await this.redis.command([
       'EVAL',
       WRITE_RUN,
@@ -45,8 +42,6 @@ export class RunStore {
       status.handle,
       status.terminal ? '1' : '0',
       String(this.recordTtlMs),
-      this.options.publish ? this.keys.runsChannel : '',
-      JSON.stringify(changeOf(status, options.turn === true)),
       status.instance,
       status.state,
     ]);

@@ -15,7 +15,7 @@ export type SharedStatus = JsonObject & {
   instance: string;
 };
 
-/** What a replica publishes on every record change (small: readers fetch the record when they need it). */
+/** A run change a replica announces itself (a run it marked lost), in the words of its notifications. */
 export interface RunChange {
   instance: string;
   handle: string;
@@ -23,8 +23,6 @@ export interface RunChange {
   state: string;
   terminal: boolean;
   warm: boolean;
-  /** A turn boundary of a warm session (its `agent://session/<handle>` changed). */
-  turn?: boolean;
 }
 
 export function sharedStatus(status: SubagentStatus, instance: string): SharedStatus {
@@ -48,7 +46,7 @@ export function lostStatus(status: SharedStatus, now: Date): SharedStatus {
   };
 }
 
-export function changeOf(status: SharedStatus, turn = false): RunChange {
+export function changeOf(status: SharedStatus): RunChange {
   return {
     instance: status.instance,
     handle: status.handle,
@@ -56,25 +54,5 @@ export function changeOf(status: SharedStatus, turn = false): RunChange {
     state: status.state,
     terminal: status.terminal,
     warm: status.warm,
-    ...(turn ? { turn: true } : {}),
   };
-}
-
-/** A pub/sub message from another replica; undefined when it is not one of ours. */
-export function parseRunChange(text: string): RunChange | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<RunChange>;
-    if (
-      typeof value.instance === 'string' &&
-      typeof value.handle === 'string' &&
-      typeof value.runId === 'string' &&
-      typeof value.state === 'string' &&
-      typeof value.terminal === 'boolean' &&
-      typeof value.warm === 'boolean'
-    )
-      return value as RunChange;
-  } catch {
-    // not JSON: ignored below
-  }
-  return undefined;
 }

@@ -110,12 +110,11 @@ export class Daemon implements OperationHost, ResourceHost {
         : new ClusterNode({
             config: cluster,
             link: options.link.connection,
-            sharedBus: true,
             supervisor: this.#supervisor,
             logger: this.#logger,
             version: this.version,
             listeners: () => this.#listeners.map((l) => l.address),
-            onRemoteChange: (change) => this.#notifyRemote(change),
+            onLost: (change) => this.#notifyLost(change),
           });
     this.#runs = this.#cluster ?? localRunIndex(() => this.#supervisor);
     const registry = new SubscriptionRegistry({
@@ -374,11 +373,10 @@ export class Daemon implements OperationHost, ResourceHost {
   }
 
   /** A run changed that no replica notified for itself (marked lost): notify as if it ran here. */
-  #notifyRemote(change: RunChange): void {
+  #notifyLost(change: RunChange): void {
     this.#notify(`agent://run/${change.runId}`, true);
     if (change.terminal) this.#notify(`agent://subagent/${change.handle}`, false);
-    if (change.warm && (change.terminal || change.turn === true))
-      this.#notify(`agent://session/${change.handle}`, true);
+    if (change.warm) this.#notify(`agent://session/${change.handle}`, true);
     this.#notify('agent://inventory', true);
   }
 
