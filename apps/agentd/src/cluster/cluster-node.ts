@@ -14,7 +14,7 @@ import { RunStore } from './run-store.js';
 import { type RunChange, sharedStatus } from './shared-run.js';
 import { WriteQueue } from './write-queue.js';
 
-export interface ClusterNodeOptions {
+interface ClusterNodeOptions {
   config: ClusterConfig;
   link: FleetRedis;
   supervisor: Supervisor;
@@ -36,7 +36,7 @@ const REMOTE_CANCEL_WAIT_MS = 10_000;
 const TAIL_REFRESH_MS = 250;
 
 /** The default fleet name: readable, and new on every start (a restarted process is a new instance). */
-export function defaultInstanceId(): string {
+function defaultInstanceId(): string {
   const host =
     hostname()
       .replace(/[^A-Za-z0-9_.-]/g, '-')

@@ -19,14 +19,14 @@ export interface InstanceInfo {
   listeners: string[];
 }
 
-export interface FleetInstance extends InstanceInfo {
+interface FleetInstance extends InstanceInfo {
   alive: boolean;
   self: boolean;
   /** Handles of its unfinished runs. */
   runs: string[];
 }
 
-export interface FleetMembershipOptions {
+interface FleetMembershipOptions {
   redis: FleetRedis;
   keys: ClusterKeys;
   store: RunStore;
