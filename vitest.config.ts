@@ -10,6 +10,7 @@ export default defineConfig({
       'apps/*/src/**/*.test.ts',
       'apps/*/test/**/*.test.ts',
       'tooling/*/src/**/*.test.ts',
+      'examples/*/*.test.ts',
     ],
     // Type tests (`*.test-d.ts`, expectTypeOf) run with the suite: vitest runs tsc over them.
     typecheck: {

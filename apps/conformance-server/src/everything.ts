@@ -15,7 +15,7 @@ export interface EverythingApp {
 }
 
 export function buildDispatcher(core: () => ServerCore): Dispatcher {
-  const dispatcher = new Dispatcher({ cache: { listTtlMs: 300_000 }, logger: { error: () => undefined } });
+  const dispatcher = new Dispatcher({ cache: { listTtlMs: 300_000 }, logger: silentLogger });
   registerContentTools(dispatcher);
   registerClientInputTools(dispatcher);
   registerTaskTools(dispatcher);

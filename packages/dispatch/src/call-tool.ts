@@ -13,22 +13,18 @@ import { errorResult, INTERNAL_TOOL_ERROR, isInternalError, toToolResult } from 
 const MAX_NAME_ECHO = 128;
 
 /** The one error for a missing or hidden tool: identical bytes either way. */
-export function unknownTool(name: string): WireError {
+function unknownTool(name: string): WireError {
   const shown = name.length > MAX_NAME_ECHO ? `${name.slice(0, MAX_NAME_ECHO)}…` : name;
   return new WireError(ErrorCode.InvalidParams, `Unknown tool: ${shown}`);
 }
 
-export function visibleTool(
-  env: DispatchEnv,
-  filters: CompiledFilters,
-  name: string,
-): RegisteredTool | undefined {
+function visibleTool(env: DispatchEnv, filters: CompiledFilters, name: string): RegisteredTool | undefined {
   const tool = env.catalogue.findTool(name);
   if (!tool) return undefined;
   return (tool.meta ? filters.metaToolVisible(name) : filters.toolVisible(name)) ? tool : undefined;
 }
 
-export function readCallParams(params: JsonObject): { name: string; args: Record<string, unknown> } {
+function readCallParams(params: JsonObject): { name: string; args: Record<string, unknown> } {
   const { name } = params;
   if (typeof name !== 'string' || name === '') {
     throw new WireError(ErrorCode.InvalidParams, 'Invalid params: name must be a non-empty string');

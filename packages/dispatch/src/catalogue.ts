@@ -1,6 +1,6 @@
 /** The shared registries: tools, operations, resources, templates, prompts and completers, with precomputed sorted lists. */
 import { jsonSchemaToTs } from '@agentd/codemode/tools';
-import { type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { JsonObject } from '@agentd/rpc-frame';
 import type { CompiledFilters } from './client-filters.js';
 import type {
   Completer,
@@ -15,6 +15,7 @@ import type {
 } from './definitions.js';
 import { OPERATION_KINDS } from './definitions.js';
 import { deepFreeze, frozenCopy, isJsonObject } from './json.js';
+import { dispatchError } from './local-errors.js';
 import { assertValidName } from './names.js';
 import { promptSchema } from './prompt-schema.js';
 import type { SchemaValidation } from './schema-compiler.js';
@@ -49,7 +50,7 @@ export interface RegisteredOperation {
   readonly index: OperationIndexEntry;
 }
 
-export interface RegisteredTemplate {
+interface RegisteredTemplate {
   readonly definition: ResourceTemplateDefinition;
   readonly template: UriTemplate;
   readonly entry: JsonObject;
@@ -62,7 +63,7 @@ export interface RegisteredPrompt {
   readonly parse: SchemaParser | undefined;
 }
 
-export interface ListedResource {
+interface ListedResource {
   readonly entry: JsonObject;
   /** The operation tool name when this is a schema resource (visibility follows the operation). */
   readonly operation?: string;
@@ -76,12 +77,12 @@ function optional(target: JsonObject, key: string, value: unknown): void {
 
 function requireText(what: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '')
-    throw new LocalError('invalid_definition', `${what} is required`);
+    throw dispatchError('invalid_definition', `${what} is required`);
   return value;
 }
 
 function requireFunction(what: string, value: unknown): void {
-  if (typeof value !== 'function') throw new LocalError('invalid_definition', `${what} must be a function`);
+  if (typeof value !== 'function') throw dispatchError('invalid_definition', `${what} must be a function`);
 }
 
 export class Catalogue {
@@ -113,7 +114,7 @@ export class Catalogue {
     const what = `tool ${definition.name}: inputSchema`;
     const input = resolveSchema(definition.inputSchema ?? { type: 'object' }, what, 'input');
     if (input.json.type !== 'object')
-      throw new LocalError('invalid_schema', `${what} must have type "object"`);
+      throw dispatchError('invalid_schema', `${what} must have type "object"`);
     const outWhat = `tool ${definition.name}: outputSchema`;
     const output =
       definition.outputSchema === undefined
@@ -162,13 +163,13 @@ export class Catalogue {
 
   addOperation(definition: ErasedOperationDefinition): () => boolean {
     if (!OPERATION_KINDS.includes(definition.kind)) {
-      throw new LocalError(
+      throw dispatchError(
         'invalid_definition',
         `operation kind must be one of ${OPERATION_KINDS.join(', ')}`,
       );
     }
     if (typeof definition.id !== 'string' || !ID_PATTERN.test(definition.id)) {
-      throw new LocalError(
+      throw dispatchError(
         'invalid_name',
         `operation id ${JSON.stringify(definition.id)} is invalid: use A-Z a-z 0-9 _ . -`,
       );
@@ -205,11 +206,11 @@ export class Catalogue {
   addResource(definition: ResourceDefinition): () => boolean {
     const uri = requireText('resource uri', definition.uri);
     if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri))
-      throw new LocalError('invalid_definition', `resource uri ${uri} needs a scheme`);
+      throw dispatchError('invalid_definition', `resource uri ${uri} needs a scheme`);
     requireText(`resource ${uri}: name`, definition.name);
     requireFunction(`resource ${uri}: read`, definition.read);
     if (this.resources.has(uri) || this.#isSchemaUri(uri)) {
-      throw new LocalError('duplicate', `resource ${uri} is already registered`);
+      throw dispatchError('duplicate', `resource ${uri} is already registered`);
     }
     const entry: JsonObject = { uri, name: definition.name };
     optional(entry, 'title', definition.title);
@@ -234,11 +235,11 @@ export class Catalogue {
     requireText(`resource template ${uriTemplate}: name`, definition.name);
     requireFunction(`resource template ${uriTemplate}: read`, definition.read);
     if (this.templates.has(uriTemplate))
-      throw new LocalError('duplicate', `template ${uriTemplate} is already registered`);
+      throw dispatchError('duplicate', `template ${uriTemplate} is already registered`);
     const template = new UriTemplate(uriTemplate);
     for (const [variable, completer] of Object.entries(definition.complete ?? {})) {
       if (!template.variableNames.includes(variable)) {
-        throw new LocalError(
+        throw dispatchError(
           'invalid_definition',
           `template ${uriTemplate} has no variable ${variable} to complete`,
         );
@@ -267,7 +268,7 @@ export class Catalogue {
     requireText(`prompt ${definition.name}: description`, definition.description);
     requireFunction(`prompt ${definition.name}: get`, definition.get);
     if (this.prompts.has(definition.name))
-      throw new LocalError('duplicate', `prompt ${definition.name} is already registered`);
+      throw dispatchError('duplicate', `prompt ${definition.name} is already registered`);
     const entry: JsonObject = { name: definition.name };
     optional(entry, 'title', definition.title);
     entry.description = definition.description;
@@ -276,7 +277,7 @@ export class Catalogue {
       entry.arguments = definition.arguments.map((argument) => {
         requireText(`prompt ${definition.name}: argument name`, argument.name);
         if (seen.has(argument.name))
-          throw new LocalError('duplicate', `prompt ${definition.name}: argument ${argument.name} twice`);
+          throw dispatchError('duplicate', `prompt ${definition.name}: argument ${argument.name} twice`);
         seen.add(argument.name);
         if (argument.complete !== undefined)
           requireFunction(`prompt ${definition.name}: completer`, argument.complete);
@@ -394,7 +395,7 @@ export class Catalogue {
 
   #assertFreeToolName(name: string): void {
     if (this.tools.has(name) || this.operations.has(name) || this.metaTools.has(name)) {
-      throw new LocalError('duplicate', `tool ${name} is already registered`);
+      throw dispatchError('duplicate', `tool ${name} is already registered`);
     }
   }
 

@@ -50,7 +50,7 @@ interface ArgumentRule {
 
 const cache = new WeakMap<ClientFilters, CompiledFilters>();
 
-export const ALLOW_ALL: CompiledFilters = {
+const ALLOW_ALL: CompiledFilters = {
   permissive: true,
   toolVisible: () => true,
   metaToolVisible: () => true,

@@ -16,7 +16,7 @@ import { digestOf, type RequestStateCodec, type StateBinding } from './request-s
 /** Symbol-keyed side channel (never serialised): the raw `InputRequired.requests` behind an input_required result. */
 export const RAW_INPUT_REQUESTS: unique symbol = Symbol('agentd.rawInputRequests');
 
-export type RoundOutcome<T> =
+type RoundOutcome<T> =
   | { kind: 'complete'; value: T }
   | { kind: 'input_required'; result: JsonObject }
   /** Legacy only: the handler needs a capability the client lacks (modern throws -32021). */

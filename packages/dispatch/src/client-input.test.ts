@@ -1,11 +1,11 @@
 /** Client input in both eras: MRTR rounds with sealed requestState (modern) and server-to-client requests (legacy). */
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { ErrorCode, type JsonObject, silentLogger, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { InputRequired } from './input-required.js';
 import { makeContext, rpc } from './test-support/request-context.js';
 
-const quiet = { error: () => {} };
+const quiet = silentLogger;
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 
 function textOf(result: JsonObject): string {

@@ -1,6 +1,8 @@
 /** Code Mode's principal key and lane per peer, and what dispatch hands the runner (a real one). */
+
 import { CodeModeRunner } from '@agentd/codemode';
 import type { JsonObject } from '@agentd/rpc-frame';
+import { silentLogger } from '@agentd/rpc-frame';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codeModeCaller } from './code-mode-caller.js';
 import { Dispatcher } from './dispatcher.js';
@@ -56,7 +58,7 @@ describe('execute is scheduled per caller', () => {
     runner = new CodeModeRunner({ workers: 1, maxRunningPerPrincipal: 1 });
     const releases: Array<() => void> = [];
     const entered: string[] = [];
-    const d = new Dispatcher({ exposure: 'codemode', codeMode: { runner }, logger: { error: () => {} } });
+    const d = new Dispatcher({ exposure: 'codemode', codeMode: { runner }, logger: silentLogger });
     d.registerOperation({
       kind: 'query',
       id: 'hold',

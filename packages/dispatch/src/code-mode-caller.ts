@@ -4,7 +4,7 @@
  */
 import type { Peer } from '@agentd/server';
 
-export interface CodeModeCaller {
+interface CodeModeCaller {
   /** Executions with the same key share one turn and one running cap. */
   readonly principal: string;
   /** The priority lane (management callers), which restricted callers cannot starve. */

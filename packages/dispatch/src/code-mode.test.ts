@@ -1,6 +1,6 @@
 /** Code Mode exposure over a real CodeModeRunner: search/execute, per-peer filters re-checked on every sandboxed call. */
 import { CodeModeRunner } from '@agentd/codemode';
-import { type JsonObject, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, silentLogger, WireError } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientFilters } from './client-filters.js';
@@ -28,7 +28,7 @@ function dispatcher(
   const d = new Dispatcher({
     exposure: 'codemode',
     codeMode: { runner },
-    logger: { error: () => {} },
+    logger: silentLogger,
     filtersFor: filters,
   });
   d.registerOperation({

@@ -62,7 +62,7 @@ function descriptorOf(op: RegisteredOperation): OperationDescriptor {
   return descriptor;
 }
 
-export function visibleDescriptors(env: DispatchEnv, filters: CompiledFilters): OperationDescriptor[] {
+function visibleDescriptors(env: DispatchEnv, filters: CompiledFilters): OperationDescriptor[] {
   return env.catalogue
     .operationList()
     .filter((op) => filters.toolVisible(op.toolName))

@@ -1,5 +1,5 @@
 /** What the method implementations share: the catalogue, per-peer filters, cache hints, the state codec and the log. */
-import type { JsonObject } from '@agentd/rpc-frame';
+import type { JsonObject, Logger } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from '@agentd/server';
 import type { Catalogue } from './catalogue.js';
 import type { CompiledFilters } from './client-filters.js';
@@ -8,17 +8,12 @@ import type { RequestStateCodec } from './request-state.js';
 import type { ArgumentIssue } from './schema-compiler.js';
 import type { TaskRuntime } from './task-runtime.js';
 
-/** Where internal details go; the peer only ever sees generic text. */
-export interface DispatchLogger {
-  error(message: string, fields?: Record<string, unknown>): void;
-  warn?(message: string, fields?: Record<string, unknown>): void;
-}
-
 export interface DispatchEnv {
   readonly catalogue: Catalogue;
   readonly codec: RequestStateCodec;
   readonly pageSize: number;
-  readonly logger: DispatchLogger;
+  /** Where internal details go; the peer only ever sees generic text. */
+  readonly logger: Logger;
   filters(peer: Peer): CompiledFilters;
   /** Modern-era `ttlMs`/`cacheScope` for list results. */
   listCache(): Required<CacheHints>;

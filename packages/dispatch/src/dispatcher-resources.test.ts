@@ -1,10 +1,10 @@
 /** resources/*, prompts/* and completion/complete: listing, reading, templates, not-found codes, per-peer hiding. */
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { ErrorCode, type JsonObject, silentLogger, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { asWireError, makeContext, peer, resolvedUnexpectedly, rpc } from './test-support/request-context.js';
 
-const quiet = { error: () => {} };
+const quiet = silentLogger;
 
 function dispatcher(options: ConstructorParameters<typeof Dispatcher>[0] = {}) {
   const d = new Dispatcher({ logger: quiet, ...options });

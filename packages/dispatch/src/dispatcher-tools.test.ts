@@ -1,11 +1,11 @@
 /** tools/list and tools/call rules: order, cursors, cache fields, registration checks, error split, result shaping. */
-import { ErrorCode, WireError } from '@agentd/rpc-frame';
+import { ErrorCode, silentLogger, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { makeContext, rpc } from './test-support/request-context.js';
 import { ToolResult } from './tool-result.js';
 
-const quiet = { error: () => {} };
+const quiet = silentLogger;
 
 function errorOf(promise: Promise<unknown>): Promise<WireError> {
   return promise.then(
@@ -204,7 +204,7 @@ describe('registration', () => {
 describe('tools/call', () => {
   function dispatcher() {
     const errors: unknown[] = [];
-    const d = new Dispatcher({ logger: { error: (_m, fields) => errors.push(fields) } });
+    const d = new Dispatcher({ logger: { ...silentLogger, error: (_m, fields) => errors.push(fields) } });
     d.registerTool({
       name: 'add',
       description: 'adds',

@@ -1,12 +1,13 @@
 /** The Dispatcher: one shared instance implementing the server's Handler over registries of tools, operations, resources and prompts. */
 import type { CodeModeRunner } from '@agentd/codemode';
-import { ErrorCode, type JsonObject, type JsonRpcRequest, LocalError, WireError } from '@agentd/rpc-frame';
+import { ErrorCode, type JsonObject, type JsonRpcRequest, type Logger, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 import { callTool } from './call-tool.js';
 import { Catalogue, type SurfaceKind } from './catalogue.js';
 import { type ClientFilters, compileFilters } from './client-filters.js';
 import { type CodeModeOptions, type CodeModeWiring, createCodeMode } from './code-mode.js';
 import { complete, completerKey } from './complete.js';
+import { consoleLogger } from './console-logger.js';
 import type {
   CacheHints,
   Completer,
@@ -20,10 +21,11 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './definitions.js';
-import type { DispatchEnv, DispatchLogger } from './dispatch-env.js';
+import type { DispatchEnv } from './dispatch-env.js';
 import { getPrompt } from './get-prompt.js';
 import { isJsonObject } from './json.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
+import { dispatchError } from './local-errors.js';
 import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { type ArgumentIssue, describeIssues, type SchemaValidation } from './schema-compiler.js';
@@ -51,7 +53,8 @@ export interface DispatcherOptions {
   requestState?: { key?: string | Uint8Array; ttlMs?: number; now?: () => number };
   /** Quiet period before surface-change listeners run (default 25 ms). */
   surfaceDebounceMs?: number;
-  logger?: DispatchLogger;
+  /** Internal errors (handler throws, failing listeners). Default: warnings and errors through `console`. */
+  logger?: Logger;
   codeMode?: CodeModeOptions;
   /**
    * Declare `resources.subscribe` (default true): the core gates subscriptions with `canSubscribe`
@@ -75,11 +78,6 @@ export interface DispatcherOptions {
  * `nextCursor` still see a whole 320-tool catalogue; bigger surfaces page.
  */
 export const DEFAULT_PAGE_SIZE = 1000;
-
-const consoleLogger: DispatchLogger = {
-  error: (message, fields) => console.error(`[agentd/dispatch] ${message}`, fields ?? ''),
-  warn: (message, fields) => console.warn(`[agentd/dispatch] ${message}`, fields ?? ''),
-};
 
 type MethodImpl = (
   env: DispatchEnv,
@@ -113,14 +111,14 @@ export class Dispatcher implements Handler {
   constructor(options: DispatcherOptions = {}) {
     this.exposure = options.exposure ?? 'classic';
     if (this.exposure !== 'classic' && this.exposure !== 'codemode') {
-      throw new LocalError('invalid_option', `exposure must be 'classic' or 'codemode'`);
+      throw dispatchError('invalid_option', `exposure must be 'classic' or 'codemode'`);
     }
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1)
-      throw new LocalError('invalid_option', 'pageSize must be a positive integer');
+      throw dispatchError('invalid_option', 'pageSize must be a positive integer');
     const scheme = options.schemaScheme ?? 'agentd';
     if (scheme !== false && !/^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme)) {
-      throw new LocalError('invalid_option', `schemaScheme ${JSON.stringify(scheme)} is not a URI scheme`);
+      throw dispatchError('invalid_option', `schemaScheme ${JSON.stringify(scheme)} is not a URI scheme`);
     }
     const logger = options.logger ?? consoleLogger;
     this.#filtersFor = options.filtersFor;
@@ -130,7 +128,7 @@ export class Dispatcher implements Handler {
     );
     const validation = options.schemaValidation ?? 'auto';
     if (validation !== 'auto' && validation !== 'compiled' && validation !== 'interpreted')
-      throw new LocalError('invalid_option', `schemaValidation must be 'auto', 'compiled' or 'interpreted'`);
+      throw dispatchError('invalid_option', `schemaValidation must be 'auto', 'compiled' or 'interpreted'`);
     this.#catalogue = new Catalogue(this.exposure, scheme, (kinds) => this.#changed(kinds), validation);
     const cacheScope = options.cache?.cacheScope ?? (options.filtersFor ? 'private' : 'public');
     const listHints = { ttlMs: options.cache?.listTtlMs ?? 10_000, cacheScope };
@@ -260,10 +258,10 @@ export class Dispatcher implements Handler {
   /** Adds (or replaces) the completer of one prompt argument or template variable. */
   registerCompletion(ref: CompletionRef, argument: string, completer: Completer): () => boolean {
     if (typeof completer !== 'function')
-      throw new LocalError('invalid_definition', 'completer must be a function');
+      throw dispatchError('invalid_definition', 'completer must be a function');
     const name = ref.type === 'ref/prompt' ? ref.name : ref.type === 'ref/resource' ? ref.uri : undefined;
     if (typeof name !== 'string' || typeof argument !== 'string') {
-      throw new LocalError(
+      throw dispatchError(
         'invalid_definition',
         'completion ref must be ref/prompt {name} or ref/resource {uri}',
       );

@@ -1,10 +1,11 @@
 /** The handler context: progress only with a token and strictly increasing, logs only at the requested level. */
+import { silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { makeContext, rpc } from './test-support/request-context.js';
 
 function dispatcher() {
-  const d = new Dispatcher({ logger: { error: () => {} } });
+  const d = new Dispatcher({ logger: silentLogger });
   const sentFlags: boolean[] = [];
   d.registerTool({
     name: 'work',
@@ -46,7 +47,7 @@ describe('progress', () => {
   });
 
   it('stops after the request finished', async () => {
-    const d = new Dispatcher({ logger: { error: () => {} } });
+    const d = new Dispatcher({ logger: silentLogger });
     let late: ((n: number) => boolean) | undefined;
     d.registerTool({
       name: 'leaky',
@@ -94,7 +95,7 @@ describe('log', () => {
 
 describe('peer and request facts', () => {
   it('hands the handler the peer, era and client facts', async () => {
-    const d = new Dispatcher({ logger: { error: () => {} } });
+    const d = new Dispatcher({ logger: silentLogger });
     d.registerTool({
       name: 'who',
       description: 'w',

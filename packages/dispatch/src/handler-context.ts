@@ -60,13 +60,13 @@ export interface HandlerContext {
 }
 
 /** Builds the request's InputSession on first use; carries the answers known before it exists. */
-export interface InputSessionSource {
+interface InputSessionSource {
   (): InputSession;
   readonly responses: JsonObject;
 }
 
 /** Per-request state the dispatcher closes over; `finish()` stops late progress/log writes. */
-export interface ContextControl {
+interface ContextControl {
   context: HandlerContext;
   finish(): void;
 }

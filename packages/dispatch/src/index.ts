@@ -39,15 +39,14 @@ export {
   type ToolReturn,
   type TypedToolHandler,
 } from './definitions.js';
-export type { DispatchLogger } from './dispatch-env.js';
 export { DEFAULT_PAGE_SIZE, Dispatcher, type DispatcherOptions } from './dispatcher.js';
 export type { HandlerContext, InputOptions } from './handler-context.js';
 export { InputRequired } from './input-required.js';
 export type { JsonSchemaType } from './json-schema-type.js';
+export type { DispatchErrorCode } from './local-errors.js';
+export { INPUT_REQUIRED_TEXT } from './mcp-contract.js';
 export {
   type HandleRequestOptions,
-  INPUT_REQUIRED_TEXT,
-  MCP_SERVER_PROTOCOL_VERSION,
   McpServer,
   type McpServerOptions,
   type McpToolHandler,

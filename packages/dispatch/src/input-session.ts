@@ -1,5 +1,5 @@
 /** One request's client-input bookkeeping: answers known so far, requests still missing, era-specific delivery. */
-import { type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import {
   type ClientInputMethod,
@@ -7,6 +7,7 @@ import {
   missingCapability,
 } from './client-capability.js';
 import { checkInputResponse } from './input-responses.js';
+import { dispatchError } from './local-errors.js';
 
 /** An MCP `InputRequest`: what the client is asked to do, without JSON-RPC id. */
 export interface InputRequest {
@@ -15,7 +16,7 @@ export interface InputRequest {
 }
 
 /** Internal signal: the answer is not known yet; the round ends with `input_required`. */
-export class InputPending extends Error {
+class InputPending extends Error {
   override name = 'InputPending';
   constructor() {
     super('client input is pending; the request will end with input_required');
@@ -62,7 +63,7 @@ export class InputSession {
   async #askNow(method: ClientInputMethod, params: JsonObject, key: string): Promise<JsonObject> {
     const send = this.#context.sendRequest;
     if (!send)
-      throw new LocalError('client_input_unavailable', 'this connection cannot send requests to the client');
+      throw dispatchError('client_input_unavailable', 'this connection cannot send requests to the client');
     let answer: JsonObject;
     try {
       answer = await send(method, params);

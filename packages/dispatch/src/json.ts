@@ -1,11 +1,7 @@
 /** Small JSON helpers: canonical serialisation (for digests) and deep freezing of shared values. */
-import type { JsonObject } from '@agentd/rpc-frame';
+import { isJsonObject } from '@agentd/rpc-frame';
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isJsonObject };
 
 /** JSON with object keys sorted, so equal values always give equal text. */
 export function canonicalJson(value: unknown): string {

@@ -1,11 +1,14 @@
 /** McpServer: every rule of the seed-002 stateless tool-server contract. */
-import type { JsonObject } from '@agentd/rpc-frame';
+
+import { MetaKey } from '@agentd/lifecycle';
+import { type JsonObject, silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { InputRequired } from './input-required.js';
-import { INPUT_REQUIRED_TEXT, McpServer } from './mcp-server.js';
+import { INPUT_REQUIRED_TEXT } from './mcp-contract.js';
+import { McpServer } from './mcp-server.js';
 
 function server() {
-  const s = new McpServer({ logger: { error: () => {} } });
+  const s = new McpServer({ logger: silentLogger });
   s.registerTool(
     'greet',
     'Greets someone',
@@ -249,5 +252,114 @@ describe('McpServer (seed-002 contract)', () => {
     const s = server();
     expect(s.dispatcher.hasTool('greet')).toBe(true);
     expect(s.dispatcher.capabilities()).toMatchObject({ tools: { listChanged: true } });
+  });
+
+  it('answers a request without an id (or with id null) with id null, as the contract returns a response for every request', async () => {
+    const s = server();
+    expect(
+      await s.handleRequest({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'count' } }),
+    ).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      result: { content: [{ type: 'text', text: '3' }], resultType: 'complete' },
+    });
+    expect(await s.handleRequest({ jsonrpc: '2.0', id: null, method: 'initialize' })).toMatchObject({
+      id: null,
+      error: { code: -32601 },
+    });
+    expect(await s.handleRequest({ jsonrpc: '2.0', id: 1.5, method: 'tools/list' })).toMatchObject({
+      id: null,
+      error: { code: -32600 },
+    });
+  });
+
+  it('handle(text) answers JSON text with JSON text; text that is not JSON is -32700', async () => {
+    const s = server();
+    expect(
+      JSON.parse(
+        await s.handle('{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"count"}}'),
+      ),
+    ).toMatchObject({
+      id: 't',
+      result: { content: [{ type: 'text', text: '3' }] },
+    });
+    expect(JSON.parse(await s.handle('{"jsonrpc":'))).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error' },
+    });
+  });
+
+  it('sends internal errors to the logger, never to the client', async () => {
+    const records: { level: string; message: string; fields: unknown }[] = [];
+    const record =
+      (level: string) =>
+      (message: string, fields?: unknown): void => {
+        records.push({ level, message, fields });
+      };
+    const logger = {
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+    };
+    const s = new McpServer({ logger });
+    s.registerTool('circular', 'Returns what JSON cannot hold', { type: 'object' }, () => {
+      const value: Record<string, unknown> = {};
+      value.self = value;
+      return value;
+    });
+    const circular = await s.handleRequest(call({ name: 'circular' }));
+    expect(JSON.stringify(circular)).not.toMatch(/circular|self|TypeError/i);
+    expect(circular.result).toMatchObject({ isError: true });
+    expect(records.some((r) => r.level === 'error' && JSON.stringify(r.fields).includes('circular'))).toBe(
+      true,
+    );
+
+    // A failure below the contract (here: the dispatcher itself) is -32603 with generic text, logged in full.
+    s.dispatcher.handle = () => Promise.reject(new Error('database password is hunter2'));
+    const failed = await s.handleRequest({ jsonrpc: '2.0', id: 5, method: 'tools/list' });
+    expect(failed).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32603, message: 'Internal error' } });
+    const logged = records.find((r) => r.message === 'McpServer: request failed');
+    expect(logged?.level).toBe('error');
+    expect(String((logged?.fields as { error?: Error } | undefined)?.error)).toContain('hunter2');
+
+    // A tool's own throw is the client's to read (the contract), and a debug record here.
+    s.registerTool('boom', 'Throws', { type: 'object' }, () => {
+      throw new Error('kaput');
+    });
+    delete (s.dispatcher as { handle?: unknown }).handle;
+    expect((await s.handleRequest(call({ name: 'boom' }))).result).toMatchObject({
+      content: [{ type: 'text', text: 'Error: kaput' }],
+    });
+    expect(records.some((r) => r.level === 'debug' && r.message === 'McpServer: tool threw')).toBe(true);
+  });
+
+  it('reads clientCapabilities, logLevel and progressToken from params._meta by the reserved keys', async () => {
+    const s = new McpServer({ logger: silentLogger });
+    const notes: unknown[] = [];
+    s.dispatcher.registerTool({
+      name: 'report',
+      description: 'Reports progress and logs',
+      inputSchema: { type: 'object' },
+      handler: async (_args, context) => {
+        context.progress(1, 2);
+        context.log('info', 'hello');
+        context.log('debug', 'too quiet');
+        return 'ok';
+      },
+    });
+    await s.handleRequest(
+      call({
+        name: 'report',
+        _meta: { progressToken: 'p1', [MetaKey.logLevel]: 'info', [MetaKey.clientCapabilities]: {} },
+      }),
+      { notify: (note) => notes.push(note) },
+    );
+    expect(notes).toMatchObject([
+      { method: 'notifications/progress', params: { progressToken: 'p1', progress: 1, total: 2 } },
+      { method: 'notifications/message', params: { level: 'info', data: 'hello' } },
+    ]);
+    expect(notes).toHaveLength(2);
   });
 });

@@ -1,25 +1,40 @@
 /** McpServer: the seed-002 stateless tool-server contract, as a thin face over a Dispatcher. */
 
-import { LOGGING_LEVELS } from '@agentd/lifecycle';
+import { isLoggingLevel, MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import {
+  classify,
   ErrorCode,
+  errorFields,
+  errorResponse,
+  invalidMessageResponse,
+  isJsonObject,
+  isRequestId,
   type JsonObject,
   type JsonRpcNotification,
   type JsonRpcRequest,
+  type Logger,
   type RequestId,
-  WireError,
+  toWireError,
 } from '@agentd/rpc-frame';
-import type { LoggingLevel, Peer, RequestContext } from '@agentd/server';
+import type { Peer, RequestContext } from '@agentd/server';
 import { RAW_INPUT_REQUESTS } from './client-input-round.js';
-import type { DispatchLogger } from './dispatch-env.js';
+import { consoleLogger } from './console-logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { InputRequired } from './input-required.js';
-import { isJsonObject } from './json.js';
-import { ToolResult } from './tool-result.js';
-
-export const MCP_SERVER_PROTOCOL_VERSION = '2026-07-28';
-
-export const INPUT_REQUIRED_TEXT = 'Additional client input is required before this tool can finish.';
+import {
+  CONTRACT_METHODS,
+  contractSuccess,
+  declaredVersion,
+  handlerFailed,
+  initializeRemoved,
+  invalidArgumentsText,
+  invalidRequest,
+  notARequest,
+  toolNotFound,
+  versionRefused,
+  withContractInput,
+  withoutNullId,
+} from './mcp-contract.js';
 
 /** `handler(arguments, inputResponses)`; may be async; throw `InputRequired` to ask the client for input. */
 /** `inputResponses` is undefined when the call carried none, as in the seed contract. */
@@ -29,10 +44,15 @@ export type McpToolHandler = (
 ) => unknown;
 
 export interface McpServerOptions {
-  logger?: DispatchLogger;
+  /**
+   * Internal errors (a failing dispatcher, never a tool's own throw, which the contract answers
+   * as `Error: <message>`) and debug records of tool throws. Default: warnings and errors through
+   * `console` (stderr on Node; stdout stays protocol-only under `serveMcpStdio`).
+   */
+  logger?: Logger;
   /** HMAC key / lifetime of the `requestState` attached to input_required results. */
   requestState?: { key?: string | Uint8Array; ttlMs?: number };
-  /** Who requests come from (default: an in-process management peer). */
+  /** Who requests come from when `handleRequest` names no peer (default: an in-process management peer). */
   peer?: Peer;
 }
 
@@ -41,6 +61,8 @@ export interface HandleRequestOptions {
   signal?: AbortSignal;
   /** Receives request-scoped notifications (progress, log messages). */
   notify?: (notification: JsonRpcNotification) => void;
+  /** The transport's peer for this request (default: the server's `peer` option). */
+  peer?: Peer;
 }
 
 const DEFAULT_PEER: Peer = Object.freeze({
@@ -59,18 +81,15 @@ export class McpServer {
   /** The dispatcher behind this face; serve it through `@agentd/server` to reach the same tools over a transport. */
   readonly dispatcher: Dispatcher;
   readonly #peer: Peer;
+  readonly #logger: Logger;
 
   constructor(options: McpServerOptions = {}) {
+    this.#logger = options.logger ?? consoleLogger;
     this.dispatcher = new Dispatcher({
-      ...(options.logger ? { logger: options.logger } : {}),
+      logger: this.#logger,
       ...(options.requestState ? { requestState: options.requestState } : {}),
       schemaScheme: false,
-      formatInvalidArguments: (issues) => {
-        const missing = issues.find((issue) => issue.rule === 'required' && !issue.argument.includes('.'));
-        return missing
-          ? `Missing required argument: ${missing.argument}`
-          : `Invalid arguments: ${issues[0]?.message ?? ''}`;
-      },
+      formatInvalidArguments: invalidArgumentsText,
     });
     this.#peer = options.peer ?? DEFAULT_PEER;
   }
@@ -90,10 +109,10 @@ export class McpServer {
           const output = await handler(args, Object.keys(answers).length === 0 ? undefined : { ...answers });
           if (typeof output === 'string' || (typeof output === 'object' && output !== null)) return output;
           return String(output);
-        } catch (error) {
-          if (error instanceof InputRequired) throw error;
-          const message = error instanceof Error ? error.message : String(error);
-          return new ToolResult({ content: [{ type: 'text', text: `Error: ${message}` }], isError: true });
+        } catch (thrown) {
+          if (thrown instanceof InputRequired) throw thrown;
+          this.#logger.debug('McpServer: tool threw', { tool: name, ...errorFields(thrown) });
+          return handlerFailed(thrown);
         }
       },
     });
@@ -101,53 +120,48 @@ export class McpServer {
 
   /** Answers one JSON-RPC request object; always resolves to a response object. */
   async handleRequest(request: unknown, options: HandleRequestOptions = {}): Promise<JsonObject> {
-    if (!isJsonObject(request)) return failure(null, ErrorCode.InvalidRequest, 'Invalid Request');
-    const id = request.id;
-    if (id !== undefined && id !== null && typeof id !== 'string' && !Number.isSafeInteger(id)) {
-      return failure(null, ErrorCode.InvalidRequest, 'Invalid Request: id must be a string or an integer');
+    const verdict = classify(withoutNullId(request));
+    if (verdict.kind === 'invalid') return { ...invalidRequest(request, verdict) };
+    if (verdict.kind === 'response') return { ...notARequest(request) };
+    const message = verdict.message;
+    const id = 'id' in message ? message.id : null;
+    if (message.method === 'initialize') return { ...initializeRemoved(id) };
+    const requested = declaredVersion(message as unknown as JsonObject);
+    if (requested !== undefined && requested !== MODERN_VERSION) return { ...versionRefused(id, requested) };
+    if (!CONTRACT_METHODS.has(message.method)) {
+      return {
+        ...errorResponse(id, {
+          code: ErrorCode.MethodNotFound,
+          message: `Method not found: ${message.method.slice(0, 128)}`,
+        }),
+      };
     }
-    const replyId = (id ?? null) as RequestId | null;
-    if (request.jsonrpc !== '2.0')
-      return failure(replyId, ErrorCode.InvalidRequest, 'Invalid Request: jsonrpc must be "2.0"');
-    if (typeof request.method !== 'string' || request.method === '') {
-      return failure(replyId, ErrorCode.InvalidRequest, 'Invalid Request: missing method');
-    }
-    const method = request.method;
-    if (method === 'initialize') {
-      return failure(
-        replyId,
-        ErrorCode.MethodNotFound,
-        'Method not found: initialize was removed by the stateless 2026-07-28 specification',
-      );
-    }
-    const params = request.params;
-    const requested =
-      declaredVersion(request._meta) ?? declaredVersion(isJsonObject(params) ? params._meta : undefined);
-    if (requested !== undefined && requested !== MCP_SERVER_PROTOCOL_VERSION) {
-      return failure(
-        replyId,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: unsupported protocol version ${JSON.stringify(requested)}; this server speaks ${MCP_SERVER_PROTOCOL_VERSION}`,
-        { supported: [MCP_SERVER_PROTOCOL_VERSION], requested },
-      );
-    }
-    if (method !== 'tools/list' && method !== 'tools/call') {
-      return failure(replyId, ErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 128)}`);
-    }
-    if (params !== undefined && !isJsonObject(params)) {
-      return failure(replyId, ErrorCode.InvalidParams, 'Invalid params: params must be an object');
-    }
-    const callParams: JsonObject = { ...params };
-    if (method === 'tools/call') {
-      if (typeof callParams.name !== 'string')
-        return failure(replyId, ErrorCode.InvalidParams, 'Invalid params: missing tool name');
-      if (!this.dispatcher.hasTool(callParams.name)) {
-        return success(replyId, { isError: true, content: [{ type: 'text', text: 'Tool not found' }] });
+    const params: JsonObject = { ...message.params };
+    if (message.method === 'tools/call') {
+      if (typeof params.name === 'string' && !this.dispatcher.hasTool(params.name)) {
+        return contractSuccess(id, toolNotFound());
       }
-      if (callParams.arguments === null) delete callParams.arguments;
-      if (!isJsonObject(callParams.inputResponses)) delete callParams.inputResponses;
+      // Contract leniency: `arguments: null` means none, and answers that are not an object are ignored.
+      if (params.arguments === null) delete params.arguments;
+      if (!isJsonObject(params.inputResponses)) delete params.inputResponses;
     }
-    return this.#dispatch(replyId, method, callParams, options);
+    return this.#dispatch(id, message.method, params, options);
+  }
+
+  /**
+   * Answers one JSON text (an HTTP body, a stdio line) with the response's JSON text: what a
+   * transport carries. Text that is not JSON is -32700 `Parse error`.
+   */
+  async handle(text: string, options: HandleRequestOptions = {}): Promise<string> {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return JSON.stringify(
+        invalidMessageResponse({ kind: 'invalid', code: ErrorCode.ParseError, reason: '', id: null }),
+      );
+    }
+    return JSON.stringify(await this.handleRequest(value, options));
   }
 
   async #dispatch(
@@ -156,55 +170,40 @@ export class McpServer {
     params: JsonObject,
     options: HandleRequestOptions,
   ): Promise<JsonObject> {
+    // The dispatcher's RequestContext wants an id; an id-less contract request is answered with null.
     const rpc: JsonRpcRequest = { jsonrpc: '2.0', id: id ?? '', method, params };
     try {
       const result = await this.dispatcher.handle(rpc, this.#context(rpc, params, options));
       if (result.resultType === 'input_required') {
-        const raw = (result as Record<symbol, unknown>)[RAW_INPUT_REQUESTS];
-        result.requests = raw ?? result.inputRequests ?? {};
-        result.content = [{ type: 'text', text: INPUT_REQUIRED_TEXT }];
+        withContractInput(result, (result as Record<symbol, unknown>)[RAW_INPUT_REQUESTS]);
       }
-      return success(id, result);
-    } catch (error) {
-      if (error instanceof WireError) return failure(id, error.code, error.message, error.data);
-      return failure(id, ErrorCode.InternalError, 'Internal error');
+      return contractSuccess(id, result);
+    } catch (thrown) {
+      const wire = toWireError(thrown, (internal) =>
+        this.#logger.error('McpServer: request failed', { method, ...errorFields(internal) }),
+      );
+      return { ...errorResponse(id, wire.toJSON()) };
     }
   }
 
   #context(rpc: JsonRpcRequest, params: JsonObject, options: HandleRequestOptions): RequestContext {
     const meta = isJsonObject(params._meta) ? params._meta : {};
-    const capabilities = meta['io.modelcontextprotocol/clientCapabilities'];
-    const clientInfo = meta['io.modelcontextprotocol/clientInfo'];
-    const logLevel = meta['io.modelcontextprotocol/logLevel'];
+    const capabilities = meta[MetaKey.clientCapabilities];
+    const clientInfo = meta[MetaKey.clientInfo];
+    const logLevel = meta[MetaKey.logLevel];
     const progressToken = meta.progressToken;
     return {
-      peer: this.#peer,
+      peer: options.peer ?? this.#peer,
       era: 'modern',
-      protocolVersion: MCP_SERVER_PROTOCOL_VERSION,
+      protocolVersion: MODERN_VERSION,
       clientCapabilities: isJsonObject(capabilities) ? capabilities : ALL_INPUT_CAPABILITIES,
       clientInfo: isJsonObject(clientInfo) ? clientInfo : undefined,
       requestId: rpc.id,
       signal: options.signal ?? noSignal,
-      progressToken:
-        typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-      logLevel: LOGGING_LEVELS.includes(logLevel as LoggingLevel) ? (logLevel as LoggingLevel) : undefined,
+      progressToken: isRequestId(progressToken) ? progressToken : undefined,
+      logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
       notify: options.notify ?? (() => {}),
       sendRequest: undefined,
     };
   }
-}
-
-function declaredVersion(meta: unknown): unknown {
-  if (!isJsonObject(meta)) return undefined;
-  return meta.protocolVersion ?? meta['io.modelcontextprotocol/protocolVersion'];
-}
-
-function success(id: RequestId | null, result: JsonObject): JsonObject {
-  return { jsonrpc: '2.0', id, result };
-}
-
-function failure(id: RequestId | null, code: number, message: string, data?: unknown): JsonObject {
-  const error: JsonObject = { code, message };
-  if (data !== undefined) error.data = data;
-  return { jsonrpc: '2.0', id, error };
 }

@@ -1,12 +1,14 @@
 /** Operations in classic exposure, the operation index, two peers with colliding ids, surface-change events. */
+
 import type { JsonObject, WireError } from '@agentd/rpc-frame';
+import { silentLogger } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { describe, expect, it } from 'vitest';
 import type { ClientFilters } from './client-filters.js';
 import { Dispatcher } from './dispatcher.js';
 import { asWireError, makeContext, resolvedUnexpectedly, rpc } from './test-support/request-context.js';
 
-const quiet = { error: () => {} };
+const quiet = silentLogger;
 
 const STDIO: ClientFilters = {
   visible: { deny: ['command_*'] },

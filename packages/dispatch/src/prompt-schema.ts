@@ -1,11 +1,12 @@
 /** Prompts declared with an `argsSchema`: the published argument list and the validator, from one schema. */
-import { type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { JsonObject } from '@agentd/rpc-frame';
 import type { Completer } from './definitions.js';
 import { isJsonObject } from './json.js';
+import { dispatchError } from './local-errors.js';
 import type { SchemaValidation } from './schema-compiler.js';
 import { resolveSchema, type SchemaParser, schemaParser } from './tool-schema.js';
 
-export interface PromptSchema {
+interface PromptSchema {
   /** The `arguments` of the `prompts/list` entry. */
   readonly arguments: JsonObject[];
   readonly parse: SchemaParser;
@@ -20,10 +21,10 @@ export function promptSchema(
 ): PromptSchema {
   const what = `prompt ${prompt}: argsSchema`;
   if (hasArguments)
-    throw new LocalError('invalid_definition', `${what}: give either arguments or argsSchema, not both`);
+    throw dispatchError('invalid_definition', `${what}: give either arguments or argsSchema, not both`);
   const resolved = resolveSchema(schema, what, 'input');
   const { json } = resolved;
-  if (json.type !== 'object') throw new LocalError('invalid_schema', `${what} must have type "object"`);
+  if (json.type !== 'object') throw dispatchError('invalid_schema', `${what} must have type "object"`);
   const properties = isJsonObject(json.properties) ? json.properties : {};
   const required = new Set(Array.isArray(json.required) ? json.required : []);
   const args = Object.entries(properties).map(([name, property]) => {
@@ -36,12 +37,9 @@ export function promptSchema(
   });
   for (const [name, completer] of Object.entries(completers ?? {})) {
     if (!Object.hasOwn(properties, name))
-      throw new LocalError('invalid_definition', `${what} has no argument ${name} to complete`);
+      throw dispatchError('invalid_definition', `${what} has no argument ${name} to complete`);
     if (typeof completer !== 'function')
-      throw new LocalError(
-        'invalid_definition',
-        `prompt ${prompt}: completer for ${name} must be a function`,
-      );
+      throw dispatchError('invalid_definition', `prompt ${prompt}: completer for ${name} must be a function`);
   }
   return {
     arguments: args,

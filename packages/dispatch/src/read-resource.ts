@@ -8,7 +8,7 @@ import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import type { HandlerContext } from './handler-context.js';
 import { isJsonObject } from './json.js';
 
-export function resourceNotFound(context: RequestContext, uri: string): WireError {
+function resourceNotFound(context: RequestContext, uri: string): WireError {
   const code = context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
   return new WireError(code, 'Resource not found', { uri });
 }

@@ -1,4 +1,5 @@
 /** The README's "one tool in each style" example, run for real through the test client. */
+import { silentLogger } from '@agentd/rpc-frame';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as v from 'valibot';
@@ -8,7 +9,7 @@ import { Dispatcher } from './dispatcher.js';
 import { createTestClient } from './testing.js';
 
 it('the four styles publish, validate and add', async () => {
-  const dispatcher = new Dispatcher({ logger: { error: () => {} } });
+  const dispatcher = new Dispatcher({ logger: silentLogger });
   dispatcher.registerTool({
     name: 'add_json',
     description: 'Adds two numbers',

@@ -1,5 +1,4 @@
 /** Compiles JSON Schemas once (2020-12 by default, draft-07 when declared) and turns failures into argument issues. */
-import { LocalError } from '@agentd/rpc-frame';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import AjvDraft07Module from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
@@ -14,13 +13,14 @@ import {
   uniqueIssues,
 } from './argument-issue.js';
 import { isJsonObject } from './json.js';
+import { dispatchError } from './local-errors.js';
 import { interpretSchema } from './schema-interpreter.js';
 import { schemaShapeProblem } from './schema-shape.js';
 
 export type { ArgumentIssue } from './argument-issue.js';
 export { describeIssues } from './argument-issue.js';
 
-export type SchemaValidator = (value: unknown) => ArgumentIssue[] | undefined;
+type SchemaValidator = (value: unknown) => ArgumentIssue[] | undefined;
 
 /**
  * How argument schemas are checked. `compiled`: ajv generates code per schema (fast; needs
@@ -48,8 +48,8 @@ function dialectOf(schema: Record<string, unknown> | boolean): Dialect {
   const dialect = typeof schema === 'boolean' ? undefined : schema.$schema;
   if (dialect === undefined || (typeof dialect === 'string' && dialect.includes('2020-12'))) return '2020-12';
   if (typeof dialect === 'string' && dialect.includes('draft-07')) return 'draft-07';
-  throw new LocalError(
-    'unsupported_schema',
+  throw dispatchError(
+    'invalid_schema',
     `unsupported $schema ${JSON.stringify(dialect)}: use JSON Schema 2020-12 (default) or draft-07`,
   );
 }
@@ -96,19 +96,19 @@ export function compileSchema(
   validation: SchemaValidation = 'auto',
 ): SchemaValidator {
   if (!isJsonObject(schema) && typeof schema !== 'boolean') {
-    throw new LocalError('invalid_schema', `${what} must be a JSON Schema object`);
+    throw dispatchError('invalid_schema', `${what} must be a JSON Schema object`);
   }
   const dialect = dialectOf(schema);
   const interpreted = validation === 'interpreted' || (validation === 'auto' && !canGenerateCode());
   if (interpreted) {
     const problem = schemaShapeProblem(schema);
     if (problem !== undefined)
-      throw new LocalError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
+      throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
     return interpretSchema(schema, dialect, what);
   }
   const ajv = ajvFor(dialect);
   if (ajv.validateSchema(schema) !== true) {
-    throw new LocalError(
+    throw dispatchError(
       'invalid_schema',
       `${what} is not a valid JSON Schema: ${ajv.errorsText(ajv.errors)}`,
     );
@@ -128,13 +128,9 @@ function compileNow(
   try {
     return ajv.compile(schema);
   } catch (error) {
-    throw new LocalError(
-      'invalid_schema',
-      `${what} is not a valid JSON Schema: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 

@@ -2,12 +2,13 @@
  * The interpreting validator (no code generation, for Cloudflare Workers) behind a real
  * Dispatcher: it accepts what the schema accepts, and its isError texts match the compiled path's.
  */
+import { silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import type { SchemaValidation } from './schema-compiler.js';
 import { makeContext, rpc } from './test-support/request-context.js';
 
-const quiet = { error: () => {} };
+const quiet = silentLogger;
 
 const USER = {
   type: 'object',

@@ -3,7 +3,6 @@
  * (Cloudflare Workers): @cfworker/json-schema walks the schema on each call. Its output units
  * become the same ArgumentIssues (and texts) as the compiled path's.
  */
-import { LocalError } from '@agentd/rpc-frame';
 import { dereference, type OutputUnit, type Schema, type SchemaDraft, validate } from '@cfworker/json-schema';
 import {
   type ArgumentIssue,
@@ -14,8 +13,9 @@ import {
   subject,
   uniqueIssues,
 } from './argument-issue.js';
+import { dispatchError } from './local-errors.js';
 
-export type InterpretedValidator = (value: unknown) => ArgumentIssue[] | undefined;
+type InterpretedValidator = (value: unknown) => ArgumentIssue[] | undefined;
 
 /**
  * Keywords whose unit only says "a child failed": the child's own unit names the argument and
@@ -56,17 +56,13 @@ export function interpretSchema(
   try {
     lookup = dereference(copy);
   } catch (error) {
-    throw new LocalError(
-      'invalid_schema',
-      `${what} is not a valid JSON Schema: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const problem = referenceProblem(copy, lookup);
   if (problem !== undefined)
-    throw new LocalError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
+    throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
   return (value) => {
     // shortCircuit off: every failure, as ajv's allErrors gives.
     const result = validate(value, copy, draft, lookup, false);

@@ -13,7 +13,7 @@ afterEach(async () => {
 
 function catalogue(): Dispatcher {
   const d = new Dispatcher({
-    logger: { error: () => {} },
+    logger: silentLogger,
     surfaceDebounceMs: 1,
     filtersFor: (peer) => (peer.origin === 'stdio' ? { visible: { deny: ['command_*'] } } : undefined),
   });

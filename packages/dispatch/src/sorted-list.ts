@@ -1,6 +1,6 @@
 /** A deterministic, key-sorted list of precomputed wire entries, served in pages. */
 
-export interface Page<T> {
+interface Page<T> {
   items: T[];
   /** Key of the last item when more items follow. */
   nextAfter: string | undefined;

@@ -11,9 +11,15 @@ import {
   missingTasksExtension,
   TaskErrorText,
 } from '@agentd/lifecycle';
-import { ErrorCode, isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
+import {
+  ErrorCode,
+  isJsonObject,
+  type JsonObject,
+  LocalError,
+  type Logger,
+  WireError,
+} from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from '@agentd/server';
-import type { DispatchLogger } from './dispatch-env.js';
 import { checkInputResponse } from './input-responses.js';
 import type { PendingInput, TaskInputHost } from './task-input.js';
 import { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
@@ -110,13 +116,13 @@ export class TaskRuntime {
   readonly #defaultTtl: number;
   readonly #maxTtl: number;
   readonly #poll: number;
-  readonly #logger: DispatchLogger;
+  readonly #logger: Logger;
   readonly #ownsStore: boolean;
   readonly #live = new Map<string, LiveTask>();
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #listeners = new Set<(event: TaskStatusEvent) => void>();
 
-  constructor(options: TasksOptions, logger: DispatchLogger) {
+  constructor(options: TasksOptions, logger: Logger) {
     this.now = options.now ?? Date.now;
     this.#ownsStore = options.store === undefined;
     this.store = options.store ?? new MemoryTaskStore({ now: this.now });

@@ -1,6 +1,7 @@
 /** The in-memory test client: the same calls in both eras through the real server core. */
+
 import type { JsonObject } from '@agentd/rpc-frame';
-import { WireError } from '@agentd/rpc-frame';
+import { silentLogger, WireError } from '@agentd/rpc-frame';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Dispatcher } from './dispatcher.js';
@@ -13,7 +14,7 @@ afterEach(async () => {
 });
 
 function dispatcher(): Dispatcher {
-  const d = new Dispatcher({ logger: { error: () => {} } });
+  const d = new Dispatcher({ logger: silentLogger });
   d.registerTool({
     name: 'add',
     description: 'adds two numbers',

@@ -3,9 +3,10 @@
  * Standard JSON Schema value (published as its library's own JSON Schema, validated with its own
  * `~standard.validate`). Everything else is refused at registration.
  */
-import { type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { JsonObject } from '@agentd/rpc-frame';
 import { isJsonObject } from './json.js';
 import type { JsonSchemaType } from './json-schema-type.js';
+import { dispatchError } from './local-errors.js';
 import { type ArgumentIssue, compileSchema, type SchemaValidation } from './schema-compiler.js';
 import type { StandardSchemaV1, StandardToolSchema, StandardTypedV1 } from './standard-schema.js';
 
@@ -32,7 +33,7 @@ export type ParseOutcome = { ok: true; value: unknown } | { ok: false; issues: A
 /** Validates (and, for Standard Schemas, transforms) a value; async only when the library's validate is. */
 export type SchemaParser = (value: unknown) => ParseOutcome | Promise<ParseOutcome>;
 
-export interface ResolvedSchema {
+interface ResolvedSchema {
   /** The JSON Schema that is published (not yet copied or frozen). */
   readonly json: JsonObject;
   /** Standard schemas only: the library's validator. JSON Schemas are compiled by the caller. */
@@ -48,9 +49,9 @@ const JSON_SCHEMA_TARGET = { target: 'draft-2020-12' } as const;
 export function resolveSchema(schema: unknown, what: string, io: 'input' | 'output'): ResolvedSchema {
   const standard = standardProps(schema);
   if (standard) return fromStandard(standard, what, io);
-  if (!isJsonObject(schema)) throw new LocalError('invalid_schema', `${what} must be a JSON Schema object`);
+  if (!isJsonObject(schema)) throw dispatchError('invalid_schema', `${what} must be a JSON Schema object`);
   const foreign = foreignValue(schema, '');
-  if (foreign !== undefined) throw new LocalError('invalid_schema', `${what} ${foreign}`);
+  if (foreign !== undefined) throw dispatchError('invalid_schema', `${what} ${foreign}`);
   return { json: schema, standard: undefined };
 }
 
@@ -65,27 +66,27 @@ function fromStandard(props: Record<string, unknown>, what: string, io: 'input' 
   const vendor = typeof props.vendor === 'string' ? props.vendor : 'unknown';
   const converter = props.jsonSchema;
   if (!isJsonObject(converter) || typeof converter[io] !== 'function') {
-    throw new LocalError(
+    throw dispatchError(
       'invalid_schema',
       `${what} is a Standard Schema (vendor ${vendor}) without a JSON Schema converter (~standard.jsonSchema), so it cannot be published: ` +
         'use zod >= 4.2 or ArkType >= 2.1.28, wrap a Valibot schema with toStandardJsonSchema() from @valibot/to-json-schema, or pass a plain JSON Schema',
     );
   }
   if (typeof props.validate !== 'function') {
-    throw new LocalError('invalid_schema', `${what} (vendor ${vendor}) has no ~standard.validate function`);
+    throw dispatchError('invalid_schema', `${what} (vendor ${vendor}) has no ~standard.validate function`);
   }
   let json: unknown;
   try {
     json = (converter[io] as (options: typeof JSON_SCHEMA_TARGET) => unknown)(JSON_SCHEMA_TARGET);
   } catch (error) {
-    throw new LocalError(
+    throw dispatchError(
       'invalid_schema',
       `${what}: ${vendor} cannot express this schema as JSON Schema: ${(error as Error).message}`,
       { cause: error },
     );
   }
   if (!isJsonObject(json)) {
-    throw new LocalError('invalid_schema', `${what}: ${vendor}'s JSON Schema converter returned no object`);
+    throw dispatchError('invalid_schema', `${what}: ${vendor}'s JSON Schema converter returned no object`);
   }
   const validate = props.validate as StandardSchemaV1.Props['validate'];
   return { json, standard: (value) => settle(validate(value)) };

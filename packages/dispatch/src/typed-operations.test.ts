@@ -1,5 +1,7 @@
 /** Operations with a zod argument schema in Code Mode: search shows the JSON Schema form, execute validates with zod. */
+
 import { CodeModeRunner } from '@agentd/codemode';
+import { silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Dispatcher } from './dispatcher.js';
@@ -14,7 +16,7 @@ afterAll(async () => {
 });
 
 it('search describes a zod operation and execute runs it with zod validation and transforms', async () => {
-  const d = new Dispatcher({ exposure: 'codemode', codeMode: { runner }, logger: { error: () => {} } });
+  const d = new Dispatcher({ exposure: 'codemode', codeMode: { runner }, logger: silentLogger });
   const seen: unknown[] = [];
   d.registerOperation({
     kind: 'query',

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { Dispatcher } from './dispatcher.js';
 
 it('an SDK client lists, calls and validates typed tools, and sees ported errors as errors', async () => {
-  const dispatcher = new Dispatcher({ logger: { error: () => {} } });
+  const dispatcher = new Dispatcher({ logger: silentLogger });
   dispatcher.registerTool({
     name: 'zod',
     description: 'zod tool',

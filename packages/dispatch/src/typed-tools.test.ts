@@ -1,5 +1,5 @@
 /** Typed tools with real zod 4, ArkType 2 and Valibot 1: publication, validation, transforms, refusals. */
-import { LocalError } from '@agentd/rpc-frame';
+import { LocalError, silentLogger } from '@agentd/rpc-frame';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as v from 'valibot';
@@ -11,7 +11,7 @@ import type { StandardToolSchema } from './standard-schema.js';
 import { createTestClient, type TestClient } from './testing.js';
 import { ToolResult, toolError } from './tool-result.js';
 
-const quiet = { error: () => {} };
+const quiet = silentLogger;
 const TARGET = { target: 'draft-2020-12' } as const;
 let client: TestClient | undefined;
 afterEach(async () => {

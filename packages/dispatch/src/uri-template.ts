@@ -1,5 +1,6 @@
 /** RFC 6570 URI templates (levels 1-4 operators) used in reverse: does a URI match, and with which variables. */
-import { LocalError } from '@agentd/rpc-frame';
+import type { LocalError } from '@agentd/rpc-frame';
+import { type DispatchErrorCode, dispatchError } from './local-errors.js';
 
 export type TemplateVariables = Record<string, string | string[]>;
 
@@ -142,9 +143,6 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function invalid(template: string, reason: string): LocalError {
-  return new LocalError(
-    'invalid_uri_template',
-    `invalid URI template ${JSON.stringify(template)}: ${reason}`,
-  );
+function invalid(template: string, reason: string): LocalError<DispatchErrorCode> {
+  return dispatchError('invalid_uri_template', `invalid URI template ${JSON.stringify(template)}: ${reason}`);
 }

@@ -25,6 +25,7 @@ export class WireError extends Error {
    * installed copy of this package. Subclasses keep the ordinary prototype check.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof (maybe a subclass).
     if (this !== WireError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return isBrandedWireError(value);
   }

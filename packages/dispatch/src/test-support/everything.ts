@@ -1,4 +1,5 @@
 /** Test helper: a small "everything"-style catalogue (conformance names) that the wire fixtures run against. */
+import { silentLogger } from '@agentd/rpc-frame';
 import { Dispatcher } from '../dispatcher.js';
 import { ToolResult } from '../tool-result.js';
 
@@ -7,7 +8,7 @@ const PNG =
 
 export function everythingDispatcher(): Dispatcher {
   const d = new Dispatcher({
-    logger: { error: () => {} },
+    logger: silentLogger,
     requestState: { key: 'fixture-key-fixture-key-fixture-key' },
   });
   d.registerTool({

@@ -22,7 +22,7 @@ export function taskDispatcher(options: DispatcherOptions = {}): { dispatcher: D
     },
     signals,
   };
-  const dispatcher = new Dispatcher({ logger: { error: () => {} }, ...options });
+  const dispatcher = new Dispatcher({ logger: silentLogger, ...options });
   dispatcher.registerTool({
     name: 'gated',
     description: 'Finishes when the test opens the gate',

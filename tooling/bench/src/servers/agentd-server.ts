@@ -22,7 +22,7 @@ const KIND_OF: Readonly<Record<Operation, 'query' | 'command' | 'view'>> = {
 
 function buildDispatcher(exposure: 'classic' | 'codemode'): Dispatcher {
   const store = new CatalogueStore();
-  const dispatcher = new Dispatcher({ exposure, logger: { error: () => undefined } });
+  const dispatcher = new Dispatcher({ exposure, logger: silentLogger });
   for (const tool of CATALOGUE) {
     const handler = (args: Record<string, unknown>) => store.call(tool.name, args);
     if (exposure === 'classic') {

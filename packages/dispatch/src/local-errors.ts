@@ -1,0 +1,28 @@
+/** The codes of the LocalErrors dispatch throws at registration and setup time (never sent to a peer). */
+import { LocalError } from '@agentd/rpc-frame';
+
+/**
+ * - `invalid_option`: a constructor option (`Dispatcher`, tasks) is out of range or unknown.
+ * - `invalid_definition`: a tool, operation, resource, template, prompt or completer definition is malformed.
+ * - `invalid_name`: a tool, prompt or operation name outside the allowed character set.
+ * - `invalid_schema`: a schema is not a usable JSON Schema (unsupported `$schema` dialect included).
+ * - `invalid_uri_template`: an RFC 6570 template that does not parse.
+ * - `duplicate`: a name, uri or template registered twice.
+ * - `client_input_unavailable`: a handler asked for client input on a connection that cannot send requests.
+ */
+export type DispatchErrorCode =
+  | 'invalid_option'
+  | 'invalid_definition'
+  | 'invalid_name'
+  | 'invalid_schema'
+  | 'invalid_uri_template'
+  | 'duplicate'
+  | 'client_input_unavailable';
+
+export function dispatchError(
+  code: DispatchErrorCode,
+  message: string,
+  options?: { cause?: unknown },
+): LocalError<DispatchErrorCode> {
+  return new LocalError<DispatchErrorCode>(code, message, options);
+}

@@ -1,0 +1,186 @@
+/** mcpHttpListener over real HTTP on loopback: the contract's answers, and the HTTP-level refusals. */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { silentLogger } from '@agentd/rpc-frame';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InputRequired } from './input-required.js';
+import { type McpHttpOptions, mcpHttpListener } from './mcp-http.js';
+import { McpServer } from './mcp-server.js';
+
+const servers: Server[] = [];
+
+async function serve(options?: McpHttpOptions): Promise<number> {
+  const mcp = new McpServer({ logger: silentLogger });
+  mcp.registerTool(
+    'greet',
+    'Greets',
+    { properties: { name: { type: 'string' } }, required: ['name'] },
+    (args) => `Hello, ${String(args.name)}!`,
+  );
+  mcp.registerTool('confirm', 'Asks first', {}, (_args, inputResponses) => {
+    if (inputResponses?.confirm !== 'yes') throw new InputRequired([{ id: 'confirm', prompt: 'yes?' }]);
+    return 'done';
+  });
+  const server = createServer(mcpHttpListener(mcp, options));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** node:http rather than fetch, so Host and other forbidden headers can be set. */
+function send(
+  port: number,
+  body: string,
+  { method = 'POST', headers = {} as Record<string, string> } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: '/mcp',
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        incoming.on('end', () =>
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+const rpc = (value: unknown) => JSON.stringify(value);
+
+let port: number;
+beforeAll(async () => {
+  port = await serve();
+});
+afterAll(async () => {
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+describe('mcpHttpListener', () => {
+  it('answers a tools/call with 200 application/json carrying the JSON-RPC response', async () => {
+    const reply = await send(
+      port,
+      rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'greet', arguments: { name: 'Ada' } },
+      }),
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: 'Hello, Ada!' }], resultType: 'complete' },
+    });
+  });
+
+  it('keeps the contract on HTTP: initialize, version, invalid requests and parse errors are 200 JSON-RPC errors', async () => {
+    const cases: [string, number, unknown][] = [
+      [rpc({ jsonrpc: '2.0', id: 'i', method: 'initialize' }), -32601, 'i'],
+      [
+        rpc({ jsonrpc: '2.0', id: 'v', method: 'tools/list', _meta: { protocolVersion: '2025-06-18' } }),
+        -32600,
+        'v',
+      ],
+      [rpc({ jsonrpc: '2.0', id: 7 }), -32600, 7],
+      [rpc([1, 2]), -32600, null],
+      ['{"jsonrpc":', -32700, null],
+      [rpc({ jsonrpc: '2.0', id: 'm', method: 'prompts/list' }), -32601, 'm'],
+    ];
+    for (const [body, code, id] of cases) {
+      const reply = await send(port, body);
+      expect(reply.status, body).toBe(200);
+      expect(JSON.parse(reply.body), body).toMatchObject({ jsonrpc: '2.0', id, error: { code } });
+    }
+    const missing = await send(
+      port,
+      rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope' } }),
+    );
+    expect(JSON.parse(missing.body).result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'Tool not found' }],
+    });
+    const asked = await send(
+      port,
+      rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'confirm' } }),
+    );
+    expect(JSON.parse(asked.body).result).toMatchObject({
+      resultType: 'input_required',
+      requests: [{ id: 'confirm', prompt: 'yes?' }],
+    });
+    const retried = await send(
+      port,
+      rpc({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'confirm', inputResponses: { confirm: 'yes' } },
+      }),
+    );
+    expect(JSON.parse(retried.body).result.content).toEqual([{ type: 'text', text: 'done' }]);
+  });
+
+  it('refuses what is not a JSON POST: 405 with Allow, 415', async () => {
+    const get = await send(port, '', { method: 'GET' });
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    expect(JSON.parse(get.body).error.code).toBe(-32600);
+    const plain = await send(port, rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(plain.status).toBe(415);
+    const withCharset = await send(port, rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(withCharset.status).toBe(200);
+  });
+
+  it('refuses a body over maxBodyBytes with 413, and keeps serving', async () => {
+    const small = await serve({ maxBodyBytes: 100 });
+    const big = await send(
+      small,
+      rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { x: 'y'.repeat(500) } }),
+    );
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body).error.message).toBe('Payload Too Large: limit is 100 bytes');
+    const next = await send(small, rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    expect(next.status).toBe(200);
+  });
+
+  it('guards against DNS rebinding: foreign Host or Origin is 403, loopback and listed ones pass', async () => {
+    const body = rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect((await send(port, body, { headers: { host: 'evil.example' } })).status).toBe(403);
+    expect((await send(port, body, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await send(port, body, { headers: { origin: 'null' } })).status).toBe(403);
+    expect((await send(port, body, { headers: { host: `localhost:${port}` } })).status).toBe(200);
+    expect((await send(port, body, { headers: { origin: 'http://127.0.0.1:5173' } })).status).toBe(200);
+    expect((await send(port, body, { headers: { host: '[::1]:80' } })).status).toBe(200);
+    const listed = await serve({
+      allowedHosts: ['api.example.com'],
+      allowedOrigins: ['https://app.example.com/'],
+    });
+    expect((await send(listed, body, { headers: { host: 'api.example.com:443' } })).status).toBe(200);
+    expect((await send(listed, body, { headers: { origin: 'https://app.example.com' } })).status).toBe(200);
+    expect((await send(listed, body, { headers: { host: 'other.example.com' } })).status).toBe(403);
+  });
+});

@@ -1,0 +1,135 @@
+/** Serves an McpServer over HTTP: `POST` one JSON-RPC request, get its JSON-RPC response back. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode, errorResponse, type JsonRpcErrorObject } from '@agentd/rpc-frame';
+import type { Peer } from '@agentd/server';
+import type { McpServer } from './mcp-server.js';
+
+export interface McpHttpOptions {
+  /** Largest accepted body in bytes; past it 413. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Host names besides loopback that may appear in `Host` (`api.example.com`, `api.example.com:8443`). */
+  allowedHosts?: readonly string[];
+  /** Origins besides loopback that browsers may call from (`https://app.example.com`). */
+  allowedOrigins?: readonly string[];
+}
+
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+let nextConnection = 0;
+
+/**
+ * A `node:http` request listener (`http.createServer(listener)`, or mounted on one route of an
+ * existing server). Every JSON-RPC answer, errors included, is `200 application/json`, as the
+ * contract returns a response for every request; HTTP statuses are only for what is not a
+ * JSON-RPC exchange: 403 (Host/Origin not allowed: DNS-rebinding guard, loopback by default),
+ * 405 (not POST), 415 (not application/json), 413 (body too large). Peers are `anonymous`.
+ */
+export function mcpHttpListener(
+  server: McpServer,
+  options: McpHttpOptions = {},
+): (request: IncomingMessage, response: ServerResponse) => void {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const hosts = new Set((options.allowedHosts ?? []).map((host) => host.trim().toLowerCase()));
+  const origins = new Set((options.allowedOrigins ?? []).map(normalOrigin));
+  return (request, response) => {
+    const origin = request.headers.origin;
+    if (!hostAllowed(request.headers.host, hosts) || !originAllowed(origin, origins)) {
+      refuse(response, 403, 'Forbidden: Host or Origin not allowed');
+      return;
+    }
+    if (request.method !== 'POST') {
+      refuse(response, 405, 'Method Not Allowed: send the request with POST', { allow: 'POST' });
+      return;
+    }
+    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json') {
+      refuse(response, 415, 'Unsupported Media Type: Content-Type must be application/json');
+      return;
+    }
+    const abort = new AbortController();
+    response.once('close', () => abort.abort());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    request.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        refused = true;
+        refuse(response, 413, `Payload Too Large: limit is ${maxBodyBytes} bytes`, { connection: 'close' });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.once('error', () => response.destroy());
+    request.once('end', () => {
+      if (refused) return;
+      const peer: Peer = {
+        origin: 'anonymous',
+        connectionId: `http-${++nextConnection}`,
+        transport: 'http',
+        attributes: { remoteAddress: request.socket.remoteAddress },
+      };
+      void server
+        .handle(Buffer.concat(chunks).toString('utf8'), { peer, signal: abort.signal })
+        .then((body) => {
+          if (response.destroyed) return;
+          response.writeHead(200, {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          });
+          response.end(body);
+        });
+    });
+  };
+}
+
+function refuse(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  const error: JsonRpcErrorObject = { code: ErrorCode.InvalidRequest, message };
+  const body = JSON.stringify(errorResponse(null, error));
+  response.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  response.end(body);
+}
+
+function isLoopbackName(name: string): boolean {
+  return (
+    name === 'localhost' ||
+    name === '[::1]' ||
+    name.endsWith('.localhost') ||
+    /^127(?:\.\d{1,3}){3}$/.test(name)
+  );
+}
+
+/** A missing Host is refused: HTTP/1.1 requires it and the guard cannot work without it. */
+function hostAllowed(host: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (host === undefined || host === '') return false;
+  const value = host.trim().toLowerCase();
+  const name = value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.split(':')[0];
+  return name !== undefined && (isLoopbackName(name) || allowed.has(value) || allowed.has(name));
+}
+
+function normalOrigin(origin: string): string {
+  return origin.trim().toLowerCase().replace(/\/+$/, '');
+}
+
+/** No Origin: not a browser. A browser's Origin must be loopback or listed. */
+function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (origin === undefined) return true;
+  const value = normalOrigin(origin);
+  if (allowed.has(value)) return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackName(url.hostname);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,152 @@
+/** Serves an McpServer over NDJSON stdio: one request per line in, one response per line out. */
+import type { Readable, Writable } from 'node:stream';
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  ErrorCode,
+  encodeFrame,
+  errorResponse,
+  type JsonRpcNotification,
+} from '@agentd/rpc-frame';
+import type { Peer } from '@agentd/server';
+import type { McpServer } from './mcp-server.js';
+
+export interface McpStdioOptions {
+  /** Default process.stdin. */
+  stdin?: Readable;
+  /** Default process.stdout. */
+  stdout?: Writable;
+  /** Longest line in bytes; a longer one is answered -32600 and skipped. Default 16 MiB. */
+  maxLineBytes?: number;
+  /** Requests answered at once; past it input is paused until one finishes. Default 32. */
+  maxInFlight?: number;
+  /**
+   * While serving, console.log/info/debug write to stderr so stray prints cannot corrupt the
+   * protocol stream. Default true when stdout is process.stdout.
+   */
+  redirectConsole?: boolean;
+}
+
+const NEWLINE = 0x0a;
+
+const STDIO_PEER: Peer = Object.freeze({
+  origin: 'stdio',
+  connectionId: 'stdio',
+  transport: 'stdio',
+  attributes: Object.freeze({}),
+});
+
+/**
+ * Answers each line with `server.handle` (responses may come out of order; each carries its id)
+ * and resolves once stdin ended and every answer was written. Blank lines are skipped.
+ */
+export function serveMcpStdio(server: McpServer, options: McpStdioOptions = {}): Promise<void> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  const maxInFlight = options.maxInFlight ?? 32;
+  const restore = (options.redirectConsole ?? stdout === process.stdout) ? redirectConsole() : () => {};
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  /** Set while the rest of an overlong line is being skipped. */
+  let skipping = false;
+  let inFlight = 0;
+  let ended = false;
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+
+  const write = (text: string): void => {
+    if (!stdout.writable) return;
+    if (!stdout.write(text) && !stdin.isPaused()) {
+      stdin.pause();
+      stdout.once('drain', resume);
+    }
+  };
+  const resume = (): void => {
+    if (inFlight < maxInFlight && stdout.writableNeedDrain !== true) stdin.resume();
+  };
+  const settle = (): void => {
+    if (ended && inFlight === 0) {
+      restore();
+      finish();
+    }
+  };
+  const answer = (line: string): void => {
+    if (line.trim() === '') return;
+    inFlight++;
+    if (inFlight >= maxInFlight) stdin.pause();
+    const notify = (message: JsonRpcNotification): void => write(encodeFrame(message));
+    void server.handle(line, { peer: STDIO_PEER, notify }).then((response) => {
+      write(`${response}\n`);
+      inFlight--;
+      resume();
+      settle();
+    });
+  };
+  const tooLong = (): void => {
+    write(
+      encodeFrame(
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid Request: a line is limited to ${maxLineBytes} bytes`,
+        }),
+      ),
+    );
+  };
+
+  stdin.on('data', (chunk: Buffer | string) => {
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let newline = bytes.indexOf(NEWLINE);
+    while (newline !== -1) {
+      const head = bytes.subarray(0, newline);
+      if (skipping) skipping = false;
+      else if (pendingBytes + head.length > maxLineBytes) tooLong();
+      else answer(Buffer.concat([...pending, head]).toString('utf8'));
+      pending = [];
+      pendingBytes = 0;
+      bytes = bytes.subarray(newline + 1);
+      newline = bytes.indexOf(NEWLINE);
+    }
+    if (bytes.length === 0 || skipping) return;
+    if (pendingBytes + bytes.length > maxLineBytes) {
+      // Answer once, drop what is held, and skip to the next newline: the stream stays usable.
+      tooLong();
+      skipping = true;
+      pending = [];
+      pendingBytes = 0;
+      return;
+    }
+    pending.push(Buffer.from(bytes));
+    pendingBytes += bytes.length;
+  });
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    if (pendingBytes > 0 && !skipping) answer(Buffer.concat(pending).toString('utf8'));
+    pending = [];
+    settle();
+  };
+  stdin.once('end', end);
+  stdin.once('close', end);
+  stdin.once('error', end);
+  // A reader that went away (EPIPE) ends the session; answers still running are dropped.
+  stdout.once('error', () => {
+    stdin.pause();
+    end();
+  });
+  return done;
+}
+
+function redirectConsole(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = (...args: unknown[]): void => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  return () => {
+    console.log = saved.log;
+    console.info = saved.info;
+    console.debug = saved.debug;
+  };
+}

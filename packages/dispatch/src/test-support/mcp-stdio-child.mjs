@@ -1,0 +1,31 @@
+/** A child process serving an McpServer over its own stdio (the built package, as users run it). */
+import { InputRequired, McpServer } from '../../dist/index.js';
+import { serveMcpStdio } from '../../dist/node.js';
+
+const server = new McpServer();
+let greeted;
+const greetedOnce = new Promise((resolve) => {
+  greeted = resolve;
+});
+server.registerTool(
+  'greet',
+  'Greets',
+  { properties: { name: { type: 'string' } }, required: ['name'] },
+  (args) => {
+    console.log('console.log from the handler');
+    greeted();
+    return `Hello, ${args.name}!`;
+  },
+);
+server.registerTool('slow', 'Answers after greet was called', {}, async () => {
+  await greetedOnce;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return 'slow';
+});
+server.registerTool('confirm', 'Asks first', {}, (_args, inputResponses) => {
+  if (inputResponses?.ok !== true)
+    throw new InputRequired({ ok: { method: 'elicitation/create', params: { message: 'ok?' } } });
+  return 'confirmed';
+});
+await serveMcpStdio(server);
+console.error('stdin ended, exiting');
