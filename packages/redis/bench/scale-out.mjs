@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { clusterBinariesAvailable, startNginx, startRedisServer } from '@agentd/cluster-harness';
+import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import { RedisConnection, RedisEventBus } from '@agentd/redis';
 import { MemoryEventHub, SubscriptionRegistry } from '@agentd/subscriptions';
 
@@ -82,10 +83,7 @@ const BODY = JSON.stringify({
   params: {
     name: 'whoami',
     arguments: {},
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
+    _meta: { [MetaKey.protocolVersion]: MODERN_VERSION, [MetaKey.clientCapabilities]: {} },
   },
 });
 
@@ -95,7 +93,7 @@ async function throughput(port, count = REQUESTS) {
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2026-07-28',
+    'mcp-protocol-version': MODERN_VERSION,
     'mcp-method': 'tools/call',
     'mcp-name': 'whoami',
     host: `127.0.0.1:${port}`,

@@ -4,14 +4,9 @@
  * B, and A's own writers exactly once.
  */
 import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
+import { MetaKey } from '@agentd/lifecycle';
 import { notification } from '@agentd/rpc-frame';
-import {
-  type EventBus,
-  ListenStream,
-  MemoryEventHub,
-  SUBSCRIPTION_ID_KEY,
-  SubscriptionRegistry,
-} from '@agentd/subscriptions';
+import { type EventBus, ListenStream, MemoryEventHub, SubscriptionRegistry } from '@agentd/subscriptions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisConnection } from './redis-connection.js';
 import { RedisEventBus } from './redis-event-bus.js';
@@ -182,7 +177,7 @@ describe.each(cases)('event bus: %s', (_name, makePair, enabled) => {
         'notifications/tools/list_changed',
       ]);
       const first = target.messages[0] as unknown as { params: { _meta: Record<string, unknown> } };
-      expect(first.params._meta[SUBSCRIPTION_ID_KEY]).toBe(7);
+      expect(first.params._meta[MetaKey.subscriptionId]).toBe(7);
     } finally {
       await pair.close();
     }

@@ -199,6 +199,34 @@ describe.runIf(have)('two replicas, one Redis', () => {
     expect(textOf(second)).toBe('Hello, Ada (from B)');
   });
 
+  it('Redis restarted mid-stream: the listen stream on B stays open, task calls fail fast meanwhile, updates resume', async () => {
+    const { stream, stop } = await listen(b.url, 'test://shared/doc');
+    const count = () => stream.text.split('notifications/resources/updated').length - 1;
+    const touch = () =>
+      modern(a.url, 'tools/call', { name: 'touch', arguments: { uri: 'test://shared/doc' } });
+    try {
+      await until(() => stream.text.includes('notifications/subscriptions/acknowledged'), 'the listen ack');
+      await touch();
+      await until(() => count() === 1, 'the update before the restart');
+
+      await redis.stop();
+      // Raised during the outage: A answers, its own writers get it, B's stream does not.
+      expect(textOf(await touch())).toBe('touched test://shared/doc on A');
+      const during = await modern(b.url, 'tasks/get', { taskId: 'f'.repeat(32) }, TASKS_CAPS);
+      expect(during.error?.code).toBe(-32603);
+
+      await redis.start();
+      // The replicas re-subscribe on their own; keep raising until one gets through.
+      while (count() < 2) {
+        await touch();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(stream.text).not.toContain('"resultType"'); // the stream never ended
+    } finally {
+      stop();
+    }
+  });
+
   it('the official SDK client through nginx: sticky sessions, updates from the other replica, re-initialize after a replica dies', async () => {
     const endpoint = new URL(`${nginx.url}/mcp`);
     const connect = async () => {
