@@ -3,6 +3,9 @@
  * redis-server, driven by the official SDK client through the balancer.
  */
 
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   clusterBinariesAvailable,
   freePort,
@@ -252,6 +255,13 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
       instruction: 'sleep 30000',
       async: true,
     });
+    // A subscriber elsewhere hears of the loss: no owner is left to say it, the sweeper does.
+    const updates: string[] = [];
+    survivor.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    const uri = `agent://subagent/${String(running.handle)}`;
+    await survivor.client.subscribeResource({ uri });
     const victim = replicas.get(doomed.instance) as Agentd;
     victim.proc.kill('SIGKILL');
     await victim.exited;
@@ -271,6 +281,11 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
       'the orphaned run',
     );
     expect(lost).toMatchObject({ terminal: true, error: { code: 'lost' }, instance: doomed.instance });
+    await eventually(
+      async () => updates,
+      (u) => u.includes(uri),
+      'the lost notification',
+    );
     const fleet = (await read(survivor.client, 'agent://inventory')).fleet as Json;
     expect((fleet.instances as Json[]).map((i) => i.id)).not.toContain(doomed.instance);
     // Marked once: one survivor swept it.
@@ -282,6 +297,25 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
     );
     expect(sweeps).toHaveLength(1);
     expect(sweeps[0]).toMatchObject({ lost: 1 });
+  });
+});
+
+describe('the cluster block in config check and --help', () => {
+  it('accepts a valid block, names every bad key, and documents the flags', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentd-cluster-check-'));
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ cluster: { redisUrl: 'redis://redis:6379', leaseTtlMs: 2000 } }));
+    expect((await runCli(['config', 'check', good])).code).toBe(0);
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ cluster: { redisUrl: 'http://x', leaseTtl: 5, instanceId: 'a b' } }));
+    const result = await runCli(['config', 'check', bad]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("/cluster/leaseTtl: unknown key 'leaseTtl'");
+    expect(result.stderr).toContain('/cluster/redisUrl');
+    expect(result.stderr).toContain('/cluster/instanceId');
+    const help = await runCli(['serve', '--help']);
+    for (const flag of ['--redis-url', '--instance-id', '--lease-ttl-ms'])
+      expect(help.stdout).toContain(flag);
   });
 });
 
