@@ -3,10 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Json } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_SPECS } from '../src/cli/usage.js';
 import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
-import type { Json } from './support/ndjson-client.js';
 
 const TOKEN = 'cli-e2e-bearer-token-0123456789';
 const dir = mkdtempSync(join(tmpdir(), 'agentd-cli-cmds-'));

@@ -1,14 +1,16 @@
 /** End to end: the config file's codeMode block reaches the sandbox of every execute. */
+
+import { type Json, NdjsonClient } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
 import { startAgentd } from './support/agentd-process.js';
-import { type Json, NdjsonClient } from './support/ndjson-client.js';
 
 describe('codeMode sandbox limits from the config file', () => {
   it('applies maxCalls and maxLogLines to execute', async () => {
     const agentd = await startAgentd({ config: { codeMode: { maxCalls: 2, maxLogLines: 1 } } });
     const c = await NdjsonClient.connect(agentd.socket);
     try {
-      const execute = (code: string) => c.modern('tools/call', { name: 'execute', arguments: { code } });
+      const execute = (code: string) =>
+        c.modernResult('tools/call', { name: 'execute', arguments: { code } });
       const within = await execute(
         "console.log('a'); console.log('b'); await agentd.status(); await agentd.status(); return 'ok';",
       );
@@ -18,7 +20,7 @@ describe('codeMode sandbox limits from the config file', () => {
       expect(over.isError).toBe(true);
       expect(((over.content as Json[])[0] as { text: string }).text).toMatch(/call/i);
     } finally {
-      c.close();
+      c.end();
       await agentd.stop();
     }
   });

@@ -1,4 +1,6 @@
 /** End to end over loopback HTTP: the official MCP SDK client, bearer auth, Code Mode chaining, both eras. */
+
+import { type Json, modernMeta } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -7,7 +9,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
-import { type Json, modernMeta } from './support/ndjson-client.js';
 
 const TOKEN = 'e2e-bearer-token-0123456789abcdef';
 let agentd: Agentd;

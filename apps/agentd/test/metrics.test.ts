@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NdjsonClient } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
 import { runCli, startAgentd } from './support/agentd-process.js';
-import { NdjsonClient } from './support/ndjson-client.js';
 
 /** One sample's value from the Prometheus text, e.g. `agentd_runs{state="running"}`. */
 function sample(text: string, series: string): number | undefined {
@@ -40,7 +40,8 @@ describe('metrics', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     const c = await NdjsonClient.connect(agentd.socket);
     try {
-      const execute = (code: string) => c.modern('tools/call', { name: 'execute', arguments: { code } });
+      const execute = (code: string) =>
+        c.modernResult('tools/call', { name: 'execute', arguments: { code } });
       await execute("return await agentd.subagent.spawn({ instruction: 'echo hi' });");
       await execute("return await agentd.subagent.spawn({ instruction: 'fail now' });");
       const hog = await execute('while (true) {}');
@@ -67,7 +68,7 @@ describe('metrics', () => {
       expect((await get(url, 'evil.example:80')).status).toBe(403);
       expect((await get(url.replace('/metrics', '/other'))).status).toBe(404);
     } finally {
-      c.close();
+      c.end();
       await agentd.stop();
     }
   });

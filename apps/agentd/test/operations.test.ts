@@ -1,10 +1,11 @@
 /** End to end: operator operations, limits, and drain (SIGTERM and the drain operation) exiting 0 with no lost results. */
+
+import { type Json, NdjsonClient, toolValue } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
 import { startAgentd } from './support/agentd-process.js';
-import { type Json, NdjsonClient, toolValue } from './support/ndjson-client.js';
 
 function tool(client: NdjsonClient, name: string, args: Json = {}): Promise<Json> {
-  return client.modern('tools/call', { name, arguments: args });
+  return client.modernResult('tools/call', { name, arguments: args });
 }
 
 /** The refusal code at the end of an isError result's text, e.g. `… (limit_reached)`. */
@@ -83,7 +84,7 @@ describe('operator operations and limits', () => {
       expect(drained).toMatchObject({ draining: true, deadlineMs: 100 });
       expect((await agentd.exited).code).toBe(0);
     } finally {
-      c.close();
+      c.end();
       await agentd.stop();
     }
   });
@@ -142,8 +143,8 @@ describe('SIGTERM drain', () => {
         ),
       ).toBe(true);
     } finally {
-      c.close();
-      watcher.close();
+      c.end();
+      watcher.end();
       await agentd.stop();
     }
   });

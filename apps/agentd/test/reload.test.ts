@@ -1,7 +1,8 @@
 /** End to end: hot reload on file change and SIGHUP, valid and invalid, with list_changed pushes and redaction. */
+
+import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
-import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from './support/ndjson-client.js';
 
 const SECRET = 'supersecret-token-0123456789';
 const shout = {
@@ -16,7 +17,7 @@ let modern: NdjsonClient;
 let listenId: number;
 
 const effective = async () =>
-  resourceValue(await modern.modern('resources/read', { uri: 'agent://config/effective' }));
+  resourceValue(await modern.modernResult('resources/read', { uri: 'agent://config/effective' }));
 
 beforeAll(async () => {
   agentd = await startAgentd({
@@ -27,7 +28,7 @@ beforeAll(async () => {
   await legacy.initialize();
   modern = await NdjsonClient.connect(agentd.socket);
   listenId = modern.nextId();
-  modern.write({
+  modern.send({
     jsonrpc: '2.0',
     id: listenId,
     method: 'subscriptions/listen',
@@ -43,8 +44,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  legacy.close();
-  modern.close();
+  legacy.end();
+  modern.end();
   await agentd.stop();
 });
 
@@ -74,7 +75,7 @@ describe('hot reload', () => {
         m.method === 'notifications/resources/updated' && (m.params as Json).uri === 'agent://capabilities',
     );
     const capabilities = resourceValue(
-      await modern.modern('resources/read', { uri: 'agent://capabilities' }),
+      await modern.modernResult('resources/read', { uri: 'agent://capabilities' }),
     );
     expect((capabilities.agents as Json[]).map((a) => a.name)).toEqual(['example', 'shout']);
     const after = await effective();
@@ -87,13 +88,13 @@ describe('hot reload', () => {
     const text = JSON.stringify(after);
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('env-secret-value');
-    const tools = (await modern.modern('tools/list')).tools as Json[];
+    const tools = (await modern.modernResult('tools/list')).tools as Json[];
     const spawn = tools.find((t) => t.name === 'command_subagent.spawn') as Json;
     expect(((spawn.inputSchema as Json).properties as Json).agent).toMatchObject({
       enum: ['example', 'shout'],
     });
     const ran = toolValue(
-      await modern.modern('tools/call', {
+      await modern.modernResult('tools/call', {
         name: 'command_subagent.spawn',
         arguments: { agent: 'shout', instruction: 'reloaded' },
       }),
@@ -113,7 +114,7 @@ describe('hot reload', () => {
     expect(issues).toContain('/limits/maxConcurrentRuns');
     expect((await effective()).generation).toBe(2);
     const ran = toolValue(
-      await modern.modern('tools/call', {
+      await modern.modernResult('tools/call', {
         name: 'command_subagent.spawn',
         arguments: { agent: 'shout', instruction: 'still here' },
       }),

@@ -1,7 +1,8 @@
 /** End to end over the unix socket: both eras, spawn modes, subscriptions, cancel, crash, hang. */
+
+import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
-import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from './support/ndjson-client.js';
 
 let agentd: Agentd;
 const clients: NdjsonClient[] = [];
@@ -14,7 +15,7 @@ async function connect(): Promise<NdjsonClient> {
 
 /** Calls a classic operation tool in the modern era; returns the whole CallToolResult. */
 function call(client: NdjsonClient, name: string, args: Json = {}): Promise<Json> {
-  return client.modern('tools/call', { name, arguments: args });
+  return client.modernResult('tools/call', { name, arguments: args });
 }
 
 function alive(pid: number): boolean {
@@ -36,20 +37,20 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of clients) c.close();
+  for (const c of clients) c.end();
   await agentd.stop();
 });
 
 describe('modern era (2026-07-28)', () => {
   it('discovers, lists tools and resources (a management peer sees operator operations too)', async () => {
     const c = await connect();
-    const discover = await c.modern('server/discover');
+    const discover = await c.modernResult('server/discover');
     expect(discover.supportedVersions).toContain('2026-07-28');
     expect(discover.capabilities).toMatchObject({
       tools: { listChanged: true },
       resources: { subscribe: true },
     });
-    const tools = ((await c.modern('tools/list')).tools as Json[]).map((t) => t.name);
+    const tools = ((await c.modernResult('tools/list')).tools as Json[]).map((t) => t.name);
     expect(tools).toEqual(
       expect.arrayContaining([
         'query_status',
@@ -64,7 +65,7 @@ describe('modern era (2026-07-28)', () => {
         'command_cancel',
       ]),
     );
-    const resources = ((await c.modern('resources/list')).resources as Json[]).map((r) => r.uri);
+    const resources = ((await c.modernResult('resources/list')).resources as Json[]).map((r) => r.uri);
     expect(resources).toEqual(
       expect.arrayContaining([
         'agent://status',
@@ -74,12 +75,12 @@ describe('modern era (2026-07-28)', () => {
         'agent://events',
       ]),
     );
-    const listedResources = (await c.modern('resources/list')).resources as Json[];
+    const listedResources = (await c.modernResult('resources/list')).resources as Json[];
     const subscribable = (uri: string) =>
       ((listedResources.find((r) => r.uri === uri)?._meta ?? {}) as Json)['dev.agentd/subscribable'];
     expect(subscribable('agent://status')).toBe(false);
     expect(subscribable('agent://capabilities')).toBe(true);
-    const templates = ((await c.modern('resources/templates/list')).resourceTemplates as Json[]).map(
+    const templates = ((await c.modernResult('resources/templates/list')).resourceTemplates as Json[]).map(
       (t) => t.uriTemplate,
     );
     expect(templates).toEqual(
@@ -112,7 +113,7 @@ describe('modern era (2026-07-28)', () => {
   it("forwards the agent's progress and log events to the waiting request", async () => {
     const c = await connect();
     const meta = modernMeta({ progressToken: 'p1', 'io.modelcontextprotocol/logLevel': 'info' });
-    const response = await c.send('tools/call', {
+    const response = await c.request('tools/call', {
       _meta: meta,
       name: 'command_subagent.spawn',
       arguments: { instruction: 'sleep 400' },
@@ -122,7 +123,7 @@ describe('modern era (2026-07-28)', () => {
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
     expect(progress.every((p) => p.progressToken === 'p1' && p.total === 4)).toBe(true);
     const warm = toolValue(await call(c, 'command_subagent.spawn', { instruction: 'echo hi', warm: true }));
-    await c.send('tools/call', {
+    await c.request('tools/call', {
       _meta: meta,
       name: 'command_subagent.send',
       arguments: { handle: warm.handle, message: 'log hello there' },
@@ -141,7 +142,7 @@ describe('modern era (2026-07-28)', () => {
     const subagentUri = `agent://subagent/${started.handle}`;
     const runUri = `agent://run/${started.runId}`;
     const listenId = c.nextId();
-    c.write({
+    c.send({
       jsonrpc: '2.0',
       id: listenId,
       method: 'subscriptions/listen',
@@ -160,7 +161,7 @@ describe('modern era (2026-07-28)', () => {
     await c.waitFor(updated(runUri));
     const done = toolValue(await call(c, 'query_subagent.status', { handle: started.handle }));
     expect(done).toMatchObject({ state: 'succeeded', output: 'slept 1200 ms' });
-    const run = resourceValue(await c.modern('resources/read', { uri: runUri }));
+    const run = resourceValue(await c.modernResult('resources/read', { uri: runUri }));
     expect(run).toMatchObject({ runId: started.runId, state: 'succeeded' });
     expect(run.handle).toBeUndefined();
     // One-shot: exactly one update for the subagent, however long we wait for the run's repeated ones.
@@ -215,7 +216,11 @@ describe('modern era (2026-07-28)', () => {
     expect(JSON.stringify(unknown.content)).toContain('unknown_handle');
     const badArgs = await call(c, 'command_subagent.spawn', { instruction: 'x', agent: 'nobody' });
     expect(badArgs.isError).toBe(true);
-    const missing = await c.send('tools/call', { _meta: modernMeta(), name: 'command_nope', arguments: {} });
+    const missing = await c.request('tools/call', {
+      _meta: modernMeta(),
+      name: 'command_nope',
+      arguments: {},
+    });
     expect((missing.error as Json).code).toBe(-32602);
   });
 });
@@ -226,17 +231,17 @@ describe('management resources', () => {
     const warm = toolValue(
       await call(c, 'command_subagent.spawn', { instruction: 'echo inventory', warm: true }),
     );
-    const inventory = resourceValue(await c.modern('resources/read', { uri: 'agent://inventory' }));
+    const inventory = resourceValue(await c.modernResult('resources/read', { uri: 'agent://inventory' }));
     expect((inventory.subagents as Json[]).some((s) => s.handle === warm.handle && s.state === 'ready')).toBe(
       true,
     );
     expect(inventory.listeners).toEqual([{ target: `unix:${agentd.socket}`, address: agentd.socket }]);
-    const all = resourceValue(await c.modern('resources/read', { uri: 'agent://events' }));
+    const all = resourceValue(await c.modernResult('resources/read', { uri: 'agent://events' }));
     expect(all.eventsSchema).toBe('1.0');
     expect((all.events as Json[]).some((e) => e.msg === 'agentd started')).toBe(true);
     const newest = Number(all.newestSeq);
     const warnings = resourceValue(
-      await c.modern('resources/read', { uri: 'agent://events?after=0&level=warn' }),
+      await c.modernResult('resources/read', { uri: 'agent://events?after=0&level=warn' }),
     );
     expect((warnings.events as Json[]).every((e) => e.level === 'warn' || e.level === 'error')).toBe(true);
     const legacy = await connect();
@@ -245,12 +250,14 @@ describe('management resources', () => {
     await call(c, 'command_subagent.cancel', { handle: warm.handle });
     const note = await legacy.waitFor((m) => m.method === 'notifications/resources/updated');
     expect((note.params as Json).uri).toBe('agent://events?level=info');
-    const after = resourceValue(await c.modern('resources/read', { uri: `agent://events?after=${newest}` }));
+    const after = resourceValue(
+      await c.modernResult('resources/read', { uri: `agent://events?after=${newest}` }),
+    );
     expect((after.events as Json[]).every((e) => Number(e.seq) > newest)).toBe(true);
     expect((after.events as Json[]).some((e) => e.msg === 'subagent ended' && e.handle === warm.handle)).toBe(
       true,
     );
-    const bad = await c.send('resources/read', { _meta: modernMeta(), uri: 'agent://events?level=loud' });
+    const bad = await c.request('resources/read', { _meta: modernMeta(), uri: 'agent://events?level=loud' });
     expect(bad.error).toBeDefined();
   });
 });
@@ -272,12 +279,12 @@ describe('legacy era (2025-11-25)', () => {
       (m) => m.method === 'notifications/resources/updated' && (m.params as Json).uri === uri,
     );
     expect(note.params).toEqual({ uri });
-    const status = await c.send('resources/subscribe', { uri: 'agent://status' });
+    const status = await c.request('resources/subscribe', { uri: 'agent://status' });
     expect(status.error).toMatchObject({ code: -32602 });
     expect((status.error as Json).message).toContain('not subscribable');
-    const finished = await c.send('resources/subscribe', { uri });
+    const finished = await c.request('resources/subscribe', { uri });
     expect((finished.error as Json).message).toMatch(/already succeeded; read it instead/);
-    const nope = await c.send('resources/read', { uri: 'agent://subagent/sa_nope' });
+    const nope = await c.request('resources/read', { uri: 'agent://subagent/sa_nope' });
     expect(nope.error).toMatchObject({ code: -32002 });
   });
 
@@ -286,7 +293,7 @@ describe('legacy era (2025-11-25)', () => {
     await c.initialize();
     const since = agentd.logs.length;
     const spawnId = c.nextId();
-    c.write({
+    c.send({
       jsonrpc: '2.0',
       id: spawnId,
       method: 'tools/call',
@@ -295,7 +302,7 @@ describe('legacy era (2025-11-25)', () => {
     const starting = await agentd.waitForLog((l) => l.msg === 'subagent starting', { since });
     const status = toolValue(await c.legacy('tools/call', { name: 'query_status', arguments: {} }));
     expect(status.running).toBeGreaterThanOrEqual(1);
-    c.write({
+    c.send({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
       params: { requestId: spawnId, reason: 'changed my mind' },

@@ -3,9 +3,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, cleanEnv } from './support/agentd-process.js';
-import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from './support/ndjson-client.js';
 
 function startStdio(
   exposure: 'classic' | 'codemode',
@@ -31,7 +31,7 @@ function startStdio(
 
 /** The error (or isError text) a request produces, with its id removed so answers can be compared. */
 async function answer(client: NdjsonClient, method: string, params: Json): Promise<Json> {
-  const response = await client.send(method, { ...params, _meta: modernMeta() });
+  const response = await client.request(method, { ...params, _meta: modernMeta() });
   const { id: _id, ...rest } = response;
   return rest;
 }
@@ -47,7 +47,7 @@ describe('agentd stdio, classic exposure', () => {
 
   it('offers the work operations and hides the operator ones', async () => {
     const c = classic.client;
-    const tools = ((await c.modern('tools/list')).tools as Json[]).map((t) => t.name).sort();
+    const tools = ((await c.modernResult('tools/list')).tools as Json[]).map((t) => t.name).sort();
     expect(tools).toEqual([
       'command_subagent.cancel',
       'command_subagent.send',
@@ -56,7 +56,7 @@ describe('agentd stdio, classic exposure', () => {
       'query_subagent.status',
     ]);
     const spawned = toolValue(
-      await c.modern('tools/call', {
+      await c.modernResult('tools/call', {
         name: 'command_subagent.spawn',
         arguments: { instruction: 'echo from stdio' },
       }),
@@ -83,13 +83,13 @@ describe('agentd stdio, classic exposure', () => {
         JSON.stringify(missing).replaceAll(name.replace('command_', 'command_zz'), 'X'),
       );
     }
-    const status = toolValue(await c.modern('tools/call', { name: 'query_status', arguments: {} }));
+    const status = toolValue(await c.modernResult('tools/call', { name: 'query_status', arguments: {} }));
     expect(status).toMatchObject({ draining: false, paused: false, ready: true });
   });
 
   it('hides management resources: not listed, and read/subscribe answer like unknown URIs', async () => {
     const c = classic.client;
-    const listed = ((await c.modern('resources/list')).resources as Json[]).map((r) => String(r.uri));
+    const listed = ((await c.modernResult('resources/list')).resources as Json[]).map((r) => String(r.uri));
     // Operation schema resources follow the operations' visibility: only the work operations'.
     expect(listed.filter((u) => !u.startsWith('agent://schema/')).sort()).toEqual([
       'agent://capabilities',
@@ -116,7 +116,9 @@ describe('agentd stdio, classic exposure', () => {
         JSON.stringify(missing).replaceAll('agent://nothing-here', 'U'),
       );
     }
-    const capabilities = resourceValue(await c.modern('resources/read', { uri: 'agent://capabilities' }));
+    const capabilities = resourceValue(
+      await c.modernResult('resources/read', { uri: 'agent://capabilities' }),
+    );
     expect((capabilities.operations as Json[]).map((o) => o.id).sort()).toEqual([
       'status',
       'subagent.cancel',
@@ -136,7 +138,7 @@ describe('agentd stdio, classic exposure', () => {
   it('leaves hidden URIs out of a listen stream exactly like unknown ones', async () => {
     const c = classic.client;
     const id = c.nextId();
-    c.write({
+    c.send({
       jsonrpc: '2.0',
       id,
       method: 'subscriptions/listen',
@@ -160,11 +162,11 @@ describe('agentd stdio, classic exposure', () => {
     expect(((ack.params as Json).notifications as Json).resourceSubscriptions).toEqual([
       'agent://capabilities',
     ]);
-    c.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+    c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
   });
 
   it('exits 0 when the client closes stdin', async () => {
-    classic.client.close();
+    classic.client.end();
     expect(await classic.exited).toBe(0);
   });
 });
@@ -212,7 +214,7 @@ describe('agentd stdio, Code Mode', () => {
       }
       expect(status.result).toMatchObject({ running: 0, totals: { cancelled: 1 } });
     } finally {
-      c.close();
+      c.end();
       expect(await exited).toBe(0);
       proc.kill('SIGKILL');
     }
@@ -227,11 +229,11 @@ describe('agentd stdio --config FILE', () => {
     writeFileSync(configPath, JSON.stringify({ serve: [`unix:${socket}`] }));
     const { proc, client: c, exited } = startStdio('classic', ['--config', configPath]);
     try {
-      const status = toolValue(await c.modern('tools/call', { name: 'query_status', arguments: {} }));
+      const status = toolValue(await c.modernResult('tools/call', { name: 'query_status', arguments: {} }));
       expect(status).toMatchObject({ name: 'agentd' });
       expect(existsSync(socket)).toBe(false);
     } finally {
-      c.close();
+      c.end();
       expect(await exited).toBe(0);
       proc.kill('SIGKILL');
     }

@@ -4,10 +4,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Json, modernMeta, NdjsonClient, resourceValue } from '@agentd/test-support';
 import { vsockUnavailableReason } from '@agentd/transport-vsock';
 import { describe, expect, it } from 'vitest';
 import { startAgentd } from './support/agentd-process.js';
-import { type Json, modernMeta, NdjsonClient, resourceValue } from './support/ndjson-client.js';
 
 function hasOpenssl(): boolean {
   try {
@@ -101,11 +101,11 @@ describe('serve targets', () => {
       const agentd = await startAgentd({ args: ['--serve', `vsock:${port}`] });
       try {
         const c = await NdjsonClient.connect(agentd.socket);
-        const inventory = resourceValue(await c.modern('resources/read', { uri: 'agent://inventory' }));
+        const inventory = resourceValue(await c.modernResult('resources/read', { uri: 'agent://inventory' }));
         expect(inventory.listeners).toEqual(
           expect.arrayContaining([{ target: `vsock:${port}`, address: `vsock:any:${port}` }]),
         );
-        c.close();
+        c.end();
       } finally {
         expect((await agentd.stop()).code).toBe(0);
       }

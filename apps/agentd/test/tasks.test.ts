@@ -1,7 +1,8 @@
 /** End to end: an async subagent.spawn as an MCP task (2026-07-28 extension and 2025-11-25), over the daemon's unix socket. */
+
+import { type Json, modernMeta, NdjsonClient } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
-import { type Json, modernMeta, NdjsonClient } from './support/ndjson-client.js';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 let agentd: Agentd;
@@ -15,7 +16,7 @@ afterAll(async () => {
 
 /** A modern request declaring `capabilities`; resolves with the whole response. */
 function modern(c: NdjsonClient, method: string, params: Json, capabilities: Json = TASKS): Promise<Json> {
-  return c.send(method, {
+  return c.request(method, {
     ...params,
     _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': capabilities }),
   });
@@ -54,7 +55,7 @@ describe('subagent.spawn as a task', () => {
         structuredContent: { state: 'running' },
       });
     } finally {
-      c.close();
+      c.end();
     }
   });
 
@@ -63,7 +64,7 @@ describe('subagent.spawn as a task', () => {
     const created = (await spawn(first, { instruction: 'sleep 400', async: true })).result as Json;
     expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 6 * 60 * 60 * 1000 });
     expect((await taskOf(first, created.taskId as string)).status).toBe('working');
-    first.close();
+    first.end();
     const second = await NdjsonClient.connect(agentd.socket);
     try {
       const done = await until(
@@ -75,7 +76,7 @@ describe('subagent.spawn as a task', () => {
         output: 'slept 400 ms',
       });
     } finally {
-      second.close();
+      second.end();
     }
   });
 
@@ -83,7 +84,7 @@ describe('subagent.spawn as a task', () => {
     const c = await NdjsonClient.connect(agentd.socket);
     try {
       const created = (await spawn(c, { instruction: 'sleep 300', async: true })).result as Json;
-      c.write({
+      c.send({
         jsonrpc: '2.0',
         id: 'listen-1',
         method: 'subscriptions/listen',
@@ -103,7 +104,7 @@ describe('subagent.spawn as a task', () => {
         _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' },
       });
     } finally {
-      c.close();
+      c.end();
     }
   });
 
@@ -121,7 +122,7 @@ describe('subagent.spawn as a task', () => {
       const bad = await modern(c, 'tasks/get', { taskId: 'no-such-task' });
       expect(bad.error).toEqual({ code: -32602, message: 'Failed to retrieve task: Task not found' });
     } finally {
-      c.close();
+      c.end();
     }
   });
 
@@ -163,7 +164,7 @@ describe('subagent.spawn as a task', () => {
         lastReply: { text: 'AGAIN' },
       });
     } finally {
-      c.close();
+      c.end();
     }
   });
 
@@ -185,7 +186,7 @@ describe('subagent.spawn as a task', () => {
         expect.arrayContaining([expect.objectContaining({ taskId: task.taskId, status: 'completed' })]),
       );
     } finally {
-      c.close();
+      c.end();
     }
   });
 });

@@ -1,9 +1,9 @@
 /** The Dispatcher behind the real server core over unix sockets, in both eras. */
 import type { JsonObject } from '@agentd/rpc-frame';
 import { createServerCore, silentLogger } from '@agentd/server';
+import { type SocketHarness, socketHarness } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
-import { type SocketHarness, socketHarness } from './test-support/ndjson-peer.js';
 
 let harness: SocketHarness | undefined;
 afterEach(async () => {
@@ -85,7 +85,7 @@ describe('through createServerCore over a unix socket', () => {
     const result = await peer.request('tools/call', { name: 'wizard', arguments: {} }, 3);
     expect(result.result).toEqual({ content: [{ type: 'text', text: 'Ada/teal' }] });
     expect(asked).toBe(2);
-    const log = peer.received.find((m) => m.method === 'notifications/message');
+    const log = peer.messages.find((m) => m.method === 'notifications/message');
     expect(log?.params).toMatchObject({ level: 'info', data: 'wizard started' });
   });
 
@@ -126,7 +126,7 @@ describe('through createServerCore over a unix socket', () => {
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'dispatch-test', version: '1.0.0' } },
     });
     // no server-to-client requests and no log messages without a logLevel in the modern era
-    expect(peer.received.filter((m) => m.method !== undefined)).toEqual([]);
+    expect(peer.messages.filter((m) => m.method !== undefined)).toEqual([]);
     const tampered = await peer.modern(
       'tools/call',
       { name: 'wizard', arguments: {}, requestState: `${String(r1.result?.requestState)}x` },

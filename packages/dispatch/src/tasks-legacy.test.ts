@@ -1,7 +1,7 @@
 /** 2025-11-25 tasks through the real server core on unix sockets: capability, task-augmented calls, get/result/list/cancel, input. */
 import type { JsonObject } from '@agentd/rpc-frame';
+import type { NdjsonClient, SocketHarness } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NdjsonPeer, SocketHarness } from './test-support/ndjson-peer.js';
 import { serve, taskDispatcher, until } from './test-support/task-tools.js';
 
 let harness: SocketHarness | undefined;
@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 let ids = 0;
-async function session(peer: NdjsonPeer, version = '2025-11-25', capabilities: JsonObject = {}) {
+async function session(peer: NdjsonClient, version = '2025-11-25', capabilities: JsonObject = {}) {
   const init = await peer.request(
     'initialize',
     { protocolVersion: version, capabilities, clientInfo: { name: 't', version: '1' } },
@@ -20,10 +20,10 @@ async function session(peer: NdjsonPeer, version = '2025-11-25', capabilities: J
   peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return init.result as JsonObject;
 }
-function rq(peer: NdjsonPeer, method: string, params: JsonObject) {
+function rq(peer: NdjsonClient, method: string, params: JsonObject) {
   return peer.request(method, params, `l${++ids}`);
 }
-async function ok(peer: NdjsonPeer, method: string, params: JsonObject): Promise<JsonObject> {
+async function ok(peer: NdjsonClient, method: string, params: JsonObject): Promise<JsonObject> {
   const answer = await rq(peer, method, params);
   if (answer.result === undefined) throw new Error(JSON.stringify(answer.error));
   return answer.result;

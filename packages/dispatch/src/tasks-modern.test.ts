@@ -1,8 +1,8 @@
 /** The 2026-07-28 tasks extension through the real server core on unix sockets: lifecycle, input, cancel, TTL, principals, bad input. */
 import type { JsonObject } from '@agentd/rpc-frame';
+import type { NdjsonClient, SocketHarness } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryTaskStore } from './task-store.js';
-import type { NdjsonPeer, SocketHarness } from './test-support/ndjson-peer.js';
 import { serve, TASKS, taskDispatcher, until } from './test-support/task-tools.js';
 
 let harness: SocketHarness | undefined;
@@ -12,13 +12,13 @@ afterEach(async () => {
 });
 
 let ids = 0;
-function call(peer: NdjsonPeer, name: string, caps: JsonObject = TASKS, extra: JsonObject = {}) {
+function call(peer: NdjsonClient, name: string, caps: JsonObject = TASKS, extra: JsonObject = {}) {
   return peer.modern('tools/call', { name, arguments: {}, ...extra }, `c${++ids}`, caps);
 }
-function task(peer: NdjsonPeer, method: string, params: JsonObject, caps: JsonObject = TASKS) {
+function task(peer: NdjsonClient, method: string, params: JsonObject, caps: JsonObject = TASKS) {
   return peer.modern(method, params, `t${++ids}`, caps);
 }
-async function get(peer: NdjsonPeer, taskId: string): Promise<JsonObject> {
+async function get(peer: NdjsonClient, taskId: string): Promise<JsonObject> {
   const answer = await task(peer, 'tasks/get', { taskId });
   if (answer.result === undefined) throw new Error(JSON.stringify(answer.error));
   return answer.result;
@@ -243,7 +243,7 @@ describe('tasks extension (2026-07-28)', () => {
     const short = ((await call(first, 'short')).result as JsonObject).taskId as string;
     const long = ((await call(first, 'gated')).result as JsonObject).taskId as string;
     expect(((await task(first, 'tasks/get', { taskId: long })).result as JsonObject).pollIntervalMs).toBe(50);
-    first.socket.destroy();
+    first.stream.destroy();
     const second = await harness.connect('management');
     await until(async () => gate.signals[0]?.aborted === true, Boolean);
     const expired = await task(second, 'tasks/get', { taskId: short });

@@ -1,7 +1,7 @@
 /** Task status notifications through the subscription machinery: listen `taskIds` (2026-07-28) and the 2025-11-25 session. */
 import type { JsonObject } from '@agentd/rpc-frame';
+import type { SocketHarness } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SocketHarness } from './test-support/ndjson-peer.js';
 import { serve, TASKS, taskDispatcher, until } from './test-support/task-tools.js';
 
 let harness: SocketHarness | undefined;
@@ -63,7 +63,7 @@ describe('task status notifications', () => {
       (t) => t.status === 'completed',
     );
     expect(
-      peer.received.filter((m) => m.method === 'notifications/tasks' && m.params?.taskId === theirs),
+      peer.messages.filter((m) => m.method === 'notifications/tasks' && m.params?.taskId === theirs),
     ).toEqual([]);
   });
 
@@ -88,6 +88,6 @@ describe('task status notifications', () => {
     );
     expect(status.params).toMatchObject({ taskId, status: 'completed', ttl: 3_600_000 });
     expect(status.params).not.toHaveProperty('result');
-    expect(bystander.received.filter((m) => m.method === 'notifications/tasks/status')).toEqual([]);
+    expect(bystander.messages.filter((m) => m.method === 'notifications/tasks/status')).toEqual([]);
   });
 });

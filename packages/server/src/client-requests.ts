@@ -5,10 +5,10 @@ import {
   type JsonRpcErrorResponse,
   type JsonRpcMessage,
   type JsonRpcSuccessResponse,
-  LocalError,
   notification,
   WireError,
 } from '@agentd/rpc-frame';
+import { serverError } from './local-errors.js';
 
 interface Pending {
   resolve(result: JsonObject): void;
@@ -37,7 +37,7 @@ export class ClientRequests {
     signal: AbortSignal,
   ): Promise<JsonObject> {
     if (signal.aborted)
-      return Promise.reject(new LocalError('cancelled', `${method}: the request was cancelled`));
+      return Promise.reject(serverError('cancelled', `${method}: the request was cancelled`));
     this.next += 1;
     // String ids in their own namespace never collide with anything the client sends.
     const id = `srv-${this.next}`;
@@ -53,13 +53,13 @@ export class ClientRequests {
           notification('notifications/cancelled', { requestId: id, reason: 'request cancelled' }),
           true,
         );
-        reject(new LocalError('cancelled', `${method}: the request was cancelled`));
+        reject(serverError('cancelled', `${method}: the request was cancelled`));
       };
       const timer = setTimeout(() => {
         cleanup();
         sendMessage(notification('notifications/cancelled', { requestId: id, reason: 'timed out' }));
         reject(
-          new LocalError(
+          serverError(
             'client_request_timeout',
             `${method}: no answer from the client in ${this.timeoutMs} ms`,
           ),
@@ -78,7 +78,7 @@ export class ClientRequests {
         },
       });
       if (!sendMessage({ jsonrpc: '2.0', id, method, params })) {
-        this.pending.get(id)?.reject(new LocalError('not_sent', `${method}: the connection cannot carry it`));
+        this.pending.get(id)?.reject(serverError('not_sent', `${method}: the connection cannot carry it`));
       }
     });
   }
@@ -96,7 +96,7 @@ export class ClientRequests {
   /** Rejects everything outstanding (the connection is gone). */
   rejectAll(): void {
     for (const pending of [...this.pending.values()]) {
-      pending.reject(new LocalError('disconnected', 'the connection closed before the client answered'));
+      pending.reject(serverError('disconnected', 'the connection closed before the client answered'));
     }
   }
 }

@@ -2,12 +2,10 @@
 import { PassThrough } from 'node:stream';
 import type { JsonRpcMessage, JsonRpcRequest } from '@agentd/rpc-frame';
 import { ndjsonWriter } from '@agentd/subscriptions';
+import { MODERN_META, memoryLogger, testHandler } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
 import type { Peer } from './handler.js';
 import { createServerCore } from './server-core.js';
-import { memoryLogger } from './test-support/memory-logger.js';
-import { MODERN_META } from './test-support/rpc-client.js';
-import { testHandler } from './test-support/test-handler.js';
 
 function open(id: string) {
   const handler = testHandler();

@@ -22,7 +22,6 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-  LocalError,
   type RequestId,
   successResponse,
   toWireError,
@@ -30,14 +29,14 @@ import {
 } from '@agentd/rpc-frame';
 import type { PushWriter } from '@agentd/subscriptions';
 import { ClientRequests } from './client-requests.js';
-import type { CoreConnection, HandleOptions, LegacySession } from './core-types.js';
+import type { CoreConnection, CoreHost, HandleOptions, LegacySession } from './core-types.js';
 import type { Peer } from './handler.js';
-import { answerLegacyOwned, LEGACY_OWNED, type LegacyMethodHost } from './legacy-methods.js';
+import { answerLegacyOwned, type LegacyMethodHost } from './legacy-methods.js';
 import { ListenStreams } from './listen-streams.js';
+import { serverError } from './local-errors.js';
 import { errorFields } from './logger.js';
 import { idKey } from './request-key.js';
 import { createRequestScope, type RequestScope, type ScopeIo } from './request-scope.js';
-import type { CoreHost } from './server-core.js';
 import { SlotPool } from './slot-pool.js';
 
 /** Why a request's signal aborted: decides whether (and how) it is still answered. */
@@ -235,12 +234,11 @@ export class Connection implements CoreConnection {
       return Promise.resolve(answered);
     }
     if (era === 'legacy') {
-      if (LEGACY_OWNED.has(request.method)) {
+      const owned = answerLegacyOwned(request, capabilities, this.legacyHost());
+      if (owned !== undefined) {
         return this.untilClosed(
           request,
-          answerLegacyOwned(request, capabilities, this.legacyHost()).catch((thrown: unknown) =>
-            this.failed(request, thrown),
-          ),
+          owned.catch((thrown: unknown) => this.failed(request, thrown)),
         );
       }
       return this.runDomain(request, 'legacy', undefined, options, key);
@@ -370,7 +368,7 @@ export class Connection implements CoreConnection {
     try {
       const result = await this.host.handler.handle(request, scope.context);
       if (!isJsonObject(result)) {
-        throw new LocalError('invalid_result', `handler returned a non-object result for ${request.method}`);
+        throw serverError('invalid_result', `handler returned a non-object result for ${request.method}`);
       }
       if (scope.aborted) return undefined;
       return successResponse(

@@ -1,11 +1,10 @@
 /** Legacy era end to end over a real unix socket: handshake, session state, subscriptions, client requests. */
+
+import { memoryLogger, type NdjsonClient, testHandler } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerCore } from './core-types.js';
 import { createServerCore } from './server-core.js';
-import { memoryLogger } from './test-support/memory-logger.js';
-import type { RpcClient } from './test-support/rpc-client.js';
 import { type SocketServer, startSocketServer } from './test-support/socket-server.js';
-import { testHandler } from './test-support/test-handler.js';
 
 let server: SocketServer | undefined;
 afterEach(async () => {
@@ -15,7 +14,7 @@ afterEach(async () => {
 
 async function setup(): Promise<{
   core: ServerCore;
-  client: RpcClient;
+  client: NdjsonClient;
   handler: ReturnType<typeof testHandler>;
 }> {
   const handler = testHandler();
@@ -28,7 +27,7 @@ async function setup(): Promise<{
   return { core, client: await server.connect(), handler };
 }
 
-function initialize(client: RpcClient, protocolVersion = '2025-06-18') {
+function initialize(client: NdjsonClient, protocolVersion = '2025-06-18') {
   return client.request('initialize', {
     protocolVersion,
     capabilities: { roots: { listChanged: true }, sampling: {} },

@@ -1,11 +1,17 @@
 /** Modern era (2026-07-28) end to end over a real unix socket: discover, _meta checks, listen streams. */
+
+import {
+  FULL_CAPABILITIES,
+  MODERN_META,
+  memoryLogger,
+  type NdjsonClient,
+  type TestHandlerOptions,
+  testHandler,
+} from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerCore } from './core-types.js';
 import { createServerCore } from './server-core.js';
-import { memoryLogger } from './test-support/memory-logger.js';
-import { MODERN_META, type RpcClient } from './test-support/rpc-client.js';
 import { type SocketServer, startSocketServer } from './test-support/socket-server.js';
-import { FULL_CAPABILITIES, type TestHandlerOptions, testHandler } from './test-support/test-handler.js';
 
 const SERVER_INFO = { name: 'test', version: '1.2.3' };
 const SUB_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -18,7 +24,7 @@ afterEach(async () => {
 async function setup(
   options: TestHandlerOptions = {},
   lifecycle = {},
-): Promise<{ core: ServerCore; client: RpcClient }> {
+): Promise<{ core: ServerCore; client: NdjsonClient }> {
   const core = createServerCore({
     handler: testHandler(options),
     serverInfo: SERVER_INFO,

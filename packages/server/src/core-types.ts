@@ -1,4 +1,8 @@
-/** The engine's public shapes: ServerCore and the CoreConnection every transport drives. */
+/**
+ * The engine's shapes: ServerCore and the CoreConnection every transport drives (public), and the
+ * CoreHost a connection sees of its core (internal). Both server-core.ts and core-connection.ts
+ * import from here, never from each other's types.
+ */
 import type { LifecycleOptions, ServerCapabilities } from '@agentd/lifecycle';
 import type {
   Classified,
@@ -111,4 +115,19 @@ export interface ServerCore {
   /** Ends listen streams with their final result, aborts in-flight requests (answered -32000), refuses new ones. */
   close(): Promise<void>;
   readonly closing: boolean;
+}
+
+/** What a connection needs from its core (internal: server-core implements it, core-connection uses it). */
+export interface CoreHost {
+  readonly handler: Handler;
+  readonly serverInfo: Implementation;
+  readonly registry: SubscriptionRegistry;
+  readonly lifecycleOptions: LifecycleOptions;
+  readonly logger: Logger;
+  readonly maxInFlight: number;
+  readonly clientRequestTimeoutMs: number;
+  readonly maxSubscriptions: number;
+  readonly closing: boolean;
+  capabilities(): ServerCapabilities;
+  forget(connection: CoreConnection): void;
 }

@@ -22,6 +22,7 @@ export type {
   ServerCapabilities,
 } from './handler.js';
 export { DEFAULT_MAX_BUFFERED_INPUT_BYTES, InputBudget } from './input-budget.js';
+export type { ServerErrorCode } from './local-errors.js';
 export {
   type Logger,
   type LogLevel,
@@ -38,6 +39,14 @@ export {
   serveConnection,
   serveStreams,
 } from './serve-connection.js';
+export {
+  DEFAULT_CLOSE_DEADLINE_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  type ListenerServer,
+  type ListenerSource,
+  type ServeListenerOptions,
+  serveListener,
+} from './serve-listener.js';
 export { openStdio, type ServeStdioOptions, serveStdio } from './serve-stdio.js';
 export {
   createServerCore,

@@ -1,5 +1,5 @@
 /** The server-wide budget for buffered input: bytes of unfinished lines held across all connections. */
-import { LocalError } from '@agentd/rpc-frame';
+import { serverError } from './local-errors.js';
 
 export const DEFAULT_MAX_BUFFERED_INPUT_BYTES = 64 * 1024 * 1024;
 
@@ -13,10 +13,7 @@ export class InputBudget {
 
   constructor(readonly limit: number) {
     if (!Number.isSafeInteger(limit) || limit <= 0) {
-      throw new LocalError(
-        'invalid_options',
-        `maxBufferedInputBytes must be a positive integer, got ${limit}`,
-      );
+      throw serverError('invalid_options', `maxBufferedInputBytes must be a positive integer, got ${limit}`);
     }
   }
 

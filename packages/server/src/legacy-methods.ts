@@ -9,17 +9,10 @@ import {
   ErrorCode,
   type JsonRpcRequest,
   type JsonRpcResponse,
-  LocalError,
   successResponse,
   WireError,
 } from '@agentd/rpc-frame';
 import type { PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
-
-export const LEGACY_OWNED: ReadonlySet<string> = new Set([
-  'logging/setLevel',
-  'resources/subscribe',
-  'resources/unsubscribe',
-]);
 
 /** What these methods need from their connection. */
 export interface LegacyMethodHost {
@@ -32,23 +25,30 @@ export interface LegacyMethodHost {
   setLogLevel(level: LoggingLevel): void;
 }
 
-export async function answerLegacyOwned(
+/** The answer when the core owns `request.method` (a throw becomes a rejection); undefined otherwise. */
+export function answerLegacyOwned(
   request: JsonRpcRequest,
   caps: ServerCapabilities,
   host: LegacyMethodHost,
-): Promise<JsonRpcResponse> {
+): Promise<JsonRpcResponse> | undefined {
   switch (request.method) {
     case 'logging/setLevel':
-      return setLevel(request, caps, host);
+      return settle(() => setLevel(request, caps, host));
     case 'resources/subscribe':
-      return subscribe(request, caps, host);
+      return settle(() => subscribe(request, caps, host));
     case 'resources/unsubscribe':
-      requireSubscriptions(request.method, caps);
-      host.registry.drop(host.connectionId, requireUri(request));
-      return successResponse(request.id, {});
+      return settle(() => {
+        requireSubscriptions(request.method, caps);
+        host.registry.drop(host.connectionId, requireUri(request));
+        return successResponse(request.id, {});
+      });
     default:
-      throw new LocalError('not_core_owned', `${request.method} is not answered by the core`);
+      return undefined;
   }
+}
+
+async function settle(answer: () => JsonRpcResponse | Promise<JsonRpcResponse>): Promise<JsonRpcResponse> {
+  return answer();
 }
 
 function setLevel(

@@ -51,7 +51,7 @@ export function deliversListenNotifications(capabilities: ServerCapabilities): b
 }
 
 /** The server offers the 2026-07-28 tasks extension (and so `notifications/tasks`). */
-export function offersTasks(capabilities: ServerCapabilities): boolean {
+function offersTasks(capabilities: ServerCapabilities): boolean {
   const extensions = capabilities.extensions;
   return typeof extensions?.[TASKS_EXTENSION] === 'object' && extensions[TASKS_EXTENSION] !== null;
 }

@@ -22,7 +22,7 @@ import { errorFields, type Logger } from './logger.js';
 import { idKey } from './request-key.js';
 
 /** What listen streams need from their connection. */
-export interface ListenHost {
+interface ListenHost {
   readonly connectionId: string;
   readonly writer: PushWriter;
   readonly registry: SubscriptionRegistry;

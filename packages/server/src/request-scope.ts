@@ -3,7 +3,7 @@ import type { Era, LoggingLevel } from '@agentd/lifecycle';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, RequestId } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from './handler.js';
 
-export interface RequestFacts {
+interface RequestFacts {
   readonly peer: Peer;
   readonly era: Era;
   readonly protocolVersion: string;

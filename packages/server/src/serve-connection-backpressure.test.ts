@@ -1,14 +1,12 @@
 /** The NDJSON loop under load over real unix sockets: backpressure, the input budget, hang-ups. */
 import type net from 'node:net';
+import { type Message, memoryLogger, NdjsonClient, testHandler } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerCoreOptions } from './core-types.js';
 import type { Handler } from './handler.js';
 import type { ServeConnectionOptions } from './serve-connection.js';
 import { createServerCore } from './server-core.js';
-import { memoryLogger } from './test-support/memory-logger.js';
-import { type Message, RpcClient } from './test-support/rpc-client.js';
 import { type SocketServer, startSocketServer } from './test-support/socket-server.js';
-import { testHandler } from './test-support/test-handler.js';
 
 let server: SocketServer | undefined;
 afterEach(async () => {
@@ -85,7 +83,7 @@ describe('backpressure', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(handled()).toBeLessThan(total);
-    const client = new RpcClient(socket);
+    const client = new NdjsonClient(socket);
     socket.resume();
     await waitUntil(() => client.messages.length === total, 20_000);
     expect(new Set(client.messages.map((m) => m.id)).size).toBe(total);
@@ -125,7 +123,7 @@ describe('hang-ups', () => {
     const { start, handler } = setup({ drainTimeoutMs: 600_000 });
     const srv = await start();
     const socket = await srv.raw();
-    const client = new RpcClient(socket);
+    const client = new NdjsonClient(socket);
     void client.request('test/block', {}, 'held').catch(() => {});
     await client.request('ping', undefined, 'started'); // the block was dispatched before this
     hangUp(socket);

@@ -1,11 +1,10 @@
 /** Property: whatever bytes a peer sends, the loop answers what it can, never crashes, and keeps serving. */
 import { PassThrough } from 'node:stream';
+import { memoryLogger, testHandler } from '@agentd/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serveStreams } from './serve-connection.js';
 import { createServerCore } from './server-core.js';
-import { memoryLogger } from './test-support/memory-logger.js';
-import { testHandler } from './test-support/test-handler.js';
 
 /** Sends `chunks`, then a ping; resolves with every parsed output line once the ping is answered. */
 async function run(chunks: Uint8Array[]): Promise<Array<Record<string, unknown>>> {

@@ -1,12 +1,11 @@
 /** The NDJSON loop over real unix sockets: bad input, concurrency, cancellation, slow peers, teardown. */
 import type net from 'node:net';
+import { memoryLogger, testHandler } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerCore } from './core-types.js';
 import type { ServeConnectionOptions } from './serve-connection.js';
 import { createServerCore } from './server-core.js';
-import { memoryLogger } from './test-support/memory-logger.js';
 import { type SocketServer, startSocketServer } from './test-support/socket-server.js';
-import { testHandler } from './test-support/test-handler.js';
 
 let server: SocketServer | undefined;
 afterEach(async () => {

@@ -4,11 +4,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { memoryLogger, testHandler } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
 import { openStdio, serveStdio } from './serve-stdio.js';
 import { createServerCore } from './server-core.js';
-import { memoryLogger } from './test-support/memory-logger.js';
-import { testHandler } from './test-support/test-handler.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

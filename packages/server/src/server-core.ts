@@ -1,32 +1,18 @@
 /** createServerCore: the engine every transport shares (lifecycle, routing, subscriptions, shutdown). */
 import type { LifecycleOptions, ServerCapabilities } from '@agentd/lifecycle';
 import { resolveLifecycle } from '@agentd/lifecycle';
-import { type JsonRpcNotification, LocalError } from '@agentd/rpc-frame';
+import type { JsonRpcNotification } from '@agentd/rpc-frame';
 import { type PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
 import { Connection } from './core-connection.js';
-import type { CoreConnection, ServerCore, ServerCoreOptions } from './core-types.js';
+import type { CoreConnection, CoreHost, ServerCore, ServerCoreOptions } from './core-types.js';
 import type { Handler, Implementation, Peer } from './handler.js';
 import { DEFAULT_MAX_BUFFERED_INPUT_BYTES, InputBudget } from './input-budget.js';
+import { serverError } from './local-errors.js';
 import { errorFields, type Logger, stderrLogger } from './logger.js';
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
 export const DEFAULT_MAX_SUBSCRIPTIONS = 4_096;
-
-/** What a Connection needs from its core (internal). */
-export interface CoreHost {
-  readonly handler: Handler;
-  readonly serverInfo: Implementation;
-  readonly registry: SubscriptionRegistry;
-  readonly lifecycleOptions: LifecycleOptions;
-  readonly logger: Logger;
-  readonly maxInFlight: number;
-  readonly clientRequestTimeoutMs: number;
-  readonly maxSubscriptions: number;
-  readonly closing: boolean;
-  capabilities(): ServerCapabilities;
-  forget(connection: Connection): void;
-}
 
 export function createServerCore(options: ServerCoreOptions): ServerCore {
   return new Core(options);
@@ -98,7 +84,7 @@ class Core implements ServerCore, CoreHost {
 
   openConnection(peer: Peer, writer: PushWriter): CoreConnection {
     if (this.connections.has(peer.connectionId)) {
-      throw new LocalError('duplicate_connection', `connection id ${peer.connectionId} is already open`);
+      throw serverError('duplicate_connection', `connection id ${peer.connectionId} is already open`);
     }
     const connection = new Connection(peer, writer, this);
     this.connections.set(peer.connectionId, connection);
@@ -118,7 +104,7 @@ class Core implements ServerCore, CoreHost {
     return connection;
   }
 
-  forget(connection: Connection): void {
+  forget(connection: CoreConnection): void {
     if (this.connections.get(connection.peer.connectionId) === connection) {
       this.connections.delete(connection.peer.connectionId);
     }
@@ -148,7 +134,7 @@ class Core implements ServerCore, CoreHost {
 
 function positiveInteger(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new LocalError('invalid_options', `${name} must be a positive integer, got ${value}`);
+    throw serverError('invalid_options', `${name} must be a positive integer, got ${value}`);
   }
   return value;
 }

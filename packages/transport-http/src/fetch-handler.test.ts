@@ -3,14 +3,14 @@
  * it): paths, guards, body limits, JSON and SSE answers, and cancellation through `request.signal`.
  */
 import { createServerCore, type RequestContext, silentLogger } from '@agentd/server';
+import { toolHandler } from '@agentd/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFetchHandler } from './index.js';
 import { MODERN_META, sseMessages } from './test-support/harness.js';
-import { testHandler } from './test-support/test-handler.js';
 
 const aborted: RequestContext[] = [];
 const core = createServerCore({
-  handler: testHandler({ onAbort: (c) => aborted.push(c) }),
+  handler: toolHandler({ onAbort: (c) => aborted.push(c) }),
   serverInfo: { name: 'fetch-test', version: '1.0.0' },
   logger: silentLogger,
 });

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { createServerCore, silentLogger } from '@agentd/server';
+import { toolHandler } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpTransport, serveHttp } from './node.js';
 import { type Harness, MODERN_META, modernPost, startHarness } from './test-support/harness.js';
-import { testHandler } from './test-support/test-handler.js';
 
 const TOKEN = 'secret-token-for-tests-0001';
 const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -167,7 +167,7 @@ describe('request rules common to both eras', () => {
 describe('bearer auth', () => {
   it('checks the token on every request and maps it to a principal', async () => {
     const seen: unknown[] = [];
-    const handler = testHandler();
+    const handler = toolHandler();
     const core = createServerCore({
       handler: {
         ...handler,
@@ -196,7 +196,7 @@ describe('bearer auth', () => {
 
   it('refuses to listen on a non-loopback address without auth', async () => {
     const core = createServerCore({
-      handler: testHandler(),
+      handler: toolHandler(),
       serverInfo: { name: 't', version: '1' },
       logger: silentLogger,
     });
@@ -213,7 +213,7 @@ describe('bearer auth', () => {
 describe('configurations', () => {
   it('serves TLS from PEM files', async () => {
     const core = createServerCore({
-      handler: testHandler(),
+      handler: toolHandler(),
       serverInfo: { name: 't', version: '1' },
       logger: silentLogger,
     });
@@ -256,7 +256,7 @@ describe('configurations', () => {
 
   it('modern-only comes from the core: initialize 404 -32601 naming its versions, bare request -32602, GET/DELETE 405', async () => {
     const core = createServerCore({
-      handler: testHandler(),
+      handler: toolHandler(),
       serverInfo: { name: 't', version: '1' },
       logger: silentLogger,
       lifecycle: { versions: ['2026-07-28'] },
@@ -288,7 +288,7 @@ describe('configurations', () => {
 
   it('legacy: false narrows a dual-era core to modern-only with the same answers', async () => {
     const core = createServerCore({
-      handler: testHandler(),
+      handler: toolHandler(),
       serverInfo: { name: 't', version: '1' },
       logger: silentLogger,
     });
@@ -300,7 +300,7 @@ describe('configurations', () => {
 
   it('graceful close ends listen streams with their final result and drains requests', async () => {
     const core = createServerCore({
-      handler: testHandler(),
+      handler: toolHandler(),
       serverInfo: { name: 't', version: '1' },
       logger: silentLogger,
     });

@@ -1,9 +1,9 @@
 /** Internal errors in the transport reach the core's logger; the client sees only the generic -32603. */
 import { createServerCore, type Logger } from '@agentd/server';
+import { toolHandler } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveHttp } from './node.js';
 import { modernPost } from './test-support/harness.js';
-import { testHandler } from './test-support/test-handler.js';
 
 type LogRecord = { level: string; message: string; fields: Record<string, unknown> | undefined };
 
@@ -23,7 +23,7 @@ describe('internal errors', () => {
   it('are logged through the core logger and answered 500 with the generic text only', async () => {
     const logger = recordingLogger();
     const core = createServerCore({
-      handler: testHandler(),
+      handler: toolHandler(),
       serverInfo: { name: 'internal-errors', version: '1.0.0' },
       logger,
     });

@@ -1,3 +1,4 @@
+import { WATCHED_URI } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -6,7 +7,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, sseMessages, startHarness } from './test-support/harness.js';
-import { WATCHED_URI } from './test-support/test-handler.js';
 
 let h: Harness;
 beforeAll(async () => {

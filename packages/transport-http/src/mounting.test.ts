@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
+import { toolHandler } from '@agentd/test-support';
 import { serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,11 +15,10 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFetchHandler } from './index.js';
 import { createNodeHandler } from './node.js';
-import { testHandler } from './test-support/test-handler.js';
 
 function makeCore(): ServerCore {
   return createServerCore({
-    handler: testHandler(),
+    handler: toolHandler(),
     serverInfo: { name: 'mounted', version: '1.0.0' },
     logger: silentLogger,
   });

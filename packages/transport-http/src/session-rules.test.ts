@@ -1,9 +1,9 @@
 import { createServerCore, silentLogger } from '@agentd/server';
+import { toolHandler } from '@agentd/test-support';
 import { expect, it } from 'vitest';
 import { paramHeadersOf } from './index.js';
 import { serveHttp } from './node.js';
 import { modernPost } from './test-support/harness.js';
-import { testHandler } from './test-support/test-handler.js';
 
 const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const INIT = {
@@ -15,7 +15,7 @@ const INIT = {
 
 async function start(options: Parameters<typeof serveHttp>[1]) {
   const core = createServerCore({
-    handler: testHandler(),
+    handler: toolHandler(),
     serverInfo: { name: 't', version: '1' },
     logger: silentLogger,
   });

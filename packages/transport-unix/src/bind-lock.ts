@@ -17,12 +17,12 @@ import { realpath } from 'node:fs/promises';
 import net from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 
-export type ReleaseLock = () => Promise<void>;
+type ReleaseLock = () => Promise<void>;
 
 const NO_LOCK: ReleaseLock = async () => {};
 
 /** The abstract socket name guarding `path` (the same for every spelling of the same file). */
-export async function bindLockName(path: string): Promise<string> {
+async function bindLockName(path: string): Promise<string> {
   const absolute = resolve(path);
   let directory = dirname(absolute);
   try {

@@ -1,8 +1,8 @@
 /** Binds a unix socket safely: stale files are cleared only when nobody listens, live ones are never stolen. */
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import net from 'node:net';
-import { LocalError } from '@agentd/rpc-frame';
 import { acquireBindLock } from './bind-lock.js';
+import { unixError } from './local-errors.js';
 
 export interface BindUnixOptions {
   /** File mode of the socket. Default 0o600 (owner only): the filesystem is the access control. */
@@ -102,7 +102,7 @@ export async function bindUnix(path: string, options: BindUnixOptions = {}): Pro
     boundFiles.set(server, { path, ino: stats.ino, dev: stats.dev });
   } catch (error) {
     server.close();
-    throw new LocalError('bind_failed', `cannot secure ${path}: ${(error as Error).message}`, {
+    throw unixError('bind_failed', `cannot secure ${path}: ${(error as Error).message}`, {
       cause: error,
     });
   }
@@ -115,27 +115,25 @@ async function clearStale(path: string, probeTimeoutMs: number): Promise<void> {
     stats = await lstat(path);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return;
-    throw new LocalError('bind_failed', `cannot inspect ${path}: ${(error as Error).message}`, {
+    throw unixError('bind_failed', `cannot inspect ${path}: ${(error as Error).message}`, {
       cause: error,
     });
   }
   if (!stats.isSocket()) {
-    throw new LocalError('not_a_socket', `${path} exists and is not a socket; refusing to replace it`);
+    throw unixError('not_a_socket', `${path} exists and is not a socket; refusing to replace it`);
   }
   const state = await probe(path, probeTimeoutMs);
   if (state === 'live') {
-    throw new LocalError('address_in_use', `${path}: another server is listening on this socket`);
+    throw unixError('address_in_use', `${path}: another server is listening on this socket`);
   }
   if (state === 'stale') {
     try {
       await unlink(path);
     } catch (error) {
       if (errnoCode(error) !== 'ENOENT') {
-        throw new LocalError(
-          'bind_failed',
-          `cannot remove stale socket ${path}: ${(error as Error).message}`,
-          { cause: error },
-        );
+        throw unixError('bind_failed', `cannot remove stale socket ${path}: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
     }
   }
@@ -160,7 +158,7 @@ function probe(path: string, timeoutMs: number): Promise<'live' | 'stale' | 'gon
       const code = errnoCode(error);
       if (code === 'ECONNREFUSED') resolve('stale');
       else if (code === 'ENOENT') resolve('gone');
-      else reject(new LocalError('bind_failed', `cannot probe ${path}: ${error.message}`, { cause: error }));
+      else reject(unixError('bind_failed', `cannot probe ${path}: ${error.message}`, { cause: error }));
     });
   });
 }
@@ -171,10 +169,10 @@ function listenWithMode(server: net.Server, path: string, mode: number, backlog:
       const code = errnoCode(error);
       reject(
         code === 'EADDRINUSE'
-          ? new LocalError('address_in_use', `${path}: another server bound this path meanwhile`, {
+          ? unixError('address_in_use', `${path}: another server bound this path meanwhile`, {
               cause: error,
             })
-          : new LocalError('bind_failed', `cannot listen on ${path}: ${error.message}`, { cause: error }),
+          : unixError('bind_failed', `cannot listen on ${path}: ${error.message}`, { cause: error }),
       );
     };
     server.once('error', onError);

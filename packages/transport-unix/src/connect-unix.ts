@@ -1,7 +1,7 @@
 /** The client side of a unix socket: a minimal dialer for tests and the agentd CLI. */
 import net from 'node:net';
-import { LocalError } from '@agentd/rpc-frame';
 import { errnoCode } from './bind-unix.js';
+import { unixError } from './local-errors.js';
 
 /**
  * Starts connecting and returns the socket at once; writes before `connect` are queued by Node.
@@ -24,7 +24,7 @@ export async function dialUnix(path: string, options: { timeoutMs?: number } = {
       const retry = errnoCode(error) === 'EAGAIN' && Date.now() < deadline;
       if (!retry) {
         const message = error instanceof Error ? error.message : String(error);
-        throw new LocalError('connect_failed', `${path}: ${message}`, { cause: error });
+        throw unixError('connect_failed', `${path}: ${message}`, { cause: error });
       }
       // Jittered exponential backoff: a burst of dialers must not spin on a full backlog.
       await new Promise((resolve) =>

@@ -256,6 +256,24 @@ describe('serveUnix', () => {
     expect(server.connections).toBe(0);
   });
 
+  it('counts open connections and refuses those beyond maxConnections at accept', async () => {
+    const path = join(dir, 'limit.sock');
+    const server = serveUnix(await bindUnix(path), core(), { maxConnections: 1 });
+    cleanups.push(() => server.close(1_000));
+    const first = await dialUnix(path);
+    cleanups.push(async () => void first.destroy());
+    const [pong] = await exchange(first, ['{"jsonrpc":"2.0","id":1,"method":"ping"}'], 1);
+    expect(pong).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(server.connections).toBe(1);
+    const second = await dialUnix(path);
+    cleanups.push(async () => void second.destroy());
+    // Refused at accept: the server closes it without a word.
+    await new Promise<void>((resolve) => second.once('end', () => resolve()).resume());
+    expect(server.connections).toBe(1);
+    const [again] = await exchange(first, ['{"jsonrpc":"2.0","id":2,"method":"ping"}'], 1);
+    expect(again).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+
   it('serves 1,000 concurrent connections', async () => {
     const path = join(dir, 'many.sock');
     const c = core();

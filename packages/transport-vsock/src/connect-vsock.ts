@@ -1,18 +1,9 @@
 /** Dials a vsock listener and returns the connection at once, like net.connect. */
-import { LocalError } from '@agentd/rpc-frame';
+
 import { explainNoVsock } from './explain-no-vsock.js';
 import { type NativeAddress, nativeAddon } from './native.js';
+import { checkU32 } from './parse-vsock-address.js';
 import { VsockSocket, type VsockSocketOptions } from './vsock-socket.js';
-
-function checkU32(name: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new LocalError(
-      'invalid_vsock_address',
-      `${name} must be an integer in ${min}..${max}, got ${String(value)}`,
-    );
-  }
-  return value;
-}
 
 /** @internal Dials any address family the addon supports (tests use unix). */
 export function connectTo(address: NativeAddress, options: VsockSocketOptions = {}): VsockSocket {

@@ -1,5 +1,5 @@
 /** This machine's own vsock CID. */
-import { LocalError } from '@agentd/rpc-frame';
+import { vsockError } from './local-errors.js';
 import { nativeAddon } from './native.js';
 
 /**
@@ -11,12 +11,8 @@ export function localCid(): number {
   try {
     return addon.localCid();
   } catch (error) {
-    throw new LocalError(
-      'vsock_unavailable',
-      `cannot read the local vsock CID: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    throw vsockError('vsock_unavailable', `cannot read the local vsock CID: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -2,7 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { LocalError } from '@agentd/rpc-frame';
+import { vsockError } from './local-errors.js';
 
 /** Where a socket lives: vsock for real use, unix only for the test stand-in. */
 export type NativeAddress = { family: 'vsock'; cid: number; port: number } | { family: 'unix'; path: string };
@@ -30,7 +30,7 @@ export interface NativeHandle {
   unref(): void;
 }
 
-export interface NativeAddon {
+interface NativeAddon {
   listen(address: NativeAddress, backlog: number): NativeHandle;
   /** The handle, and the connect error when connect(2) failed at once (the handle is then only for closing). */
   connect(address: NativeAddress): [NativeHandle, Error | undefined];
@@ -82,7 +82,7 @@ export function vsockUnavailableReason(): string | undefined {
 export function nativeAddon(): NativeAddon {
   loaded ??= load();
   if ('reason' in loaded) {
-    throw new LocalError('vsock_unavailable', `@agentd/transport-vsock is unavailable: ${loaded.reason}`);
+    throw vsockError('vsock_unavailable', `@agentd/transport-vsock is unavailable: ${loaded.reason}`);
   }
   return loaded.addon;
 }

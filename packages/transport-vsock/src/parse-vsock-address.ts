@@ -1,6 +1,7 @@
 /** Parses the `vsock:PORT` / `vsock:CID:PORT` listen and dial targets shared with agentd's config. */
-import { LocalError } from '@agentd/rpc-frame';
+
 import { VMADDR_CID_ANY, VMADDR_PORT_ANY } from './constants.js';
+import { vsockError } from './local-errors.js';
 
 export interface VsockAddress {
   cid: number;
@@ -10,7 +11,7 @@ export interface VsockAddress {
 const MAX_U32 = 0xffff_ffff;
 
 function fail(text: string, why: string): never {
-  throw new LocalError('invalid_vsock_address', `invalid vsock address ${JSON.stringify(text)}: ${why}`);
+  throw vsockError('invalid_vsock_address', `invalid vsock address ${JSON.stringify(text)}: ${why}`);
 }
 
 /** Strict unsigned decimal (no sign, no spaces, no hex), at most 32 bits. */
@@ -38,4 +39,15 @@ export function parseVsockAddress(text: string): VsockAddress {
   if (port === 0) fail(text, 'port 0 is not a valid vsock service port');
   if (port === VMADDR_PORT_ANY) fail(text, 'port 4294967295 is the wildcard port, not a service port');
   return { cid, port };
+}
+
+/** A numeric cid or port given as an option: an integer in `min..max`, else `invalid_vsock_address`. */
+export function checkU32(name: string, value: unknown, min: number, max = MAX_U32): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw vsockError(
+      'invalid_vsock_address',
+      `${name} must be an integer in ${min}..${max}, got ${String(value)}`,
+    );
+  }
+  return value;
 }

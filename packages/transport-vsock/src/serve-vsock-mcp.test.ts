@@ -1,10 +1,9 @@
 /** The transport-unix / serveConnection MCP suite, both eras, over the addon's AF_UNIX stand-in. */
 import { once } from 'node:events';
-import { createServerCore, type Logger, type ServerCore } from '@agentd/server';
+import { createServerCore, type ServerCore } from '@agentd/server';
+import { type Message, MODERN_META, memoryLogger, NdjsonClient, toolHandler } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServeVsockOptions, serveVsock, type VsockServer } from './serve-vsock.js';
-import { mcpHandler } from './test-support/mcp-handler.js';
-import { type Message, MODERN_META, NdjsonClient } from './test-support/ndjson-client.js';
 import { bindUnixViaAddon, connectUnixViaAddon, tempSocketPath } from './test-support/unix-stand-in.js';
 import type { VsockSocket } from './vsock-socket.js';
 
@@ -16,17 +15,6 @@ const LEGACY_INIT = {
 };
 const EMPTY_REGISTRY = { uris: 0, subscriptions: 0, channels: 0, listenStreams: 0 };
 
-type LogRecord = { level: string; message: string; fields: Record<string, unknown> };
-
-function recordingLogger(): Logger & { records: LogRecord[] } {
-  const records: LogRecord[] = [];
-  const at =
-    (level: string) =>
-    (message: string, fields: Record<string, unknown> = {}) =>
-      void records.push({ level, message, fields });
-  return { records, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
-
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -34,8 +22,8 @@ afterEach(async () => {
 
 function setup(options: ServeVsockOptions = {}) {
   const path = tempSocketPath();
-  const handler = mcpHandler();
-  const logger = recordingLogger();
+  const handler = toolHandler({ canSubscribe: (uri) => uri.startsWith('agent://') });
+  const logger = memoryLogger();
   const core: ServerCore = createServerCore({
     handler,
     serverInfo: { name: 'vsock-mcp', version: '1' },
@@ -108,17 +96,15 @@ describe('vsock stand-in: subscriptions and pushes', () => {
   it('modern: subscriptions/listen acks, tags pushes with subscriptionId, and a cancel ends it', async () => {
     const { core, connect } = setup();
     const client = await connect();
-    client.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'subscriptions/listen',
-        params: {
-          _meta: MODERN_META,
-          notifications: { toolsListChanged: true, resourceSubscriptions: [STATUS] },
-        },
-      }),
-    );
+    client.send({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'subscriptions/listen',
+      params: {
+        _meta: MODERN_META,
+        notifications: { toolsListChanged: true, resourceSubscriptions: [STATUS] },
+      },
+    });
     const ack = await client.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
     expect(listenMeta(ack)['io.modelcontextprotocol/subscriptionId']).toBe(7); // number stays number
     expect(ack.params?.notifications).toMatchObject({
@@ -156,17 +142,15 @@ describe('vsock stand-in: subscriptions and pushes', () => {
       await legacy.request('resources/subscribe', { uri });
     const modern = await connect();
     for (const id of ['l1', 'l2']) {
-      modern.send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'subscriptions/listen',
-          params: {
-            _meta: MODERN_META,
-            notifications: { toolsListChanged: true, resourceSubscriptions: [STATUS, 'agent://load'] },
-          },
-        }),
-      );
+      modern.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'subscriptions/listen',
+        params: {
+          _meta: MODERN_META,
+          notifications: { toolsListChanged: true, resourceSubscriptions: [STATUS, 'agent://load'] },
+        },
+      });
       await modern.waitFor(
         (m) =>
           m.method === 'notifications/subscriptions/acknowledged' &&
@@ -191,17 +175,15 @@ describe('vsock stand-in: subscriptions and pushes', () => {
     const cut = await connect();
     await ended.request('resources/subscribe', { uri: STATUS });
     await ended.request('resources/subscribe', { uri: 'agent://load' });
-    cut.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'listen',
-        method: 'subscriptions/listen',
-        params: {
-          _meta: MODERN_META,
-          notifications: { toolsListChanged: true, resourceSubscriptions: [STATUS] },
-        },
-      }),
-    );
+    cut.send({
+      jsonrpc: '2.0',
+      id: 'listen',
+      method: 'subscriptions/listen',
+      params: {
+        _meta: MODERN_META,
+        notifications: { toolsListChanged: true, resourceSubscriptions: [STATUS] },
+      },
+    });
     await cut.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
     expect(core.registry.subscriberCount(STATUS)).toBe(2);
     ended.stream.end();
@@ -222,7 +204,7 @@ describe('vsock stand-in: concurrency and cancellation', () => {
       const client = await connect();
       const send = (params: Record<string, unknown>, id: string) =>
         era === 'legacy' ? client.request('tools/call', params, id) : client.modern('tools/call', params, id);
-      const slow = send(call('wait', { key: `k-${era}` }), 'slow');
+      const slow = send(call('park', { key: `k-${era}` }), 'slow');
       const fast = await send(call('echo', { text: 'fast' }), 'fast');
       expect(fast.result).toMatchObject({ content: [{ text: 'fast' }] });
       expect(client.messages.map((m) => m.id)).toEqual(['fast']);
@@ -334,7 +316,7 @@ describe('vsock stand-in: slow peers and load', () => {
       clients.map((client) => client.waitFor((m) => m.method === 'notifications/resources/updated')),
     );
     await server.close(1_000);
-    await Promise.all(clients.map((client) => client.ended));
+    await Promise.all(clients.map((client) => client.closed()));
     expect(server.connections).toBe(0);
     await waitUntil(() => core.connectionCount === 0);
     expect(core.registry.stats()).toEqual(EMPTY_REGISTRY);

@@ -1,29 +1,17 @@
-/** Serves each vsock connection (origin `management`) with the shared NDJSON connection loop. */
+/** Serves each vsock connection (origin `management`) with the server's shared accept loop. */
 import {
-  type ConnectionHandle,
-  type ServeConnectionOptions,
+  type ListenerServer,
+  type ServeListenerOptions,
   type ServerCore,
-  serveConnection,
+  serveListener,
 } from '@agentd/server';
 import type { VsockListener } from './vsock-listener.js';
 import type { VsockSocket } from './vsock-socket.js';
 
-export interface ServeVsockOptions extends Omit<ServeConnectionOptions, 'transport' | 'connectionId'> {
-  /** Connections beyond this are closed at accept (and logged). Default 4 096. */
-  maxConnections?: number;
-  /** Default drain deadline of close(). Default 10 000 ms. */
-  closeDeadlineMs?: number;
-}
+export type ServeVsockOptions = ServeListenerOptions;
 
-export interface VsockServer {
+export interface VsockServer extends ListenerServer {
   readonly listener: VsockListener;
-  /** Open connections. */
-  readonly connections: number;
-  /**
-   * Stops accepting, lets in-flight requests finish for up to `deadlineMs`, ends listen streams
-   * with their final result, then closes every connection. Idempotent.
-   */
-  close(deadlineMs?: number): Promise<void>;
 }
 
 /** Peer facts for the Handler: the vsock CID and port the connection came from. */
@@ -32,21 +20,6 @@ function peerAttributes(socket: VsockSocket): Record<string, unknown> {
   if (socket.remoteCid !== undefined) attributes.cid = socket.remoteCid;
   if (socket.remotePort !== undefined) attributes.port = socket.remotePort;
   return attributes;
-}
-
-/** Resolves once everything written to the socket reached the kernel (or the socket is gone). */
-function flushed(socket: VsockSocket): Promise<void> {
-  if (socket.writableFinished || socket.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    socket.once('finish', resolve);
-    socket.once('close', resolve);
-  });
-}
-
-async function withDeadline(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
-  clearTimeout(timer);
 }
 
 /**
@@ -60,61 +33,28 @@ export function serveVsock(
   core: ServerCore,
   options: ServeVsockOptions = {},
 ): VsockServer {
-  const { maxConnections = 4_096, closeDeadlineMs = 10_000, ...connectionOptions } = options;
-  const handles = new Set<ConnectionHandle>();
-  const sockets = new Set<VsockSocket>();
   const where = listener.address();
-  let closing: Promise<void> | undefined;
   listener.allowHalfOpen = true;
   listener.on('acceptError', (error: Error) =>
     core.logger.warn('vsock accept paused: out of resources', { ...where, error: error.message }),
   );
-  listener.on('error', (error: Error) =>
-    core.logger.error('vsock listener failed', { ...where, error: error.message }),
-  );
-  listener.on('connection', (socket: VsockSocket) => {
-    if (closing !== undefined) {
-      socket.destroy();
-      return;
-    }
-    const attributes = peerAttributes(socket);
-    if (sockets.size >= maxConnections) {
-      core.logger.warn('vsock connection refused: connection limit reached', {
-        ...attributes,
-        maxConnections,
-      });
-      socket.destroy();
-      return;
-    }
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-    const handle = serveConnection(socket, 'management', core, {
-      ...connectionOptions,
+  const served = serveListener<VsockSocket>(
+    {
       transport: 'vsock',
-      attributes: { ...connectionOptions.attributes, ...attributes },
-    });
-    handles.add(handle);
-    void handle.closed.then(() => handles.delete(handle));
-  });
-
-  const close = async (deadlineMs: number): Promise<void> => {
-    const started = Date.now();
-    listener.close();
-    await Promise.all([...handles].map((handle) => handle.shutdown(deadlineMs)));
-    // Our side has ended: let the last bytes flush (bounded by what is left of the deadline) ...
-    await withDeadline(Promise.all([...sockets].map(flushed)), deadlineMs - (Date.now() - started));
-    // ... then cut off peers that keep their half open or stopped reading.
-    for (const socket of sockets) socket.destroy();
-  };
-
+      where: { ...where },
+      onConnection: (accept) => listener.on('connection', accept),
+      onError: (report) => listener.on('error', report),
+      peerAttributes,
+      stop: async () => listener.close(),
+    },
+    core,
+    options,
+  );
   return {
     listener,
     get connections() {
-      return sockets.size;
+      return served.connections;
     },
-    close(deadlineMs = closeDeadlineMs) {
-      closing ??= close(deadlineMs);
-      return closing;
-    },
+    close: (deadlineMs) => served.close(deadlineMs),
   };
 }

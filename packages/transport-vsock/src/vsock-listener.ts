@@ -1,8 +1,8 @@
 /** A listening vsock socket that accepts without blocking and emits each connection as a VsockSocket. */
 import { EventEmitter } from 'node:events';
-import { LocalError } from '@agentd/rpc-frame';
 import { VMADDR_CID_ANY } from './constants.js';
 import { explainNoVsock } from './explain-no-vsock.js';
+import { vsockError } from './local-errors.js';
 import {
   type NativeAddress,
   type NativeHandle,
@@ -10,6 +10,7 @@ import {
   nativeAddon,
   POLL_READABLE,
 } from './native.js';
+import { checkU32 } from './parse-vsock-address.js';
 import { VsockSocket } from './vsock-socket.js';
 
 /** Connections accepted per readiness callback before yielding to the event loop. */
@@ -168,16 +169,6 @@ export class VsockListener extends EventEmitter {
   }
 }
 
-function checkU32(name: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > 0xffff_ffff) {
-    throw new LocalError(
-      'invalid_vsock_address',
-      `${name} must be an integer in ${min}..4294967295, got ${String(value)}`,
-    );
-  }
-  return value;
-}
-
 /** @internal Binds and listens on any address family the addon supports (tests use unix). */
 export function listenOn(address: NativeAddress, backlog = 511, allowHalfOpen = false): VsockListener {
   return new VsockListener(nativeAddon().listen(address, backlog), { allowHalfOpen });
@@ -186,17 +177,14 @@ export function listenOn(address: NativeAddress, backlog = 511, allowHalfOpen = 
 /**
  * Binds and listens on AF_VSOCK, synchronously (socket, bind and listen never block). Throws the
  * errno error (`EADDRINUSE`, `EAFNOSUPPORT` when the kernel has no vsock, ...), a LocalError
- * `invalid_vsock_address` for a bad cid/port, or `vsock_unavailable` when the addon cannot load.
+ * `invalid_vsock_address` for a bad cid/port, `invalid_options` for a bad backlog, or `vsock_unavailable` when the addon cannot load.
  */
 export function bindVsock(options: BindVsockOptions): VsockListener {
   const cid = checkU32('cid', options.cid ?? VMADDR_CID_ANY, 0);
   const port = checkU32('port', options.port, 1);
   const backlog = options.backlog ?? 511;
   if (!Number.isInteger(backlog) || backlog < 1) {
-    throw new LocalError(
-      'invalid_vsock_address',
-      `backlog must be a positive integer, got ${String(backlog)}`,
-    );
+    throw vsockError('invalid_options', `backlog must be a positive integer, got ${String(backlog)}`);
   }
   return explainNoVsock(() =>
     listenOn({ family: 'vsock', cid, port }, backlog, options.allowHalfOpen ?? false),

@@ -4,7 +4,7 @@ import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Json } from './ndjson-client.js';
+import type { Json } from '@agentd/test-support';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 

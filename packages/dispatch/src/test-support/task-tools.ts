@@ -2,8 +2,8 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import { WireError } from '@agentd/rpc-frame';
 import { createServerCore, silentLogger } from '@agentd/server';
+import { type SocketHarness, socketHarness } from '@agentd/test-support';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher.js';
-import { type SocketHarness, socketHarness } from './ndjson-peer.js';
 
 export const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 

@@ -3,14 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NdjsonClient } from '@agentd/test-support';
 import type { ServerCore } from '../core-types.js';
 import { type ConnectionHandle, type ServeConnectionOptions, serveConnection } from '../serve-connection.js';
-import { RpcClient } from './rpc-client.js';
 
 export interface SocketServer {
   readonly path: string;
   readonly handles: ConnectionHandle[];
-  connect(): Promise<RpcClient>;
+  connect(): Promise<NdjsonClient>;
   /** A raw connected socket (for peers that misbehave). */
   raw(): Promise<net.Socket>;
   close(): Promise<void>;
@@ -42,7 +42,7 @@ export async function startSocketServer(
     path,
     handles,
     raw,
-    connect: async () => new RpcClient(await raw()),
+    connect: async () => new NdjsonClient(await raw()),
     close: async () => {
       for (const socket of clients) socket.destroy();
       for (const socket of sockets) socket.destroy();

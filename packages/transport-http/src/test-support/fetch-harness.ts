@@ -1,9 +1,9 @@
 /** The same test server as `startHarness`, served through `createFetchHandler` behind `@hono/node-server`. */
 import type { AddressInfo } from 'node:net';
 import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
+import { type ToolHandlerOptions, toolHandler } from '@agentd/test-support';
 import { serve } from '@hono/node-server';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../index.js';
-import { type TestHandlerHooks, testHandler } from './test-handler.js';
 
 export interface FetchHarness {
   core: ServerCore;
@@ -15,10 +15,10 @@ export interface FetchHarness {
 
 export async function startFetchHarness(
   options: FetchHandlerOptions = {},
-  hooks: TestHandlerHooks = {},
+  hooks: ToolHandlerOptions = {},
 ): Promise<FetchHarness> {
   const core = createServerCore({
-    handler: testHandler(hooks),
+    handler: toolHandler(hooks),
     serverInfo: { name: 'transport-http-test', version: '1.0.0' },
     logger: silentLogger,
   });

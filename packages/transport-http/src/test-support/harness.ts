@@ -2,8 +2,8 @@
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
+import { type ToolHandlerOptions, toolHandler } from '@agentd/test-support';
 import { type HttpTransportOptions, serveHttp } from '../node.js';
-import { type TestHandlerHooks, testHandler } from './test-handler.js';
 
 export interface Harness {
   core: ServerCore;
@@ -14,10 +14,10 @@ export interface Harness {
 
 export async function startHarness(
   options: HttpTransportOptions = {},
-  hooks: TestHandlerHooks = {},
+  hooks: ToolHandlerOptions = {},
 ): Promise<Harness> {
   const core = createServerCore({
-    handler: testHandler(hooks),
+    handler: toolHandler(hooks),
     serverInfo: { name: 'transport-http-test', version: '1.0.0' },
     logger: silentLogger,
   });

@@ -1,7 +1,7 @@
 /** A Logger that keeps records in memory, so tests can assert what was logged (and keep stderr quiet). */
-import type { Logger } from '../logger.js';
+import type { Logger } from '@agentd/rpc-frame';
 
-export interface LogRecord {
+interface LogRecord {
   level: string;
   message: string;
   fields: Record<string, unknown>;

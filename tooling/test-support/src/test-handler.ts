@@ -1,8 +1,8 @@
-/** A small real Handler for the server's tests: echo, slow, blocking, failing and client-asking methods. */
+/** A small real Handler for the core's tests: `test/*` methods that echo, sleep, park, block, fail and ask the client. */
 import { ErrorCode, type JsonObject, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
-import type { Handler, Peer, RequestContext, ServerCapabilities } from '../handler.js';
+import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 
-export interface TestHandlerState {
+interface TestHandlerState {
   connects: Peer[];
   disconnects: Array<{ peer: Peer; subscriptionsAtDisconnect: number }>;
   aborted: Array<string | number>;
