@@ -14,6 +14,7 @@ import {
   startNginx,
   startRedisServer,
 } from '@agentd/cluster-harness';
+import type { Json } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -23,7 +24,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
-import type { Json } from './support/ndjson-client.js';
 
 const TOKEN = 'cluster-e2e-bearer-token-0123456789';
 const LEASE_TTL_MS = 1500;
