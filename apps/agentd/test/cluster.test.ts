@@ -206,6 +206,12 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
     expect(instances.map((i) => i.id)).toEqual(['a', 'b', 'c']);
     expect(instances.every((i) => i.alive === true)).toBe(true);
     expect(instances.find((i) => i.id === started.instance)?.runs).toContain(started.handle);
+    // The operator CLI shows the same fleet, from any replica.
+    const socket = (replicas.get('b') as Agentd).socket;
+    const runs = await runCli(['runs', '--socket', socket]);
+    expect(runs.code).toBe(0);
+    expect(runs.stdout).toContain('fleet (3 instances)');
+    expect(runs.stdout).toMatch(/^b \(this\) +alive/m);
     await call(client, 'command_subagent.cancel', { handle: started.handle });
   });
 
