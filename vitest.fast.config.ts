@@ -20,6 +20,8 @@ const HEAVY_SUITES = [
   // agentd: real agent processes and the metrics HTTP listener.
   'apps/agentd/src/supervisor/**/*.test.ts',
   'apps/agentd/src/metrics/metrics-server.test.ts',
+  // agentd cluster: a real redis-server.
+  'apps/agentd/src/cluster/**/*.test.ts',
   // Socket transports: every suite binds or dials real sockets.
   'packages/transport-unix/**',
   'packages/transport-vsock/**',

@@ -26,4 +26,11 @@ type DaemonErrorCode =
   | 'address_in_use'
   | 'address_unavailable';
 
-export type AgentdErrorCode = SupervisorErrorCode | DaemonErrorCode;
+/** A fleet (the `cluster` config block) that cannot reach, or use, its shared Redis. */
+type ClusterErrorCode =
+  | 'redis_unreachable'
+  | 'cluster_unavailable'
+  /** A turn for a warm session that lives on another replica. */
+  | 'remote_session';
+
+export type AgentdErrorCode = SupervisorErrorCode | DaemonErrorCode | ClusterErrorCode;

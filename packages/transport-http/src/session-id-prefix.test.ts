@@ -2,7 +2,7 @@
 import { createServerCore, silentLogger } from '@agentd/server';
 import { expect, it } from 'vitest';
 import { serveHttp } from './node.js';
-import { testHandler } from './test-support/test-handler.js';
+import { toolHandler } from '@agentd/test-support';
 
 const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const INIT = {
@@ -14,7 +14,7 @@ const INIT = {
 
 it('mints legacy session ids with the prefix, and the session works', async () => {
   const core = createServerCore({
-    handler: testHandler(),
+    handler: toolHandler(),
     serverInfo: { name: 't', version: '1' },
     logger: silentLogger,
   });
@@ -40,7 +40,7 @@ it('mints legacy session ids with the prefix, and the session works', async () =
 
 it.each(['', 'has space', 'x'.repeat(33), 'é'])('refuses sessionIdPrefix %j', async (prefix) => {
   const core = createServerCore({
-    handler: testHandler(),
+    handler: toolHandler(),
     serverInfo: { name: 't', version: '1' },
     logger: silentLogger,
   });

@@ -127,7 +127,8 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
       }
       const subagents =
         isJsonObject(inventory) && Array.isArray(inventory.subagents) ? inventory.subagents : [];
-      show(subagents, (v) => runsText(v as unknown[]));
+      const fleet = isJsonObject(inventory) ? inventory.fleet : undefined;
+      show(subagents, (v) => runsText(v as unknown[], fleet));
       return EXIT.ok;
     }
     case 'spawn': {

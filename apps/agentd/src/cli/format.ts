@@ -4,7 +4,7 @@ import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 export const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /** Terminal states that mean the run did not succeed (exit 1 for the commands that wait on it). */
-export const FAILED_STATES: ReadonlySet<string> = new Set(['failed', 'timed_out', 'cancelled']);
+export const FAILED_STATES: ReadonlySet<string> = new Set(['failed', 'timed_out', 'cancelled', 'lost']);
 
 const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 
@@ -57,19 +57,7 @@ export function daemonStatusText(status: unknown): string {
   ].join('\n')}\n`;
 }
 
-/** `agentd runs`: one line per tracked run. */
-export function runsText(subagents: unknown[]): string {
-  if (subagents.length === 0) return 'no tracked runs\n';
-  const rows = subagents
-    .filter(isJsonObject)
-    .map((s) => [
-      str(s.handle),
-      str(s.runId),
-      str(s.agent),
-      `${str(s.state)}${s.warm === true ? ' (warm)' : ''}`,
-      duration(s),
-    ]);
-  const header = ['HANDLE', 'RUN', 'AGENT', 'STATE', 'TIME'];
+function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   return `${[header, ...rows]
     .map((r) =>
@@ -79,6 +67,34 @@ export function runsText(subagents: unknown[]): string {
         .trimEnd(),
     )
     .join('\n')}\n`;
+}
+
+/** The fleet part of `agentd runs` (cluster mode): one line per instance. */
+function fleetText(fleet: JsonObject): string {
+  const instances = Array.isArray(fleet.instances) ? fleet.instances.filter(isJsonObject) : [];
+  const rows = instances.map((i) => [
+    `${str(i.id)}${i.self === true ? ' (this)' : ''}`,
+    i.alive === true ? 'alive' : 'lease expired',
+    String(Array.isArray(i.runs) ? i.runs.length : 0),
+    Array.isArray(i.listeners) ? i.listeners.join(' ') : '',
+  ]);
+  return `\nfleet (${instances.length} instances)\n${table(['INSTANCE', 'LIVENESS', 'LIVE RUNS', 'LISTENERS'], rows)}`;
+}
+
+/** `agentd runs`: one line per tracked run, then the fleet's instances when clustered. */
+export function runsText(subagents: unknown[], fleet?: unknown): string {
+  const tail = isJsonObject(fleet) ? fleetText(fleet) : '';
+  if (subagents.length === 0) return `no tracked runs\n${tail}`;
+  const rows = subagents
+    .filter(isJsonObject)
+    .map((s) => [
+      str(s.handle),
+      str(s.runId),
+      str(s.agent),
+      `${str(s.state)}${s.warm === true ? ' (warm)' : ''}`,
+      duration(s),
+    ]);
+  return `${table(['HANDLE', 'RUN', 'AGENT', 'STATE', 'TIME'], rows)}${tail}`;
 }
 
 /** One agent://events entry as a log line. */

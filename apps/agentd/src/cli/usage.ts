@@ -126,6 +126,9 @@ const DAEMON_OPTIONS = `Daemon options (each also settable in the config file an
   --events-ring N                 capacity of agent://events
   --[no-]watch                    reload the config file when it changes (SIGHUP always reloads)
   --metrics http://127.0.0.1:PORT serve Prometheus metrics there (loopback only)
+  --redis-url redis://HOST:PORT   join a fleet of replicas sharing runs through Redis (cluster.redisUrl)
+  --instance-id NAME              this replica's name in the fleet (default: hostname-pid-random)
+  --lease-ttl-ms N                a replica silent this long is dead; its unfinished runs become lost
   --tls-cert FILE --tls-key FILE  PEM files for https:// targets
   --bearer-token-file FILE        bearer token for HTTP (or AGENTD_BEARER_TOKEN; never on argv)
   --max-concurrent-runs N  --max-warm-sessions N  --max-tracked-handles N

@@ -1,6 +1,7 @@
 /** The JSON Schema of agentd's config file: the single source of truth for `config schema` and validation. */
 import { type JsonObject, LOG_LEVELS, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentProfile } from '../supervisor/types.js';
+import { CLUSTER_SCHEMA, type ClusterConfig } from './cluster-config.js';
 
 export type Exposure = 'codemode' | 'classic';
 
@@ -68,6 +69,8 @@ export interface AgentdConfig {
   watch: boolean;
   /** Prometheus endpoint, `http://127.0.0.1:PORT[/PATH]`; none when unset. */
   metrics?: string;
+  /** Replicas sharing runs through Redis; none when agentd runs alone. */
+  cluster?: ClusterConfig;
   defaultAgent: string;
   agents: Record<string, AgentProfileConfig>;
   limits: LimitsConfig;
@@ -296,6 +299,7 @@ export const CONFIG_SCHEMA: JsonObject = {
       description:
         "Serve Prometheus metrics at this address, e.g. 'http://127.0.0.1:9464' (path default /metrics; restart required). A non-loopback address needs a bearer token.",
     },
+    cluster: CLUSTER_SCHEMA,
     defaultAgent: {
       type: 'string',
       minLength: 1,

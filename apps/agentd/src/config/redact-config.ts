@@ -21,6 +21,20 @@ export function redactConfig(config: AgentdConfig): JsonObject {
       ...(config.auth.oauth === undefined ? {} : { oauth: { ...config.auth.oauth } }),
     },
     agents,
+    ...(config.cluster === undefined
+      ? {}
+      : { cluster: { ...config.cluster, redisUrl: redactUrl(config.cluster.redisUrl) } }),
   };
   return JSON.parse(JSON.stringify(redacted)) as JsonObject;
+}
+
+/** A Redis URL with its password (if any) replaced: the host and database stay visible. */
+function redactUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.password === '') return text;
+    return `${url.protocol}//${url.username}:${REDACTED}@${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+  } catch {
+    return REDACTED;
+  }
 }

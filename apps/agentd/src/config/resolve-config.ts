@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import { MetricsTargetError, parseMetricsTarget } from '../metrics/metrics-target.js';
+import { CLUSTER_DEFAULTS } from './cluster-config.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { AgentdConfig } from './config-schema.js';
 import { defaultConfig } from './defaults.js';
@@ -215,6 +216,7 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
   }));
   if (mergedIssues.length > 0) throw new ConfigError(mergedIssues);
   const config = merged as unknown as AgentdConfig;
+  if (config.cluster !== undefined) config.cluster = { ...CLUSTER_DEFAULTS, ...config.cluster };
   if (inputs.forceStdio === true) {
     // `agentd stdio` binds nothing but stdio unless its own --serve flags ask: a config file or
     // AGENTD_SERVE shared with the daemon must not make a client-launched agentd grab its socket.

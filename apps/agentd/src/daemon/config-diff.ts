@@ -13,6 +13,7 @@ const RESTART_KEYS = [
   'connections',
   'eventsRing',
   'metrics',
+  'cluster',
 ] as const;
 
 export interface ConfigDiff {

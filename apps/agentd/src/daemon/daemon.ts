@@ -2,6 +2,9 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import { createServerCore, type Peer, type ServerCore } from '@agentd/server';
 import { canonicalizeUri, SubscriptionRegistry } from '@agentd/subscriptions';
+import type { ClusterLink } from '../cluster/cluster-link.js';
+import { ClusterNode, sessionIdPrefix } from '../cluster/cluster-node.js';
+import type { RunChange } from '../cluster/shared-run.js';
 import { ConfigError, formatIssue } from '../config/config-error.js';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { redactConfig } from '../config/redact-config.js';
@@ -16,10 +19,12 @@ import { subscriptionKey } from './agent-uri.js';
 import { diffConfig } from './config-diff.js';
 import { ConfigWatcher } from './config-watcher.js';
 import { type Listener, startListener } from './listeners.js';
-import { buildOperations, type OperationHost, statusJson } from './operations.js';
+import { buildOperations, type OperationHost } from './operations.js';
 import { supervisorConfig } from './profiles.js';
 import { RESOURCE_SPECS, type ResourceHost } from './resources.js';
+import { localRunIndex, type RunIndex } from './run-index.js';
 import { createSelfMcp, type SelfMcp } from './self-mcp.js';
+import { statusJson } from './status-json.js';
 import { listenerTrust, seesManagement } from './trust.js';
 
 export interface DaemonOptions {
@@ -27,6 +32,8 @@ export interface DaemonOptions {
   resolved: ResolvedConfig;
   logger: JsonLineLogger;
   version: string;
+  /** The fleet's Redis, opened by the caller when `cluster` is configured (closed on shutdown). */
+  link?: ClusterLink;
 }
 
 /** What an MCP client's model is told about agentd at connection time. */
@@ -53,6 +60,10 @@ export class Daemon implements OperationHost, ResourceHost {
   /** Only when `metrics` is configured: no cost otherwise. */
   readonly #metrics: AgentdMetrics | undefined;
   #metricsServer: MetricsServer | undefined;
+  /** The fleet, when `cluster` is configured (joined in listen()). */
+  readonly #cluster: ClusterNode | undefined;
+  readonly #link: ClusterLink | undefined;
+  #runs: RunIndex;
   #config: AgentdConfig;
   #configPath: string | undefined;
   /** Serve targets and TLS material are fixed at startup (changing them needs a restart). */
@@ -88,8 +99,25 @@ export class Daemon implements OperationHost, ResourceHost {
       ...supervisorConfig(this.#config),
       logger: this.#logger,
     });
+    this.#link = options.link;
+    const cluster = this.#config.cluster;
+    this.#cluster =
+      cluster === undefined || options.link === undefined
+        ? undefined
+        : new ClusterNode({
+            config: cluster,
+            link: options.link.connection,
+            supervisor: this.#supervisor,
+            logger: this.#logger,
+            version: this.version,
+            listeners: () => this.#listeners.map((l) => l.address),
+            onLost: (change) => this.#notifyLost(change),
+          });
+    this.#runs = this.#cluster ?? localRunIndex(() => this.#supervisor);
     const registry = new SubscriptionRegistry({
       canonicalize: (uri) => subscriptionKey(canonicalizeUri(uri)),
+      // A fleet: every replica's notifications reach every replica's subscribers.
+      ...(options.link === undefined ? {} : { bus: options.link.bus }),
     });
     this.#metrics =
       this.#config.metrics === undefined
@@ -107,6 +135,9 @@ export class Daemon implements OperationHost, ResourceHost {
       resources: this,
       logger: this.#logger,
       ...(metrics === undefined ? {} : { onExecuted: (outcome) => metrics.observeExecution(outcome) }),
+      ...(options.link === undefined
+        ? {}
+        : { taskStore: options.link.taskStore, requestStateKey: options.link.requestStateKey }),
     });
     this.#core = createServerCore({
       handler: metrics?.instrument(this.#selfMcp.handler) ?? this.#selfMcp.handler,
@@ -127,6 +158,7 @@ export class Daemon implements OperationHost, ResourceHost {
 
   /** Binds every serve target; on failure closes what was opened and rethrows. */
   async listen(): Promise<Listener[]> {
+    await this.#joinFleet();
     for (const target of this.#targets) {
       try {
         const listener = await startListener(target, {
@@ -134,6 +166,9 @@ export class Daemon implements OperationHost, ResourceHost {
           config: this.#config,
           tls: this.#tls,
           logger: this.#logger,
+          ...(this.#cluster === undefined
+            ? {}
+            : { sessionIdPrefix: sessionIdPrefix(this.#cluster.instanceId) }),
           onStdioEnd: () => {
             this.#logger.info('stdio peer closed stdin; shutting down');
             void this.shutdown(0, 'stdin closed');
@@ -176,9 +211,21 @@ export class Daemon implements OperationHost, ResourceHost {
     return this.#metricsServer?.url;
   }
 
+  /** Before any listener: a replica serves only once it answers for the whole fleet. */
+  async #joinFleet(): Promise<void> {
+    try {
+      await this.#cluster?.start();
+    } catch (error) {
+      await this.#abortStart();
+      throw error;
+    }
+  }
+
   async #abortStart(): Promise<void> {
     await Promise.all(this.#listeners.map((l) => l.close(0)));
     this.#listeners = [];
+    await this.#cluster?.close();
+    await this.#link?.close();
     await this.#supervisor.dispose();
     await this.#selfMcp.close();
   }
@@ -191,6 +238,10 @@ export class Daemon implements OperationHost, ResourceHost {
 
   supervisor(): Supervisor {
     return this.#supervisor;
+  }
+
+  runs(): RunIndex {
+    return this.#runs;
   }
 
   ring(): EventRing {
@@ -225,6 +276,7 @@ export class Daemon implements OperationHost, ResourceHost {
       defaultAgent: s.defaultAgent,
       agents: [...s.agents],
       exposure: this.#config.exposure,
+      ...(this.#cluster === undefined ? {} : { instance: this.#cluster.instanceId }),
     };
   }
 
@@ -251,12 +303,14 @@ export class Daemon implements OperationHost, ResourceHost {
     };
   }
 
-  inventoryBody(): JsonObject {
+  async inventoryBody(): Promise<JsonObject> {
     const s = this.#supervisor.snapshot();
+    const fleet = await this.#runs.fleet();
     return {
       snapshot: JSON.parse(JSON.stringify(s)) as JsonObject,
       listeners: this.#listeners.map((l) => ({ target: l.target.raw, address: l.address })),
       subagents: this.#supervisor.list().map(statusJson),
+      ...(fleet === undefined ? {} : { fleet }),
     };
   }
 
@@ -313,6 +367,14 @@ export class Daemon implements OperationHost, ResourceHost {
       }, EVENTS_NOTIFY_MS);
       this.#eventsTimer.unref();
     });
+  }
+
+  /** A run changed that no replica notified for itself (marked lost): notify as if it ran here. */
+  #notifyLost(change: RunChange): void {
+    this.#notify(`agent://run/${change.runId}`, true);
+    if (change.terminal) this.#notify(`agent://subagent/${change.handle}`, false);
+    if (change.warm) this.#notify(`agent://session/${change.handle}`, true);
+    this.#notify('agent://inventory', true);
   }
 
   // ---- reload ----
@@ -394,6 +456,8 @@ export class Daemon implements OperationHost, ResourceHost {
         await Promise.all(this.#listeners.map((l) => l.close(2_000)));
         await this.#metricsServer?.close();
         await this.#supervisor.dispose();
+        await this.#cluster?.close();
+        await this.#link?.close();
         await this.#selfMcp.close();
         this.#logger.info('stopped', { reason });
         this.#exit(0);

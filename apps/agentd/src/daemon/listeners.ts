@@ -26,6 +26,8 @@ export interface ListenContext {
   logger: Logger;
   /** Called when the stdio peer closes stdin: the MCP stdio transport's way to end the server. */
   onStdioEnd: () => void;
+  /** Starts the legacy session ids this replica mints, so a balancer routes sessions back to it. */
+  sessionIdPrefix?: string;
 }
 
 /**
@@ -91,6 +93,7 @@ async function listenHttp(
         : {}),
       allowedHosts: [...(target.loopback ? [] : [target.host]), ...ctx.config.http.allowedHosts],
       allowedOrigins: ctx.config.http.allowedOrigins,
+      ...(ctx.sessionIdPrefix === undefined ? {} : { sessionIdPrefix: ctx.sessionIdPrefix }),
       ...(target.kind === 'https' && ctx.tls !== undefined
         ? { tls: { cert: ctx.tls.cert, key: ctx.tls.key } }
         : {}),

@@ -1,12 +1,17 @@
 /** The self-MCP operations: work operations for every peer, operator operations for management peers. */
 import { ToolResult } from '@agentd/dispatch';
-import type { JsonObject } from '@agentd/rpc-frame';
+import { type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
+import type { RunIndex } from './run-index.js';
 import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
+import { statusJson } from './status-json.js';
 
 export interface OperationHost {
   supervisor(): Supervisor;
+  /** Runs by handle wherever they run (this process, or the fleet). */
+  runs(): RunIndex;
   /** Agent profile names and descriptions, for the spawn schema (changes on reload). */
   agents(): { name: string; description?: string }[];
   defaultAgent(): string;
@@ -77,8 +82,9 @@ function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => v
  * success), still carrying the full status as structured content. In Code Mode the script
  * receives the status as a value either way and decides itself.
  */
-function spawnResult(status: SubagentStatus): JsonObject | ToolResult {
+export function spawnResult(status: SubagentStatus, instanceId?: string): JsonObject | ToolResult {
   const body = statusJson(status);
+  if (instanceId !== undefined) body.instance = instanceId;
   if (!status.terminal || status.state === 'succeeded') return body;
   return new ToolResult({
     content: [{ type: 'text', text: JSON.stringify(body) }],
@@ -87,9 +93,22 @@ function spawnResult(status: SubagentStatus): JsonObject | ToolResult {
   });
 }
 
-/** Strips undefined so the record stays JSON-clean for structuredContent. */
-export function statusJson(status: SubagentStatus): JsonObject {
-  return JSON.parse(JSON.stringify(status)) as JsonObject;
+/**
+ * A turn goes to the process, so only the replica that owns a warm session can run it; the
+ * others say where it lives instead of "unknown handle".
+ */
+async function sendHere<T>(host: OperationHost, handle: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (!(error instanceof LocalError) || error.code !== 'unknown_handle') throw error;
+    const remote = await host.runs().find(handle);
+    if (remote === undefined) throw error;
+    throw new LocalError<AgentdErrorCode>(
+      'remote_session',
+      `this session lives on instance ${String(remote.instance)}; its turns must reach that replica`,
+    );
+  }
 }
 
 export function buildOperations(host: OperationHost): OperationSpec[] {
@@ -121,7 +140,9 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
         // An async spawn for a client that takes tasks answers with a task that follows the run.
         if (request.async === true && (await context.detach()) !== undefined) {
-          return runSpawnTask(sup(), request, context);
+          const body = await runSpawnTask(sup(), request, context);
+          const instance = host.runs().instanceId;
+          return instance === undefined ? body : { ...body, instance };
         }
         // Tied to the request until it answers: a caller that gives up before it has the handle
         // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.
@@ -137,7 +158,9 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
             }),
           onEvent: forwardAgentEvents(context),
         });
-        return spawnResult(status);
+        // What a caller was told is readable from every replica before it is told.
+        await host.runs().settled(status.handle);
+        return spawnResult(status, host.runs().instanceId);
       },
     },
     {
@@ -165,11 +188,8 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
           onEvent: forwardAgentEvents(context),
           ...(typeof args.timeoutMs === 'number' ? { timeoutMs: args.timeoutMs } : {}),
         };
-        const reply = await sup().send(
-          args.handle as string,
-          args.message as string,
-          context.signal,
-          options,
+        const reply = await sendHere(host, args.handle as string, () =>
+          sup().send(args.handle as string, args.message as string, context.signal, options),
         );
         return JSON.parse(JSON.stringify(reply));
       },
@@ -186,7 +206,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       },
       outputType: 'SubagentStatus',
       operator: false,
-      handler: async (args) => statusJson(sup().status(args.handle as string)),
+      handler: async (args) => host.runs().status(args.handle as string),
     },
     {
       kind: 'command',
@@ -201,12 +221,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       outputType: 'SubagentStatus',
       operator: false,
       handler: async (args) =>
-        statusJson(
-          await sup().cancel(
-            args.handle as string,
-            (args.reason as string | undefined) ?? 'cancelled by peer',
-          ),
-        ),
+        host.runs().cancel(args.handle as string, (args.reason as string | undefined) ?? 'cancelled by peer'),
     },
   ];
   return [...work, ...operatorOperations(host)];
@@ -297,7 +312,7 @@ function operatorOperations(host: OperationHost): OperationSpec[] {
       handler: async (args) => {
         const reason = (args.reason as string | undefined) ?? 'cancelled by operator';
         if (typeof args.handle === 'string')
-          return { cancelled: [statusJson(await sup().cancel(args.handle, reason))] };
+          return { cancelled: [await host.runs().cancel(args.handle, reason)] };
         const live = sup()
           .list()
           .filter((s) => !s.terminal);

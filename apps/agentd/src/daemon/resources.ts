@@ -2,15 +2,15 @@
 import { isLogLevel, type JsonObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import type { EventRing } from '../log/event-ring.js';
-import type { SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { type AgentUri, parseAgentUri } from './agent-uri.js';
-import { statusJson } from './operations.js';
+import type { RunIndex } from './run-index.js';
 
 export interface ResourceHost {
-  supervisor(): Supervisor;
+  /** Runs by handle or run id wherever they run (this process, or the fleet). */
+  runs(): RunIndex;
   statusBody(): JsonObject;
   capabilitiesBody(peer: Peer): JsonObject;
-  inventoryBody(): JsonObject;
+  inventoryBody(): Promise<JsonObject>;
   configEffectiveBody(): JsonObject;
   ring(): EventRing;
 }
@@ -115,13 +115,9 @@ export class ResourceError extends Error {
   }
 }
 
-function lookup(sup: Supervisor, predicate: (s: SubagentStatus) => boolean): SubagentStatus | undefined {
-  return sup.list().find(predicate);
-}
-
 /** The public view of a run: everything but the handle, which is a capability. */
-function runView(status: SubagentStatus): JsonObject {
-  const { handle: _handle, ...rest } = statusJson(status);
+function runView(status: JsonObject): JsonObject {
+  const { handle: _handle, ...rest } = status;
   return rest;
 }
 
@@ -129,9 +125,9 @@ function notFound(text: string): never {
   throw new ResourceError('not_found', `resource not found: ${text}`);
 }
 
-export function readResource(host: ResourceHost, text: string, peer: Peer): JsonObject {
+export async function readResource(host: ResourceHost, text: string, peer: Peer): Promise<JsonObject> {
   const uri = parseAgentUri(text) ?? notFound(text);
-  const sup = host.supervisor();
+  const runs = host.runs();
   switch (uri.kind) {
     case 'status':
       return host.statusBody();
@@ -149,42 +145,42 @@ export function readResource(host: ResourceHost, text: string, peer: Peer): Json
         ...(level === undefined ? {} : { level }),
       }) as unknown as JsonObject;
     }
-    case 'run': {
-      const status = lookup(sup, (s) => s.runId === uri.id) ?? notFound(text);
-      return runView(status);
-    }
-    case 'subagent': {
-      const status = lookup(sup, (s) => s.handle === uri.id) ?? notFound(text);
-      return statusJson(status);
-    }
+    case 'run':
+      return runView((await runs.findByRunId(uri.id)) ?? notFound(text));
+    case 'subagent':
+      return (await runs.find(uri.id)) ?? notFound(text);
     case 'session': {
-      const status = lookup(sup, (s) => s.handle === uri.id && s.warm) ?? notFound(text);
-      return statusJson(status);
+      const status = await runs.find(uri.id);
+      return status?.warm === true ? status : notFound(text);
     }
   }
 }
 
 /** Throws ResourceError when the URI cannot be subscribed (never subscribable, unknown, or already final). */
-export function checkSubscribable(host: ResourceHost, text: string): void {
+export async function checkSubscribable(host: ResourceHost, text: string): Promise<void> {
   const uri = parseAgentUri(text) ?? notFound(text);
   const spec = specFor(uri);
   if (!spec.subscribable) {
     throw new ResourceError('not_subscribable', `${spec.uri} is not subscribable; read it when you need it`);
   }
-  const sup = host.supervisor();
-  if (uri.kind === 'run' && lookup(sup, (s) => s.runId === uri.id) === undefined) notFound(text);
+  const runs = host.runs();
+  if (uri.kind === 'run' && (await runs.findByRunId(uri.id)) === undefined) notFound(text);
   if (uri.kind === 'subagent') {
-    const status = lookup(sup, (s) => s.handle === uri.id) ?? notFound(text);
-    if (status.terminal) {
+    const status = (await runs.find(uri.id)) ?? notFound(text);
+    if (status.terminal === true) {
       throw new ResourceError(
         'not_subscribable',
-        `${text} is already ${status.state}; read it instead (it will not change again)`,
+        `${text} is already ${String(status.state)}; read it instead (it will not change again)`,
       );
     }
   }
   if (uri.kind === 'session') {
-    const status = lookup(sup, (s) => s.handle === uri.id && s.warm) ?? notFound(text);
-    if (status.terminal)
-      throw new ResourceError('not_subscribable', `${text} has ended (${status.state}); read it instead`);
+    const status = await runs.find(uri.id);
+    if (status?.warm !== true) notFound(text);
+    if (status.terminal === true)
+      throw new ResourceError(
+        'not_subscribable',
+        `${text} has ended (${String(status.state)}); read it instead`,
+      );
   }
 }

@@ -1,6 +1,6 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
 import { CodeModeRunner, type ExecuteOutcome, type ExecuteRequest } from '@agentd/codemode';
-import { Dispatcher, type SurfaceKind, type TaskStatusEvent } from '@agentd/dispatch';
+import { Dispatcher, type SurfaceKind, type TaskStatusEvent, type TaskStore } from '@agentd/dispatch';
 import type { Logger } from '@agentd/rpc-frame';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
@@ -43,6 +43,10 @@ export interface SelfMcpOptions {
   logger: Logger;
   /** Sees every Code Mode execution's outcome (metrics). */
   onExecuted?: (outcome: ExecuteOutcome) => void;
+  /** Where spawn tasks live (a fleet shares one, so `tasks/get` works on every replica). Default: memory. */
+  taskStore?: TaskStore;
+  /** The MRTR requestState HMAC key (a fleet shares one). Default: random per process. */
+  requestStateKey?: string;
 }
 
 /** The Code Mode runner with each outcome reported, so metrics need nothing from dispatch. */
@@ -109,6 +113,8 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     filtersFor: (peer: Peer) => filters[trustOf(peer)],
     schemaScheme: 'agent',
     logger: options.logger,
+    ...(options.taskStore === undefined ? {} : { tasks: { store: options.taskStore } }),
+    ...(options.requestStateKey === undefined ? {} : { requestState: { key: options.requestStateKey } }),
   });
 
   const register = (spec: OperationSpec) => {
@@ -143,9 +149,9 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
   };
   for (const spec of operations) register(spec);
 
-  const read = (uri: string, peer: Peer) => {
+  const read = async (uri: string, peer: Peer) => {
     try {
-      return json(uri, readResource(options.resources, uri, peer));
+      return json(uri, await readResource(options.resources, uri, peer));
     } catch (error) {
       if (error instanceof ResourceError && error.reason === 'not_found') return undefined;
       throw error;
@@ -191,7 +197,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
    * Subscribe gate: unknown and hidden URIs answer false (the core's generic refusal, identical
    * for both, so a stdio peer cannot probe); known but non-subscribable ones say why.
    */
-  const canSubscribe = (uri: string, peer: Peer): boolean => {
+  const canSubscribe = async (uri: string, peer: Peer): Promise<boolean> => {
     if (!dispatcher.canSubscribe(uri, peer)) return false;
     const parsed = parseAgentUri(uri);
     const spec = parsed === undefined ? undefined : RESOURCE_SPECS.find((r) => r.name === parsed.kind);
@@ -200,7 +206,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         uri,
       });
     try {
-      checkSubscribable(options.resources, uri);
+      await checkSubscribable(options.resources, uri);
       return true;
     } catch (error) {
       if (!(error instanceof ResourceError)) throw error;

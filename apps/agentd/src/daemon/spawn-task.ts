@@ -7,6 +7,7 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext } from './operation-spec.js';
+import { statusJson } from './status-json.js';
 
 /** How long a spawn task (and its result) stays retrievable: the longest turn plus time to collect it. */
 export const SPAWN_TASK_TTL_MS = 6 * 60 * 60 * 1000;
@@ -57,10 +58,6 @@ export async function runSpawnTask(
     status = supervisor.status(status.handle);
   }
   return { ...statusJson(status), lastReply: jsonOf(last) };
-}
-
-function statusJson(status: SubagentStatus): JsonObject {
-  return JSON.parse(JSON.stringify(status)) as JsonObject;
 }
 
 function jsonOf(value: unknown): JsonObject | null {

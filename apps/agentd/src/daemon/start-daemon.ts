@@ -1,6 +1,7 @@
 /** `agentd` / `agentd stdio`: resolves the config (exit 2 before any side effect), starts, waits for the end. */
 import { LocalError } from '@agentd/rpc-frame';
 import type { Command } from '../cli/parse-args.js';
+import { type ClusterLink, openClusterLink } from '../cluster/cluster-link.js';
 import type { ConfigInputs } from '../config/resolve-config.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { JsonLineLogger } from '../log/logger.js';
@@ -29,7 +30,25 @@ export async function startDaemon(
   // Throws ConfigError (exit 2) before anything is bound, spawned or written.
   const resolved = resolveConfig(inputs);
   const logger = new JsonLineLogger({ level: resolved.config.logLevel, fields: { pid: process.pid } });
-  const daemon = new Daemon({ inputs, resolved, logger, version: context.version });
+  const cluster = resolved.config.cluster;
+  let link: ClusterLink | undefined;
+  if (cluster !== undefined) {
+    try {
+      link = await openClusterLink(cluster, logger);
+    } catch (error) {
+      if (!(error instanceof LocalError)) throw error;
+      logger.error('cannot start', { code: error.code, error: error.message });
+      context.io.err(`agentd: ${error.message}\n`);
+      return 1;
+    }
+  }
+  const daemon = new Daemon({
+    inputs,
+    resolved,
+    logger,
+    version: context.version,
+    ...(link === undefined ? {} : { link }),
+  });
 
   let stops = 0;
   const onStop = (signal: NodeJS.Signals) => {

@@ -1,0 +1,248 @@
+/**
+ * This replica's part in the fleet: it mirrors its supervisor's runs into Redis, answers for
+ * runs of other replicas from there, routes cancels to the owner and keeps its lease.
+ */
+import { hostname } from 'node:os';
+import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
+import type { ClusterConfig } from '../config/cluster-config.js';
+import { localStatus, type RunIndex, unknownHandle } from '../daemon/run-index.js';
+import type { AgentdErrorCode } from '../local-errors.js';
+import type { SubagentStatus, Supervisor } from '../supervisor/index.js';
+import { type ClusterKeys, clusterKeys } from './cluster-keys.js';
+import { FleetMembership, type InstanceInfo } from './fleet-membership.js';
+import type { FleetRedis } from './fleet-redis.js';
+import { RunStore } from './run-store.js';
+import { type RunChange, sharedStatus } from './shared-run.js';
+import { WriteQueue } from './write-queue.js';
+
+interface ClusterNodeOptions {
+  config: ClusterConfig;
+  link: FleetRedis;
+  supervisor: Supervisor;
+  logger: Logger;
+  version: string;
+  /** Addresses this replica serves (shown to operators in the fleet view). */
+  listeners: () => string[];
+  /**
+   * This replica's sweep marked a dead replica's run lost. The subscription registry's event bus
+   * carries every replica's own notifications to the others; this is the one change no owner
+   * notifies, so the sweeper does (once; the bus takes it everywhere).
+   */
+  onLost: (change: RunChange) => void;
+}
+
+/** How long a cancel routed to another replica waits for that run to end before answering. */
+const REMOTE_CANCEL_WAIT_MS = 10_000;
+/** Live output (plain-mode tail) is re-published at most this often per run. */
+const TAIL_REFRESH_MS = 250;
+
+/** The default fleet name: readable, and new on every start (a restarted process is a new instance). */
+function defaultInstanceId(): string {
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9_.-]/g, '-')
+      .slice(0, 40) || 'agentd';
+  return `${host}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/**
+ * `<instanceId>-`, as `Mcp-Session-Id` prefix of this replica's legacy sessions (a balancer maps
+ * `~^<instanceId>-` to the replica). Characters a session id cannot carry become `_`.
+ */
+export function sessionIdPrefix(instanceId: string): string {
+  return `${instanceId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 31)}-`;
+}
+
+export class ClusterNode implements RunIndex {
+  readonly instanceId: string;
+  readonly #o: ClusterNodeOptions;
+  readonly #keys: ClusterKeys;
+  readonly #store: RunStore;
+  readonly #membership: FleetMembership;
+  readonly #writes: WriteQueue;
+  readonly #tailTimers = new Map<string, NodeJS.Timeout>();
+  #closed = false;
+
+  constructor(options: ClusterNodeOptions) {
+    this.#o = options;
+    this.instanceId = options.config.instanceId ?? defaultInstanceId();
+    const instanceId = this.instanceId;
+    this.#keys = clusterKeys(options.config.keyPrefix);
+    this.#store = new RunStore(options.link, this.#keys, options.config.recordTtlMs);
+    const info: InstanceInfo = {
+      id: instanceId,
+      pid: process.pid,
+      host: hostname(),
+      version: options.version,
+      startedAt: new Date().toISOString(),
+      // Listeners are bound after the node joins: each lease renewal re-registers the current ones.
+      get listeners() {
+        return options.listeners();
+      },
+    };
+    this.#membership = new FleetMembership({
+      redis: options.link,
+      keys: this.#keys,
+      store: this.#store,
+      info,
+      leaseTtlMs: options.config.leaseTtlMs,
+      logger: options.logger,
+      onLost: (change) => options.onLost(change),
+    });
+    this.#writes = new WriteQueue(options.logger);
+  }
+
+  /** Joins the fleet (lease, cancel channel) and starts mirroring this replica's runs. */
+  async start(): Promise<void> {
+    const { logger, supervisor, link } = this.#o;
+    await link.subscribe(this.#keys.cancelChannel(this.instanceId), (message) => this.#onCancel(message));
+    link.onReady(() => {
+      // Back after an outage: what changed meanwhile was not written; write it all again.
+      if (!this.#closed) this.#resync();
+    });
+    await this.#membership.start();
+    supervisor.on('status', (status) => this.#publish(status));
+    supervisor.on('turn', (handle) => this.#publishCurrent(handle));
+    supervisor.on('event', (handle) => this.#scheduleTail(handle));
+    logger.info('joined the fleet', {
+      component: 'cluster',
+      instance: this.instanceId,
+      leaseTtlMs: this.#o.config.leaseTtlMs,
+    });
+  }
+
+  // ---- mirroring this replica's runs ----
+
+  #publish(status: SubagentStatus): void {
+    if (this.#closed) return;
+    const shared = sharedStatus(status, this.instanceId);
+    if (status.terminal) this.#clearTail(status.handle);
+    this.#writes.enqueue(status.handle, () => this.#store.write(shared));
+  }
+
+  #publishCurrent(handle: string): void {
+    try {
+      this.#publish(this.#o.supervisor.status(handle));
+    } catch {
+      // evicted meanwhile: nothing left to publish
+    }
+  }
+
+  /** Plain runs' live tail changes with each line: re-published, at most every TAIL_REFRESH_MS. */
+  #scheduleTail(handle: string): void {
+    if (this.#tailTimers.has(handle) || this.#closed) return;
+    const timer = setTimeout(() => {
+      this.#tailTimers.delete(handle);
+      this.#publishCurrent(handle);
+    }, TAIL_REFRESH_MS);
+    timer.unref();
+    this.#tailTimers.set(handle, timer);
+  }
+
+  #clearTail(handle: string): void {
+    clearTimeout(this.#tailTimers.get(handle));
+    this.#tailTimers.delete(handle);
+  }
+
+  #resync(): void {
+    this.#o.logger.info('re-publishing local runs after the Redis outage', { component: 'cluster' });
+    void this.#membership.renew().catch(() => {});
+    for (const status of this.#o.supervisor.list()) this.#publish(status);
+  }
+
+  #onCancel(message: string): void {
+    let request: { handle?: unknown; reason?: unknown };
+    try {
+      request = JSON.parse(message) as typeof request;
+    } catch {
+      return;
+    }
+    if (typeof request.handle !== 'string') return;
+    const reason = typeof request.reason === 'string' ? request.reason : 'cancelled through another replica';
+    this.#o.supervisor.cancel(request.handle, reason).catch((error: unknown) => {
+      this.#o.logger.debug('routed cancel found no run', { handle: request.handle, error: String(error) });
+    });
+  }
+
+  // ---- RunIndex ----
+
+  async status(handle: string): Promise<JsonObject> {
+    const status = await this.find(handle);
+    if (status === undefined) throw unknownHandle();
+    return status;
+  }
+
+  async find(handle: string): Promise<JsonObject | undefined> {
+    const local = localStatus(this.#o.supervisor, handle);
+    if (local !== undefined) return { ...local, instance: this.instanceId };
+    return this.#remote(() => this.#store.get(handle));
+  }
+
+  async findByRunId(runId: string): Promise<JsonObject | undefined> {
+    const local = this.#o.supervisor.statusByRunId(runId);
+    if (local !== undefined) return sharedStatus(local, this.instanceId);
+    return this.#remote(() => this.#store.getByRunId(runId));
+  }
+
+  async cancel(handle: string, reason: string): Promise<JsonObject> {
+    if (localStatus(this.#o.supervisor, handle) !== undefined) {
+      const status = await this.#o.supervisor.cancel(handle, reason);
+      await this.settled(handle);
+      return sharedStatus(status, this.instanceId);
+    }
+    const record = (await this.#remote(() => this.#store.get(handle))) ?? throwUnknown();
+    if (record.terminal) return record;
+    const receivers = await this.#o.link.publish(
+      this.#keys.cancelChannel(record.instance),
+      JSON.stringify({ handle, reason }),
+    );
+    // Nobody listens for that instance: it is gone; once its lease lapsed the sweep marks the run lost.
+    if (receivers === 0) await this.#membership.sweep();
+    return this.#waitTerminal(handle, REMOTE_CANCEL_WAIT_MS);
+  }
+
+  async #waitTerminal(handle: string, timeoutMs: number): Promise<JsonObject> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const record = (await this.#store.get(handle)) ?? throwUnknown();
+      if (record.terminal || Date.now() >= deadline) return record;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  settled(handle: string): Promise<void> {
+    return this.#writes.settled(handle);
+  }
+
+  async fleet(): Promise<JsonObject> {
+    const instances = await this.#remote(() => this.#membership.fleet());
+    return { instance: this.instanceId, instances: JSON.parse(JSON.stringify(instances)) as JsonObject[] };
+  }
+
+  /** A Redis read; while Redis is unreachable the caller gets a clear refusal, not a hang. */
+  async #remote<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      this.#o.logger.warn('fleet lookup failed', { component: 'cluster', error: String(error) });
+      throw new LocalError<AgentdErrorCode>(
+        'cluster_unavailable',
+        'the fleet store (Redis) is unreachable; try again shortly',
+      );
+    }
+  }
+
+  /** Flushes pending writes and leaves the fleet (the link is closed by its owner). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const timer of this.#tailTimers.values()) clearTimeout(timer);
+    this.#tailTimers.clear();
+    await this.#writes.drain();
+    await this.#membership.stop();
+  }
+}
+
+function throwUnknown(): never {
+  throw unknownHandle();
+}
