@@ -82,7 +82,7 @@ function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => v
  * success), still carrying the full status as structured content. In Code Mode the script
  * receives the status as a value either way and decides itself.
  */
-export function spawnResult(status: SubagentStatus, instanceId?: string): JsonObject | ToolResult {
+function spawnResult(status: SubagentStatus, instanceId?: string): JsonObject | ToolResult {
   const body = statusJson(status);
   if (instanceId !== undefined) body.instance = instanceId;
   if (!status.terminal || status.state === 'succeeded') return body;
