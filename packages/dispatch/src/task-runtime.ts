@@ -11,13 +11,7 @@ import {
   missingTasksExtension,
   TaskErrorText,
 } from '@agentd/lifecycle';
-import {
-  ErrorCode,
-  isJsonObject,
-  type JsonObject,
-  type Logger,
-  WireError,
-} from '@agentd/rpc-frame';
+import { ErrorCode, isJsonObject, type JsonObject, type Logger, WireError } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from '@agentd/server';
 import { checkInputResponse } from './input-responses.js';
 import { dispatchError } from './local-errors.js';

@@ -1,8 +1,8 @@
 /** `sessionIdPrefix`: minted legacy session ids start with it (a balancer routes on it); bad prefixes are refused. */
 import { createServerCore, silentLogger } from '@agentd/server';
+import { toolHandler } from '@agentd/test-support';
 import { expect, it } from 'vitest';
 import { serveHttp } from './node.js';
-import { toolHandler } from '@agentd/test-support';
 
 const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const INIT = {

@@ -4,10 +4,7 @@ import type { JsonObject, JsonRpcMessage } from '../messages.js';
 
 const text = fc.string({ unit: 'binary', maxLength: 24 });
 
-const requestId = fc.oneof(
-  text,
-  fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
-);
+const requestId = fc.oneof(text, fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }));
 
 /** JSON has no -0 (it is written as 0), so values that must survive a round trip carry +0. */
 function positiveZero(value: unknown): unknown {
