@@ -5,7 +5,7 @@
 import { TaskLimitError, type TaskStore } from '@agentd/dispatch';
 import { expect } from 'vitest';
 
-export interface StoreUnderTest {
+interface StoreUnderTest {
   readonly store: TaskStore;
   /** Lets at least `ms` pass for the store's clock and its expiry (purges what is due). */
   elapse(ms: number): Promise<void>;
