@@ -3,14 +3,14 @@
 // and one line naming the internal dependencies a release moved to (not one line per changeset).
 'use strict';
 
-/** @type {import('@changesets/types').GetReleaseLine} */
+/** The changelog line of one changeset: its summary, continuation lines indented. */
 async function getReleaseLine(changeset) {
   const [first = '', ...rest] = changeset.summary.split('\n').map((line) => line.trimEnd());
   const more = rest.map((line) => (line === '' ? '' : `  ${line}`)).join('\n');
   return `- ${first}${rest.length > 0 ? `\n${more}` : ''}`;
 }
 
-/** @type {import('@changesets/types').GetDependencyReleaseLine} */
+/** One line naming the internal dependencies this release moved to. */
 async function getDependencyReleaseLine(_changesets, dependenciesUpdated) {
   if (dependenciesUpdated.length === 0) return '';
   const names = dependenciesUpdated.map((dependency) => `\`${dependency.name}@${dependency.newVersion}\``);

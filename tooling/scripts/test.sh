@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a clean clone with only Node 20 and npm: install, build, typecheck,
-# lint and format, then every test on this Node (20) and again on Node 24 LTS. Exits non-zero if
-# any step fails; typecheck, lint and the two test runs all run even when one of them fails, so
+# lint and format, unused files/exports/dependencies (knip), then every test on this Node (20) and
+# again on Node 24 LTS. Exits non-zero if any step fails; typecheck, lint and the two test runs all run even when one of them fails, so
 # one CI run shows every problem. The release checks run inside the tests (tooling/scripts): every
 # public package packed and checked by publint and attw, a `changeset version` dry run, and a
 # bundled Code Mode server.
@@ -34,6 +34,7 @@ pnpm turbo run build --output-logs=errors-only
 
 run_step typecheck pnpm turbo run typecheck --output-logs=errors-only
 run_step "lint and format (biome check .)" pnpm biome check .
+run_step "unused files, exports and dependencies (knip)" pnpm knip
 run_step "tests on Node $(node --version)" \
   node node_modules/vitest/vitest.mjs run \
   --reporter=default --reporter=json --outputFile="${reports}/node-current.json"

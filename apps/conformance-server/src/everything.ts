@@ -14,7 +14,7 @@ export interface EverythingApp {
   close(): Promise<void>;
 }
 
-export function buildDispatcher(core: () => ServerCore): Dispatcher {
+function buildDispatcher(core: () => ServerCore): Dispatcher {
   const dispatcher = new Dispatcher({ cache: { listTtlMs: 300_000 }, logger: silentLogger });
   registerContentTools(dispatcher);
   registerClientInputTools(dispatcher);

@@ -129,6 +129,6 @@ function requiredCapabilities(tool: RegisteredTool, declared: JsonObject): JsonO
   return Object.keys(lacking).length > 0 ? lacking : undefined;
 }
 
-export function describe(error: unknown): string {
+function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
 }

@@ -40,7 +40,7 @@ export {
   type TypedToolHandler,
 } from './definitions.js';
 export { DEFAULT_PAGE_SIZE, Dispatcher, type DispatcherOptions } from './dispatcher.js';
-export type { HandlerContext, InputOptions } from './handler-context.js';
+export type { ElicitResult, HandlerContext, InputOptions } from './handler-context.js';
 export { InputRequired } from './input-required.js';
 export type { JsonSchemaType } from './json-schema-type.js';
 export type { DispatchErrorCode } from './local-errors.js';

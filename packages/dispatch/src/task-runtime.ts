@@ -15,12 +15,12 @@ import {
   ErrorCode,
   isJsonObject,
   type JsonObject,
-  LocalError,
   type Logger,
   WireError,
 } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from '@agentd/server';
 import { checkInputResponse } from './input-responses.js';
+import { dispatchError } from './local-errors.js';
 import type { PendingInput, TaskInputHost } from './task-input.js';
 import { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 import { MemoryTaskStore, type TaskChange, type TaskRecord, type TaskStore } from './task-store.js';
@@ -68,15 +68,15 @@ export function resolveTaskTool(
   if (value === undefined) return undefined;
   const options = typeof value === 'string' ? { support: value } : value;
   if (options.support !== 'optional' && options.support !== 'required') {
-    throw new LocalError('invalid_definition', `tool ${tool}: task support must be 'optional' or 'required'`);
+    throw dispatchError('invalid_definition', `tool ${tool}: task support must be 'optional' or 'required'`);
   }
   const start = options.start ?? 'call';
   if (start !== 'call' && start !== 'handler') {
-    throw new LocalError('invalid_definition', `tool ${tool}: task start must be 'call' or 'handler'`);
+    throw dispatchError('invalid_definition', `tool ${tool}: task start must be 'call' or 'handler'`);
   }
   const ttl = options.ttlMs;
   if (ttl !== undefined && ttl !== null && !(Number.isSafeInteger(ttl) && ttl > 0)) {
-    throw new LocalError('invalid_definition', `tool ${tool}: task ttlMs must be a positive integer or null`);
+    throw dispatchError('invalid_definition', `tool ${tool}: task ttlMs must be a positive integer or null`);
   }
   return Object.freeze({
     support: options.support,
@@ -471,6 +471,6 @@ function firstText(result: JsonObject): string | undefined {
 
 function positive(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value <= 0)
-    throw new LocalError('invalid_option', `${name} must be a positive integer`);
+    throw dispatchError('invalid_option', `${name} must be a positive integer`);
   return value;
 }

@@ -15,7 +15,7 @@ export interface AuthOptions {
   readonly oauth?: OAuthResourceOptions;
 }
 
-export type AuthOutcome =
+type AuthOutcome =
   | { readonly kind: 'ok'; readonly principal: Principal }
   | { readonly kind: 'refused'; readonly refusal: Refusal; readonly challenge: string | undefined };
 

@@ -13,7 +13,7 @@ export function hostName(hostHeader: string): string {
   return colon === -1 ? value : value.slice(0, colon);
 }
 
-export function isLoopbackName(name: string): boolean {
+function isLoopbackName(name: string): boolean {
   return LOOPBACK_NAMES.has(name) || /^127(?:\.\d{1,3}){3}$/.test(name) || name.endsWith('.localhost');
 }
 

@@ -14,7 +14,7 @@ export interface SseOptions {
 
 const KEEP_ALIVE = encodeSseComment();
 
-export const SSE_HEADERS = {
+const SSE_HEADERS = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',

@@ -10,10 +10,6 @@ export function startInterval(callback: () => void, ms: number): Timer {
   return unref(setInterval(callback, ms));
 }
 
-export function startTimeout(callback: () => void, ms: number): Timer {
-  return unref(setTimeout(callback, ms));
-}
-
 export function stopTimer(timer: Timer | undefined): void {
   if (timer !== undefined) clearInterval(timer);
 }

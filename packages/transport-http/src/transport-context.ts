@@ -8,7 +8,7 @@ import type { SessionStore } from './session-store.js';
 import type { SseOptions } from './sse-stream.js';
 
 /** A request being answered; in `exchanges` until answered, so `close()` can end or abort it. */
-export interface Exchange {
+interface Exchange {
   /**
    * Shutdown, in two steps: first (`force` false) listen streams are ended with their final
    * result; at the deadline (`force` true) whatever is still open is aborted and cut.

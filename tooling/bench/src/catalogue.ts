@@ -1,6 +1,6 @@
 /** The benchmark workload: 40 entities × 8 operations = 320 tools over an in-memory store, shared by every server. */
 
-export type PropertyType = 'string' | 'integer' | 'boolean';
+type PropertyType = 'string' | 'integer' | 'boolean';
 
 export interface PropertySpec {
   readonly name: string;
@@ -152,7 +152,7 @@ const OPERATIONS: Readonly<Record<Operation, OperationShape>> = {
   },
 };
 
-export const OPERATION_NAMES: readonly Operation[] = [
+const OPERATION_NAMES: readonly Operation[] = [
   'get',
   'list',
   'create',

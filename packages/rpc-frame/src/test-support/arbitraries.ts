@@ -4,7 +4,7 @@ import type { JsonObject, JsonRpcMessage } from '../messages.js';
 
 const text = fc.string({ unit: 'binary', maxLength: 24 });
 
-export const requestId = fc.oneof(
+const requestId = fc.oneof(
   text,
   fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
 );
@@ -21,7 +21,7 @@ function positiveZero(value: unknown): unknown {
 
 const jsonValue = (maxDepth: number) => fc.jsonValue({ maxDepth, stringUnit: 'binary' }).map(positiveZero);
 
-export const jsonObject: fc.Arbitrary<JsonObject> = fc.dictionary(text, jsonValue(3), { maxKeys: 5 });
+const jsonObject: fc.Arbitrary<JsonObject> = fc.dictionary(text, jsonValue(3), { maxKeys: 5 });
 
 const method = fc.string({ unit: 'binary', minLength: 1, maxLength: 24 });
 
