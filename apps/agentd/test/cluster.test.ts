@@ -14,6 +14,7 @@ import {
   startNginx,
   startRedisServer,
 } from '@agentd/cluster-harness';
+import { RedisConnection } from '@agentd/redis';
 import type { Json } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -86,6 +87,20 @@ async function read(client: Client, uri: string): Promise<Json> {
 async function call(client: Client, name: string, args: Json): Promise<Json> {
   const result = (await client.callTool({ name, arguments: args })) as Json;
   return result.structuredContent as Json;
+}
+
+/** Task ids the fleet's run records are bound to, read straight from Redis. */
+async function boundTasks(): Promise<string[]> {
+  const connection = await RedisConnection.connect({ url: redis.url });
+  try {
+    const keys = (await connection.command(['KEYS', 'agentd:run:*'])) as string[];
+    const bound = await Promise.all(keys.map((key) => connection.command(['HGET', key, 'task'])));
+    return bound
+      .filter((json): json is string => typeof json === 'string')
+      .map((json) => String((JSON.parse(json) as Json).taskId));
+  } finally {
+    await connection.close();
+  }
 }
 
 async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
@@ -239,7 +254,11 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
     expect(
       await eventually(
         () =>
-          call(watcher.client, 'query_subagent.status', { handle: done.handle }).catch(() => ({}) as Json),
+          // While that replica is still reconnecting the answer is an error (thrown or isError).
+          call(watcher.client, 'query_subagent.status', { handle: done.handle }).then(
+            (s) => s ?? {},
+            () => ({}) as Json,
+          ),
         (s) => s.state === 'succeeded',
         'the finished run after the restart',
       ),
@@ -261,6 +280,25 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
       instruction: 'sleep 30000',
       async: true,
     });
+    // A spawn task too: the shared task store holds it, so its failure must be said there.
+    const created = await doomed.client.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'command_subagent.spawn',
+          arguments: { instruction: 'sleep 30000', async: true },
+          task: { ttl: 600_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    // The task answers before its run starts: kill only once the run is in Redis, bound to it.
+    await eventually(
+      () => boundTasks(),
+      (bound) => bound.includes(taskId),
+      'the spawn task bound to its run',
+    );
     // A subscriber elsewhere hears of the loss: no owner is left to say it, the sweeper does.
     const updates: string[] = [];
     survivor.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
@@ -292,6 +330,19 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
       (u) => u.includes(uri),
       'the lost notification',
     );
+    // The spawn task failed with the reason, read through any replica (not `working` until its TTL).
+    for (const reader of [survivor.client, retry.client]) {
+      const task = await eventually(
+        () => reader.experimental.tasks.getTask(taskId),
+        (t) => t.status !== 'working',
+        "the lost run's task",
+      );
+      expect(task.status).toBe('failed');
+      expect(task.statusMessage).toContain(`instance ${doomed.instance} stopped renewing its lease`);
+      await expect(reader.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).rejects.toThrow(
+        /was lost/,
+      );
+    }
     const fleet = (await read(survivor.client, 'agent://inventory')).fleet as Json;
     expect((fleet.instances as Json[]).map((i) => i.id)).not.toContain(doomed.instance);
     // Marked once: one survivor swept it.
@@ -302,7 +353,7 @@ describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
       ),
     );
     expect(sweeps).toHaveLength(1);
-    expect(sweeps[0]).toMatchObject({ lost: 1 });
+    expect(sweeps[0]).toMatchObject({ lost: 2 });
   });
 });
 

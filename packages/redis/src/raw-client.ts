@@ -5,13 +5,23 @@
  */
 import { createClient } from '@redis/client';
 
-export function makeClient(url: string, connectTimeout: number, maxDelay: number) {
+/**
+ * `giveUp(cause)` returning an Error stops reconnecting for good (the pending `connect()`
+ * rejects); returning undefined retries with a capped exponential backoff.
+ */
+export function makeClient(
+  url: string,
+  connectTimeout: number,
+  maxDelay: number,
+  giveUp: (cause: unknown) => Error | undefined,
+) {
   return createClient({
     url,
     disableOfflineQueue: true,
     socket: {
       connectTimeout,
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
+      reconnectStrategy: (retries: number, cause: unknown) =>
+        giveUp(cause) ?? Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
     },
   });
 }

@@ -1,9 +1,11 @@
 /**
  * One replica's link to Redis: a command client and, on first use, a dedicated pub/sub client.
- * Both reconnect on their own with a capped backoff; commands issued while Redis is unreachable
- * fail at once (no offline queue), so a caller never waits on an outage it cannot see.
+ * The first connection must succeed (see `connect`); after it, both reconnect on their own with a
+ * capped backoff. Commands issued while Redis is unreachable fail at once (no offline queue), so
+ * a caller never waits on an outage it cannot see.
  */
-import { errorFields, type Logger, silentLogger } from '@agentd/rpc-frame';
+import { errorFields, LocalError, type Logger, silentLogger } from '@agentd/rpc-frame';
+import { displayUrl, isDefinitiveConnectFailure } from './first-connect.js';
 import { redisError } from './local-errors.js';
 import { makeClient, type RedisClient, registerClients } from './raw-client.js';
 
@@ -15,7 +17,10 @@ export interface RedisConnectionOptions {
   logger?: Logger;
   /** Longest pause between reconnect attempts. Default 2 000 ms. */
   maxReconnectDelayMs?: number;
-  /** How long `connect` waits for the first connection. Default 10 000 ms. */
+  /**
+   * How long `connect` waits for the first connection before rejecting with `redis_unavailable`
+   * (a refusal rejects at once); also each later reconnect attempt's socket timeout. Default 10 000 ms.
+   */
   connectTimeoutMs?: number;
 }
 
@@ -35,7 +40,13 @@ export class RedisConnection {
     registerClients(this, { client, subscriber: () => this.#pubsub() });
   }
 
-  /** Connects the command client; rejects with `redis_unavailable` when Redis does not answer in time. */
+  /**
+   * Connects the command client. The first connection is all or nothing: it rejects with
+   * `redis_unavailable` (naming the URL, password hidden) at once when the connection is
+   * refused, the host does not resolve or Redis refuses the credentials, and after
+   * `connectTimeoutMs` when Redis does not answer (timeouts and resets are retried until then).
+   * Once connected, a lost connection is retried with backoff for as long as the connection is open.
+   */
   static async connect(options: RedisConnectionOptions): Promise<RedisConnection> {
     const prefix = options.prefix ?? 'agentd:';
     if (!/^[\x21-\x7e]{0,64}$/.test(prefix))
@@ -43,14 +54,47 @@ export class RedisConnection {
     const maxDelay = options.maxReconnectDelayMs ?? 2_000;
     if (!(Number.isSafeInteger(maxDelay) && maxDelay > 0))
       throw redisError('invalid_option', 'maxReconnectDelayMs must be a positive integer');
-    const client = makeClient(options.url, options.connectTimeoutMs ?? 10_000, maxDelay);
+    const timeout = options.connectTimeoutMs ?? 10_000;
+    if (!(Number.isSafeInteger(timeout) && timeout > 0))
+      throw redisError('invalid_option', 'connectTimeoutMs must be a positive integer');
+    const where = displayUrl(options.url);
+    let connected = false;
+    let lastFailure: unknown;
+    const client = makeClient(options.url, timeout, maxDelay, (cause) => {
+      if (connected) return undefined;
+      lastFailure = cause;
+      return isDefinitiveConnectFailure(cause) ? cause : undefined;
+    });
     const connection = new RedisConnection(client, prefix, options.logger ?? silentLogger);
+    const connecting = client.connect();
+    // After a timeout the attempt is abandoned (destroy below); its own rejection is not news.
+    connecting.catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeout);
+    });
     try {
-      await client.connect();
+      if ((await Promise.race([connecting, deadline])) === 'timeout') {
+        const last = lastFailure === undefined ? '' : ` (last error: ${messageOf(lastFailure)})`;
+        throw redisError(
+          'redis_unavailable',
+          `cannot connect to Redis at ${where}: no answer within ${timeout} ms${last}`,
+          lastFailure,
+        );
+      }
     } catch (error) {
       client.destroy();
-      throw redisError('redis_unavailable', `cannot connect to Redis: ${(error as Error).message}`, error);
+      if (error instanceof LocalError) throw error;
+      const cause = lastFailure ?? error;
+      throw redisError(
+        'redis_unavailable',
+        `cannot connect to Redis at ${where}: ${messageOf(cause)}`,
+        cause,
+      );
+    } finally {
+      clearTimeout(timer);
     }
+    connected = true;
     return connection;
   }
 
@@ -112,18 +156,27 @@ export class RedisConnection {
     return this.#subscriber;
   }
 
-  /** Logs an outage once (not every reconnect attempt) and its end. */
+  /** Logs an outage once (not every reconnect attempt) and its end; a failing first connect is `connect`'s rejection instead. */
   #watch(client: RedisClient, role: string): void {
     let down = false;
+    let everReady = false;
     client.on('error', (error: unknown) => {
-      if (down || this.#closed) return;
+      if (down || this.#closed || (!everReady && role === 'command')) return;
       down = true;
       this.logger.warn(`redis ${role} connection lost; reconnecting`, errorFields(error));
     });
     client.on('ready', () => {
+      everReady = true;
       if (down) this.logger.info(`redis ${role} connection restored`);
       down = false;
       for (const listener of [...this.#readyListeners]) listener();
     });
   }
+}
+
+function messageOf(error: unknown): string {
+  // Node reports a refused dual-stack connect (`localhost`) as an AggregateError with an empty message.
+  if (error instanceof AggregateError && error.message === '')
+    return error.errors.map(messageOf).join('; ') || String((error as NodeJS.ErrnoException).code);
+  return error instanceof Error ? error.message : String(error);
 }

@@ -3,8 +3,10 @@
  * runs of other replicas from there, routes cancels to the owner and keeps its lease.
  */
 import { hostname } from 'node:os';
+import type { TaskRecord, TaskStore } from '@agentd/dispatch';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
 import type { ClusterConfig } from '../config/cluster-config.js';
+import type { TaskRef } from '../daemon/operation-spec.js';
 import { localStatus, type RunIndex, unknownHandle } from '../daemon/run-index.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { SubagentStatus, Supervisor } from '../supervisor/index.js';
@@ -29,6 +31,10 @@ interface ClusterNodeOptions {
    * notifies, so the sweeper does (once; the bus takes it everywhere).
    */
   onLost: (change: RunChange) => void;
+  /** The fleet's shared task store (lost runs' spawn tasks are failed in it). */
+  tasks?: TaskStore;
+  /** This replica's sweep failed a lost run's spawn task: the one status change no owner notifies. */
+  onTaskFailed?: (record: TaskRecord) => void;
 }
 
 /** How long a cancel routed to another replica waits for that run to end before answering. */
@@ -88,6 +94,8 @@ export class ClusterNode implements RunIndex {
       leaseTtlMs: options.config.leaseTtlMs,
       logger: options.logger,
       onLost: (change) => options.onLost(change),
+      ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
+      ...(options.onTaskFailed === undefined ? {} : { onTaskFailed: options.onTaskFailed }),
     });
     this.#writes = new WriteQueue(options.logger);
   }
@@ -208,6 +216,12 @@ export class ClusterNode implements RunIndex {
       if (record.terminal || Date.now() >= deadline) return record;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  bindTask(handle: string, task: TaskRef): void {
+    if (this.#closed) return;
+    // Behind the run's own writes: the binding lands once the run is registered.
+    this.#writes.enqueue(handle, () => this.#store.bindTask(handle, task));
   }
 
   settled(handle: string): Promise<void> {

@@ -1,12 +1,15 @@
 /**
  * Liveness of the fleet: each instance holds a lease key it renews by heartbeat; survivors sweep
- * instances whose lease lapsed and mark their unfinished runs `lost`, each run exactly once.
+ * instances whose lease lapsed and mark their unfinished runs `lost`, each run exactly once, and
+ * fail the spawn tasks of those runs.
  */
+import type { TaskRecord, TaskStore } from '@agentd/dispatch';
 import type { JsonObject, Logger } from '@agentd/rpc-frame';
 import type { ClusterKeys } from './cluster-keys.js';
 import { type FleetRedis, strings, text } from './fleet-redis.js';
+import { lostTaskChange } from './lost-task.js';
 import type { RunStore } from './run-store.js';
-import { changeOf, lostStatus, type RunChange } from './shared-run.js';
+import { changeOf, lostStatus, type RunChange, type SharedStatus } from './shared-run.js';
 
 /** What an instance tells the fleet about itself (shown in the inventory). */
 export interface InstanceInfo {
@@ -35,6 +38,10 @@ interface FleetMembershipOptions {
   logger: Logger;
   /** Each run this member's sweep marked lost. */
   onLost?: (change: RunChange) => void;
+  /** The fleet's shared task store: a lost run's spawn task is failed in it. */
+  tasks?: TaskStore;
+  /** Each spawn task this member's sweep failed (after the store holds it). */
+  onTaskFailed?: (record: TaskRecord) => void;
 }
 
 export class FleetMembership {
@@ -109,9 +116,13 @@ export class FleetMembership {
         for (const run of await store.liveOf(instance)) {
           if (run.terminal) continue;
           const record = lostStatus(run, now);
+          // The task before the run: a sweeper that dies in between leaves the run live, so the
+          // next sweep does both again (the store refuses to change a task already terminal).
+          const failed = await this.#failTask(record);
           if (!(await store.write(record))) continue;
           lost++;
           this.#o.onLost?.(changeOf(record));
+          if (failed !== undefined) this.#o.onTaskFailed?.(failed);
         }
         await redis.command(['HDEL', keys.instances, instance]);
         await redis.command(['DEL', keys.live(instance)]);
@@ -124,6 +135,18 @@ export class FleetMembership {
       this.#sweeping = false;
     }
     return marked;
+  }
+
+  /** Fails the spawn task of a lost run, if it has one; the failed record when this call failed it. */
+  async #failTask(lost: SharedStatus): Promise<TaskRecord | undefined> {
+    const { tasks, store } = this.#o;
+    if (tasks === undefined) return undefined;
+    const task = await store.taskOf(lost.handle);
+    if (task === undefined) return undefined;
+    const change = lostTaskChange(lost);
+    const record = await tasks.update(task.taskId, task.owner, change);
+    // Already terminal (it ended, or was cancelled, before the owner died): left as it was.
+    return record?.status === 'failed' && record.statusMessage === change.statusMessage ? record : undefined;
   }
 
   /** Every registered instance with its liveness and unfinished runs. */

@@ -1,4 +1,5 @@
 /** Shared run records in Redis: written by the owner, read by every replica, final once terminal. */
+import type { TaskRef } from '../daemon/operation-spec.js';
 import type { ClusterKeys } from './cluster-keys.js';
 import { type FleetRedis, strings, text } from './fleet-redis.js';
 import type { SharedStatus } from './shared-run.js';
@@ -56,6 +57,27 @@ export class RunStore {
   async getByRunId(runId: string): Promise<SharedStatus | undefined> {
     const handle = text(await this.redis.command(['GET', this.keys.runId(runId)]));
     return handle === undefined ? undefined : this.get(handle);
+  }
+
+  /**
+   * Records the task a run was spawned as, beside its status (not in it: the task's owner is
+   * not for other readers of the status). Expires with the run's record.
+   */
+  async bindTask(handle: string, task: TaskRef): Promise<void> {
+    await this.redis.command(['HSET', this.keys.run(handle), 'task', JSON.stringify(task)]);
+  }
+
+  async taskOf(handle: string): Promise<TaskRef | undefined> {
+    const json = text(await this.redis.command(['HGET', this.keys.run(handle), 'task']));
+    if (json === undefined) return undefined;
+    try {
+      const value = JSON.parse(json) as Partial<TaskRef>;
+      return typeof value.taskId === 'string' && typeof value.owner === 'string'
+        ? { taskId: value.taskId, owner: value.owner }
+        : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The unfinished runs an instance has registered (what its death makes lost). */

@@ -1,4 +1,5 @@
 /** The running daemon: config, supervisor, self-MCP, listeners, hot reload and graceful shutdown. */
+import { taskStatusNotification } from '@agentd/dispatch';
 import type { JsonObject } from '@agentd/rpc-frame';
 import { createServerCore, type Peer, type ServerCore } from '@agentd/server';
 import { canonicalizeUri, SubscriptionRegistry } from '@agentd/subscriptions';
@@ -112,6 +113,14 @@ export class Daemon implements OperationHost, ResourceHost {
             version: this.version,
             listeners: () => this.#listeners.map((l) => l.address),
             onLost: (change) => this.#notifyLost(change),
+            tasks: options.link.taskStore,
+            // Only a 2025-11-25 task notifies its creator's session (wherever the bus finds it).
+            onTaskFailed: (record) =>
+              this.#core.notifyTaskStatus(
+                record.taskId,
+                taskStatusNotification(record),
+                record.era === 'legacy' ? record.creator : undefined,
+              ),
           });
     this.#runs = this.#cluster ?? localRunIndex(() => this.#supervisor);
     const registry = new SubscriptionRegistry({

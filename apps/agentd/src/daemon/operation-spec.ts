@@ -15,9 +15,15 @@ export interface OperationContext {
   /** `notifications/message` when the caller asked for logs at this level (no-op otherwise). */
   log(level: 'debug' | 'info' | 'warning' | 'error', data: unknown): void;
   /** `task` operations: answer with a task now and continue in it; undefined when the call stays normal. */
-  detach(): Promise<string | undefined>;
+  detach(): Promise<TaskRef | undefined>;
   /** Asks the client (elicitation); inside a task the answer comes through the task. */
   elicit(params: JsonObject, options?: { key?: string }): Promise<JsonObject>;
+}
+
+/** The task a call detached into: its id and the owner the task store binds it to. */
+export interface TaskRef {
+  taskId: string;
+  owner: string;
 }
 
 export interface OperationSpec {

@@ -139,8 +139,11 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         if (typeof args.warm === 'boolean') request.warm = args.warm;
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
         // An async spawn for a client that takes tasks answers with a task that follows the run.
-        if (request.async === true && (await context.detach()) !== undefined) {
-          const body = await runSpawnTask(sup(), request, context);
+        const task = request.async === true ? await context.detach() : undefined;
+        if (task !== undefined) {
+          const body = await runSpawnTask(sup(), request, context, (handle) =>
+            host.runs().bindTask(handle, task),
+          );
           const instance = host.runs().instanceId;
           return instance === undefined ? body : { ...body, instance };
         }

@@ -5,6 +5,7 @@
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { Supervisor } from '../supervisor/index.js';
+import type { TaskRef } from './operation-spec.js';
 import { statusJson } from './status-json.js';
 
 export interface RunIndex {
@@ -16,6 +17,11 @@ export interface RunIndex {
   findByRunId(runId: string): Promise<JsonObject | undefined>;
   /** Cancels the run on whichever replica owns its process; resolves with its status after. */
   cancel(handle: string, reason: string): Promise<JsonObject>;
+  /**
+   * The run was spawned as `task`: if its replica dies before it ends, the sweep that marks it
+   * lost fails the task too (so `tasks/get` says so on any replica, not only after the TTL).
+   */
+  bindTask(handle: string, task: TaskRef): void;
   /** Resolves once what this replica knows of the run is readable from every replica. */
   settled(handle: string): Promise<void>;
   /** The fleet view for the inventory; undefined when agentd runs alone. */
@@ -50,6 +56,8 @@ export function localRunIndex(supervisor: () => Supervisor): RunIndex {
       return status === undefined ? undefined : statusJson(status);
     },
     cancel: async (handle, reason) => statusJson(await supervisor().cancel(handle, reason)),
+    // One process: its tasks live and die with it.
+    bindTask: () => {},
     settled: async () => {},
     fleet: async () => undefined,
   };

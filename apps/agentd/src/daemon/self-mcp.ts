@@ -137,7 +137,13 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
             },
             progress: (progress, total, message) => void context.progress(progress, total, message),
             log: (level, data) => void context.log(level, data, 'agentd'),
-            detach: () => context.detach(),
+            detach: async () => {
+              const taskId = await context.detach();
+              const tasks = dispatcher.tasks;
+              return taskId === undefined || tasks === undefined
+                ? undefined
+                : { taskId, owner: tasks.ownerOf(context.peer) };
+            },
             elicit: (params, options) => context.elicit(params, options),
           });
         } catch (error) {

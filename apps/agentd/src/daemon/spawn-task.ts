@@ -27,8 +27,11 @@ export async function runSpawnTask(
   supervisor: Supervisor,
   request: SpawnRequest,
   context: OperationContext,
+  onStart: (handle: string) => void,
 ): Promise<JsonObject> {
-  const first = await supervisor.spawn({ ...request, async: false }, context.signal, {});
+  const first = await supervisor.spawn({ ...request, async: false }, context.signal, {
+    onStart: (started) => onStart(started.handle),
+  });
   if (!first.warm || first.terminal) return statusJson(first);
   let status: SubagentStatus = first;
   let last: unknown = first.result;
