@@ -1,5 +1,6 @@
 /** Serves an McpServer over HTTP: `POST` one JSON-RPC request, get its JSON-RPC response back. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostPolicy, isAllowedHost, isAllowedOrigin } from '@agentd/lifecycle';
 import { ErrorCode, errorResponse, type JsonRpcErrorObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import type { McpServer } from './mcp-server.js';
@@ -29,11 +30,9 @@ export function mcpHttpListener(
   options: McpHttpOptions = {},
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const hosts = new Set((options.allowedHosts ?? []).map((host) => host.trim().toLowerCase()));
-  const origins = new Set((options.allowedOrigins ?? []).map(normalOrigin));
+  const policy = hostPolicy(options.allowedHosts, options.allowedOrigins);
   return (request, response) => {
-    const origin = request.headers.origin;
-    if (!hostAllowed(request.headers.host, hosts) || !originAllowed(origin, origins)) {
+    if (!isAllowedHost(request.headers.host, policy) || !isAllowedOrigin(request.headers.origin, policy)) {
       refuse(response, 403, 'Forbidden: Host or Origin not allowed');
       return;
     }
@@ -98,38 +97,4 @@ function refuse(
     'content-length': Buffer.byteLength(body),
   });
   response.end(body);
-}
-
-function isLoopbackName(name: string): boolean {
-  return (
-    name === 'localhost' ||
-    name === '[::1]' ||
-    name.endsWith('.localhost') ||
-    /^127(?:\.\d{1,3}){3}$/.test(name)
-  );
-}
-
-/** A missing Host is refused: HTTP/1.1 requires it and the guard cannot work without it. */
-function hostAllowed(host: string | undefined, allowed: ReadonlySet<string>): boolean {
-  if (host === undefined || host === '') return false;
-  const value = host.trim().toLowerCase();
-  const name = value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.split(':')[0];
-  return name !== undefined && (isLoopbackName(name) || allowed.has(value) || allowed.has(name));
-}
-
-function normalOrigin(origin: string): string {
-  return origin.trim().toLowerCase().replace(/\/+$/, '');
-}
-
-/** No Origin: not a browser. A browser's Origin must be loopback or listed. */
-function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
-  if (origin === undefined) return true;
-  const value = normalOrigin(origin);
-  if (allowed.has(value)) return true;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackName(url.hostname);
-  } catch {
-    return false;
-  }
 }

@@ -7,7 +7,7 @@ import {
   errorResponse,
   type JsonRpcNotification,
 } from '@agentd/rpc-frame';
-import type { Peer } from '@agentd/server';
+import { type Peer, redirectConsoleToStderr } from '@agentd/server';
 import type { McpServer } from './mcp-server.js';
 
 export interface McpStdioOptions {
@@ -44,7 +44,8 @@ export function serveMcpStdio(server: McpServer, options: McpStdioOptions = {}):
   const stdout = options.stdout ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_FRAME_BYTES;
   const maxInFlight = options.maxInFlight ?? 32;
-  const restore = (options.redirectConsole ?? stdout === process.stdout) ? redirectConsole() : () => {};
+  const restore =
+    (options.redirectConsole ?? stdout === process.stdout) ? redirectConsoleToStderr() : () => {};
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   /** Set while the rest of an overlong line is being skipped. */
@@ -136,17 +137,4 @@ export function serveMcpStdio(server: McpServer, options: McpStdioOptions = {}):
     end();
   });
   return done;
-}
-
-function redirectConsole(): () => void {
-  const saved = { log: console.log, info: console.info, debug: console.debug };
-  const toStderr = (...args: unknown[]): void => console.error(...args);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
-  return () => {
-    console.log = saved.log;
-    console.info = saved.info;
-    console.debug = saved.debug;
-  };
 }

@@ -4,6 +4,7 @@
  */
 export { checkModernMeta, type ModernMeta, modernRequestRefusal } from './check-modern-meta.js';
 export { decodeHeaderValue } from './header-value.js';
+export { type HostPolicy, hostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
 export {
   classifyHttpPost,
   type HeaderReader,

@@ -30,6 +30,7 @@ export {
   silentLogger,
   stderrLogger,
 } from './logger.js';
+export { redirectConsoleToStderr } from './redirect-console.js';
 export {
   type ConnectionHandle,
   DEFAULT_DRAIN_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 /** Serves the process's own stdio (origin `stdio`): stdout carries protocol messages only. */
 import type { Readable, Writable } from 'node:stream';
 import type { ServerCore } from './core-types.js';
+import { redirectConsoleToStderr } from './redirect-console.js';
 import { type ConnectionHandle, type ServeConnectionOptions, serveStreams } from './serve-connection.js';
 
 export interface ServeStdioOptions extends Omit<ServeConnectionOptions, 'transport'> {
@@ -22,7 +23,8 @@ export interface ServeStdioOptions extends Omit<ServeConnectionOptions, 'transpo
 export function openStdio(core: ServerCore, options: ServeStdioOptions = {}): ConnectionHandle {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const restore = (options.redirectConsole ?? stdout === process.stdout) ? redirectConsole() : () => {};
+  const restore =
+    (options.redirectConsole ?? stdout === process.stdout) ? redirectConsoleToStderr() : () => {};
   try {
     const handle = serveStreams(
       stdin,
@@ -52,17 +54,4 @@ export function openStdio(core: ServerCore, options: ServeStdioOptions = {}): Co
 /** Resolves once stdin reached EOF (or failed) and the connection is torn down; the caller then exits. */
 export async function serveStdio(core: ServerCore, options: ServeStdioOptions = {}): Promise<void> {
   await openStdio(core, options).closed;
-}
-
-function redirectConsole(): () => void {
-  const saved = { log: console.log, info: console.info, debug: console.debug };
-  const toStderr = (...args: unknown[]): void => console.error(...args);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
-  return () => {
-    console.log = saved.log;
-    console.info = saved.info;
-    console.debug = saved.debug;
-  };
 }

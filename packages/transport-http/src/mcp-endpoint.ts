@@ -1,8 +1,8 @@
 /** One MCP endpoint's state and rules, shared by every host adapter (fetch, Node, `serveHttp`). */
 
+import { hostPolicy } from '@agentd/lifecycle';
 import type { ServerCore } from '@agentd/server';
 import { type AuthGate, createAuthGate } from './auth-gate.js';
-import { hostPolicy } from './host-origin.js';
 import type { HttpIncoming, HttpOutgoing } from './http-io.js';
 import { type McpHttpOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { ownsPath, routeRequest } from './route-request.js';

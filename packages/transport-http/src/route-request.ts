@@ -1,9 +1,16 @@
 /** The per-request pipeline: Host/Origin, CORS preflight, auth, method, then the era's handler. */
-import { classifyHttpPost, postHeadersRefusal, refuse, streamAcceptRefusal } from '@agentd/lifecycle';
+import {
+  classifyHttpPost,
+  type HostPolicy,
+  isAllowedHost,
+  isAllowedOrigin,
+  postHeadersRefusal,
+  refuse,
+  streamAcceptRefusal,
+} from '@agentd/lifecycle';
 import { errorFields, LocalError } from '@agentd/rpc-frame';
 import type { AuthGate } from './auth-gate.js';
 import type { Principal } from './bearer-auth.js';
-import { type HostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
 import type { HttpIncoming, HttpOutgoing } from './http-io.js';
 import { serveLegacyDelete, serveLegacyGet, serveLegacyPost } from './legacy-exchange.js';
 import { serveModernRequest } from './modern-exchange.js';

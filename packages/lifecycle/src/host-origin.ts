@@ -1,4 +1,7 @@
-/** DNS-rebinding guard: `Host` and `Origin` must name this server (loopback by default). */
+/**
+ * DNS-rebinding guard of the HTTP transports: `Host` and `Origin` must name this server (loopback
+ * by default). Pure functions over header values, so every HTTP server of the stack shares them.
+ */
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -15,16 +18,6 @@ export function hostName(hostHeader: string): string {
 
 function isLoopbackName(name: string): boolean {
   return LOOPBACK_NAMES.has(name) || /^127(?:\.\d{1,3}){3}$/.test(name) || name.endsWith('.localhost');
-}
-
-export function isLoopbackAddress(address: string): boolean {
-  const name = address.toLowerCase();
-  return (
-    name === '::1' ||
-    name === 'localhost' ||
-    /^127(?:\.\d{1,3}){3}$/.test(name) ||
-    /^::ffff:127(?:\.\d{1,3}){3}$/.test(name)
-  );
 }
 
 export interface HostPolicy {
