@@ -19,6 +19,8 @@ interface Pending {
   execId: number;
   readonly principal: string;
   readonly priority: boolean;
+  /** Its CPU limit: what it is charged at most when it ends without its worker's measurement. */
+  readonly cpuMs: number;
   request: ExecuteRequest;
   limits: SandboxLimits;
   message: Omit<RunMessage, 'wallMs'>;
@@ -133,6 +135,7 @@ export class CodeModeRunner {
         execId,
         principal,
         priority: request.priority === true,
+        cpuMs: limits.cpuMs,
         request,
         limits,
         message,
@@ -388,7 +391,7 @@ export class CodeModeRunner {
     }
     const pending = this.#byId.get(message.execId);
     if (message.type === 'done') {
-      if (pending !== undefined) this.#end(pending, this.#outcome(message.outcome));
+      if (pending !== undefined) this.#end(pending, this.#outcome(message.outcome), undefined, message.cpuMs);
       void this.#schedule().then(() => this.#retireWhenIdle(slot));
       return;
     }
@@ -452,8 +455,11 @@ export class CodeModeRunner {
     void this.#schedule();
   }
 
-  /** Settles an execution once; with a stop flag, tells its worker to unwind it. */
-  #end(pending: Pending, outcome: ExecuteOutcome, stopFlag?: number): void {
+  /**
+   * Settles an execution once; with a stop flag, tells its worker to unwind it. `cpuMs` is what its
+   * worker measured, charged to its principal (without it, the time it ran, up to its limit).
+   */
+  #end(pending: Pending, outcome: ExecuteOutcome, stopFlag?: number, cpuMs?: number): void {
     if (pending.settled) return;
     pending.settled = true;
     pending.cleanup();
@@ -462,7 +468,7 @@ export class CodeModeRunner {
     const slot = pending.slot;
     if (slot === undefined) this.#queue.remove(pending);
     else {
-      this.#queue.finish(pending);
+      this.#queue.finish(pending, cpuMs);
       // Its principal may have been at its cap, or a worker freed: look at the queue again.
       if (this.#queue.size > 0) queueMicrotask(() => void this.#schedule());
     }

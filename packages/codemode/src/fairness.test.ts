@@ -1,4 +1,4 @@
-/** CodeModeRunner fairness with real workers: per-principal caps, the priority lane, bounded queue waits. */
+/** CodeModeRunner fairness with real workers: fair share of CPU, per-principal caps, the priority lane, bounded queue waits. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodeModeRunner } from './code-mode-runner.js';
 import type { ExecuteOutcome, ExecuteRequest, OperationCall } from './execute-types.js';
@@ -142,4 +142,58 @@ describe('CodeModeRunner fairness', () => {
     expect(await first).toMatchObject({ ok: true });
     expect(await second).toMatchObject({ ok: true });
   });
+
+  it('starts a light caller before the queued second runs of principals that have just run CPU hogs', async () => {
+    // Two standard-lane threads, one execution each: whoever starts next takes the next freed worker.
+    const runner = pool({ workers: 2, maxWorkers: 3, priorityWorkers: 1, maxConcurrentPerWorker: 1 });
+    const entered: string[] = [];
+    const mark: OperationCall = async (_kind, _id, args) => {
+      entered.push(String((args as { who: string }).who));
+      return null;
+    };
+    const hog = (who: string, cpuMs: number, signal?: AbortSignal): Promise<ExecuteOutcome> =>
+      runner.execute({
+        code: `await agentd.query('wait', { who: ${JSON.stringify(who)} }); while (true) {}`,
+        namespace: 'agentd',
+        operations: OPS,
+        call: mark,
+        principal: who.split('.')[0] as string,
+        limits: { cpuMs, wallMs: 60_000 },
+        ...(signal === undefined ? {} : { signal }),
+      });
+    // Round 1: four principals each run a hog to its CPU limit; all four are now heavy.
+    const first = await Promise.all(['h0', 'h1', 'h2', 'h3'].map((name) => hog(`${name}.1`, 150)));
+    for (const outcome of first)
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'cpu_deadline' } });
+    // Round 2: h0 holds one worker for long, h1 the other for 300 ms; h2 and h3 queue behind them.
+    const long = new AbortController();
+    const second = [hog('h0.2', 50_000, long.signal), hog('h1.2', 300)];
+    await waitUntil(() => entered.includes('h0.2') && entered.includes('h1.2'), 30_000);
+    second.push(hog('h2.2', 300), hog('h3.2', 300));
+    await waitUntil(() => runner.stats().queued === 2, 30_000);
+    // The light caller queued last; round-robin started h2.2 and h3.2 first (two CPU limits).
+    const light = await runner.execute({
+      code: `await agentd.query('wait', { who: 'light' }); return 'light';`,
+      namespace: 'agentd',
+      operations: OPS,
+      call: mark,
+      principal: 'light',
+    });
+    expect(light).toMatchObject({ ok: true, value: 'light' });
+    // It took the first worker to free (h1.2's): neither queued hog had started.
+    expect(entered).toContain('light');
+    expect(entered).not.toContain('h2.2');
+    expect(entered).not.toContain('h3.2');
+    await waitUntil(() => entered.includes('h3.2'), 30_000);
+    long.abort();
+    const ends = await Promise.all(second);
+    expect(ends.map((outcome) => !outcome.ok && outcome.error.code)).toEqual([
+      'aborted',
+      'cpu_deadline',
+      'cpu_deadline',
+      'cpu_deadline',
+    ]);
+    // Then the queued hogs, the lighter of the two first (both used about the same).
+    expect(entered.slice(entered.indexOf('light')).sort()).toEqual(['h2.2', 'h3.2', 'light']);
+  }, 60_000);
 });

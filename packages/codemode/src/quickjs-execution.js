@@ -401,7 +401,12 @@ export class Execution {
     const logs = this.logs;
     if (this.droppedLogs > 0) logs.push(`… ${this.droppedLogs} more log lines dropped`);
     this.pending.clear();
-    this.post({ type: 'done', execId: this.message.execId, outcome: { ...outcome, logs } });
+    this.post({
+      type: 'done',
+      execId: this.message.execId,
+      outcome: { ...outcome, logs },
+      cpuMs: this.cpuUsed,
+    });
     this.runtime = undefined;
     this.context = undefined;
     this.sandbox.owner = undefined;

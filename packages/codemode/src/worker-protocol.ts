@@ -64,6 +64,8 @@ interface DoneMessage {
   type: 'done';
   execId: number;
   outcome: WorkerOutcome;
+  /** Guest CPU time the execution used, in ms: charged to its principal for fair scheduling. */
+  cpuMs: number;
 }
 
 /** Every wake (run or reply) posted so far has been handled: nothing runs on the worker now. */
