@@ -2,7 +2,13 @@
 import { availableParallelism } from 'node:os';
 import { errorCode, errorMessage, failure } from './execute-failure.js';
 import type { CallContext, ExecuteErrorCodeValue, ExecuteOutcome, ExecuteRequest } from './execute-types.js';
-import { ExecuteErrorCode, STOP_ABORTED, STOP_WALL_CLOCK } from './execution-codes.js';
+import {
+  EXEC_CPU_MS,
+  EXEC_SLOTS,
+  ExecuteErrorCode,
+  STOP_ABORTED,
+  STOP_WALL_CLOCK,
+} from './execution-codes.js';
 import { FairQueue } from './fair-queue.js';
 import { buildMethodTable } from './method-table.js';
 import { checkNamespace } from './namespace.js';
@@ -19,8 +25,6 @@ interface Pending {
   execId: number;
   readonly principal: string;
   readonly priority: boolean;
-  /** Its CPU limit: what it is charged at most when it ends without its worker's measurement. */
-  readonly cpuMs: number;
   request: ExecuteRequest;
   limits: SandboxLimits;
   message: Omit<RunMessage, 'wallMs'>;
@@ -31,6 +35,8 @@ interface Pending {
   settled: boolean;
   cleanup: () => void;
   started: () => void;
+  /** Guest CPU ms used so far, as its worker keeps it current (charged to its principal). */
+  cpuSoFar: () => number;
 }
 
 export class CodeModeRunner {
@@ -128,14 +134,13 @@ export class CodeModeRunner {
         maxLogLines: limits.maxLogLines,
         maxLogLineBytes: limits.maxLogLineBytes,
       },
-      stop: new Int32Array(new SharedArrayBuffer(4)),
+      stop: new Int32Array(new SharedArrayBuffer(EXEC_SLOTS * 4)),
     };
     return new Promise<ExecuteOutcome>((resolve) => {
       const pending: Pending = {
         execId,
         principal,
         priority: request.priority === true,
-        cpuMs: limits.cpuMs,
         request,
         limits,
         message,
@@ -146,6 +151,7 @@ export class CodeModeRunner {
         settled: false,
         cleanup: () => {},
         started: () => {},
+        cpuSoFar: () => Atomics.load(message.stop, EXEC_CPU_MS),
       };
       const onAbort = () =>
         this.#end(pending, failure(ExecuteErrorCode.Aborted, 'Execution aborted'), STOP_ABORTED);
@@ -391,7 +397,7 @@ export class CodeModeRunner {
     }
     const pending = this.#byId.get(message.execId);
     if (message.type === 'done') {
-      if (pending !== undefined) this.#end(pending, this.#outcome(message.outcome), undefined, message.cpuMs);
+      if (pending !== undefined) this.#end(pending, this.#outcome(message.outcome));
       void this.#schedule().then(() => this.#retireWhenIdle(slot));
       return;
     }
@@ -455,11 +461,8 @@ export class CodeModeRunner {
     void this.#schedule();
   }
 
-  /**
-   * Settles an execution once; with a stop flag, tells its worker to unwind it. `cpuMs` is what its
-   * worker measured, charged to its principal (without it, the time it ran, up to its limit).
-   */
-  #end(pending: Pending, outcome: ExecuteOutcome, stopFlag?: number, cpuMs?: number): void {
+  /** Settles an execution once; with a stop flag, tells its worker to unwind it. */
+  #end(pending: Pending, outcome: ExecuteOutcome, stopFlag?: number): void {
     if (pending.settled) return;
     pending.settled = true;
     pending.cleanup();
@@ -468,7 +471,7 @@ export class CodeModeRunner {
     const slot = pending.slot;
     if (slot === undefined) this.#queue.remove(pending);
     else {
-      this.#queue.finish(pending, cpuMs);
+      this.#queue.finish(pending);
       // Its principal may have been at its cap, or a worker freed: look at the queue again.
       if (this.#queue.size > 0) queueMicrotask(() => void this.#schedule());
     }

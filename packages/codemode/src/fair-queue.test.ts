@@ -4,13 +4,18 @@ import { FairQueue, type FairQueueOptions, type Queued } from './fair-queue.js';
 
 interface Item extends Queued {
   readonly name: string;
+  /** What its worker would report: the guest CPU ms it has used so far. */
+  used: number;
 }
 
-const item = (principal: string, name: string, priority = false, cpuMs?: number): Item => ({
+const item = (principal: string, name: string, priority = false): Item => ({
   principal,
   name,
   priority,
-  cpuMs,
+  used: 0,
+  cpuSoFar() {
+    return this.used;
+  },
 });
 
 /** A queue on a clock the test moves: `clock.ms` is now. */
@@ -26,11 +31,12 @@ function fairQueue(options: Partial<FairQueueOptions> = {}) {
   return { queue, clock };
 }
 
-/** Starts `principal`'s next item and ends it having used `cpuMs`. */
+/** Starts the next item and ends it having used `cpuMs`. */
 function runOne(queue: FairQueue<Item>, cpuMs: number): string {
   const next = queue.peek(false) as Item;
   queue.start(next);
-  queue.finish(next, cpuMs);
+  next.used = cpuMs;
+  queue.finish(next);
   return next.name;
 }
 
@@ -118,7 +124,7 @@ describe('FairQueue', () => {
     );
     const hogs = Array.from({ length: 24 }, (_, i) => `hog-${i}`);
     let serial = 0;
-    for (const hog of hogs) queue.admit(item(hog, `${hog}#${serial++}`, false, cpuLimit));
+    for (const hog of hogs) queue.admit(item(hog, `${hog}#${serial++}`));
     const starts: Array<{ name: string; at: number }> = [];
     const fill = (): void => {
       for (const [index, worker] of workers.entries()) {
@@ -138,7 +144,7 @@ describe('FairQueue', () => {
       const ends = Math.min(...workers.map((worker) => worker?.ends ?? Number.POSITIVE_INFINITY));
       if (!lightAdmitted && lightArrives <= ends) {
         clock.ms = lightArrives;
-        queue.admit(item('light', 'light', false, cpuLimit));
+        queue.admit(item('light', 'light'));
         lightAdmitted = true;
         fill();
         continue;
@@ -147,10 +153,11 @@ describe('FairQueue', () => {
       for (const [index, worker] of workers.entries()) {
         if (worker === undefined || worker.ends !== ends) continue;
         workers[index] = undefined;
-        queue.finish(worker.item, worker.item.principal === 'light' ? 1 : cpuLimit);
+        worker.item.used = worker.item.principal === 'light' ? 1 : cpuLimit;
+        queue.finish(worker.item);
         // Each hog submits its next loop at once.
         if (worker.item.principal !== 'light')
-          queue.admit(item(worker.item.principal, `${worker.item.principal}#${serial++}`, false, cpuLimit));
+          queue.admit(item(worker.item.principal, `${worker.item.principal}#${serial++}`));
       }
       fill();
     }
@@ -179,31 +186,33 @@ describe('FairQueue', () => {
     expect(queue.peek(false)?.name).toBe('a2');
   });
 
-  it('counts what running executions have run so far, up to their CPU limit, and the worker’s measurement at the end', () => {
+  it('counts what running executions have used so far, and charges what they used in the end', () => {
     const { queue, clock } = fairQueue();
     queue.admit(item('b', 'b0'));
     runOne(queue, 150);
-    const running = item('a', 'a1', false, 100);
+    const running = item('a', 'a1');
     queue.admit(running);
     queue.start(running);
     queue.admit(item('a', 'a2'));
     queue.admit(item('b', 'b1'));
-    clock.ms = 60;
-    expect(queue.usage('a')).toBe(60);
-    clock.ms = 1_000;
-    // a1 has been running 1 s but may use at most 100 ms of CPU: a is still the lighter one.
+    running.used = 100;
+    // a is computing (100 ms so far, its first): still lighter than b's 150.
     expect(queue.usage('a')).toBe(100);
     expect(queue.peek(false)?.name).toBe('a2');
-    // Measured by its worker (it mostly waited on host calls), it is charged what it used.
-    queue.finish(running, 20);
-    expect(queue.usage('a')).toBeCloseTo(20, 6);
-    // Ended without a measurement, an execution is charged the time it ran, up to its limit.
-    const other = item('c', 'c1', false, 300);
-    queue.admit(other);
-    queue.start(other);
-    clock.ms = 1_200;
-    queue.finish(other);
-    expect(queue.usage('c')).toBeCloseTo(200, 6);
+    running.used = 200;
+    expect(queue.peek(false)?.name).toBe('b1');
+    // It ended having used 200 ms; 10 s later that is 100.
+    queue.finish(running);
+    clock.ms = 10_000;
+    expect(queue.usage('a')).toBeCloseTo(100, 6);
+    // A long wait on the host costs nothing: only CPU counts, however long it ran.
+    const waiting = item('c', 'c1');
+    queue.admit(waiting);
+    queue.start(waiting);
+    clock.ms = 40_000;
+    waiting.used = 3;
+    queue.finish(waiting);
+    expect(queue.usage('c')).toBe(3);
   });
 
   it('forgets idle principals once their usage has decayed, and remembers a bounded number', () => {

@@ -2,19 +2,18 @@
  * Which queued `execute` starts next: fair share of CPU across principals, with a priority lane.
  *
  * Each principal has its own FIFO; the next execution comes from the principal that has used the
- * least CPU recently (its charged CPU, decaying with a half-life, plus what its running executions
- * have run so far), among those under their running cap; ties go to the principal served least
- * recently, then to the earliest queued. A light caller therefore goes before every principal that
- * has just had a CPU hog, however many of them are queued: it waits for the next worker to free, not
- * for their turns. Round-robin alone let principals that were queued first go first. The priority
- * lane (management callers) is always looked at first. Pure bookkeeping: the runner decides whether
- * a worker can take it.
+ * least CPU recently (what its executions used, decaying with a half-life, plus what its running
+ * ones have used so far), among those under their running cap; ties go to the principal served
+ * least recently, then to the earliest queued. A light caller therefore goes before every principal
+ * that has just run a CPU hog, however many of them were queued first: it waits for the next worker
+ * to free, not for their turns. The priority lane (management callers) is always looked at first.
+ * Pure bookkeeping: the runner decides whether a worker can take it.
  */
 export interface Queued {
   readonly principal: string;
   readonly priority: boolean;
-  /** The most CPU it may use (its `cpuMs`): caps what a running execution counts before it reports. */
-  readonly cpuMs?: number | undefined;
+  /** Guest CPU ms it has used so far (0 before it starts); read while it runs and when it ends. */
+  cpuSoFar?(): number;
 }
 
 export interface FairQueueOptions {
@@ -38,8 +37,7 @@ interface Usage {
 
 interface PrincipalState<T> {
   readonly queue: T[];
-  /** Running executions and when each started. */
-  readonly running: Map<T, number>;
+  readonly running: Set<T>;
   readonly usage: Usage;
 }
 
@@ -51,6 +49,11 @@ interface Entry<T> {
 
 /** An idle principal charged less than this is forgotten: it would come back as new, which is the same. */
 const FORGET_BELOW_MS = 1;
+
+function cpuOf(item: Queued): number {
+  const ms = item.cpuSoFar?.() ?? 0;
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
 
 export class FairQueue<T extends Queued> {
   /** Principals with executions queued or running. */
@@ -168,34 +171,22 @@ export class FairQueue<T extends Queued> {
       state.queue.splice(index, 1);
       this.#size -= 1;
     }
-    state.running.set(entry, this.#now());
+    state.running.add(entry);
     this.#entries.set(item, entry);
     this.#tick += 1;
     state.usage.served = this.#tick;
   }
 
-  /**
-   * A started item ended, having used `cpuMs` (as its worker measured it); without a measurement
-   * (ended from outside, its worker lost) it is charged the time it ran, up to its `cpuMs` limit.
-   */
-  finish(item: T, cpuMs?: number): void {
+  /** A started item ended: the CPU it used is charged to its principal. */
+  finish(item: T): void {
     const entry = this.#entries.get(item);
     const state = this.#active.get(item.principal);
-    if (entry === undefined || state === undefined) return;
-    const started = state.running.get(entry);
-    if (started === undefined) return;
-    const now = this.#now();
-    state.running.delete(entry);
+    if (entry === undefined || state === undefined || !state.running.delete(entry)) return;
     this.#entries.delete(item);
-    const charge = cpuMs !== undefined && Number.isFinite(cpuMs) ? cpuMs : this.#runSoFar(item, started, now);
-    state.usage.ms = this.#decayed(state.usage, now) + Math.max(0, charge);
+    const now = this.#now();
+    state.usage.ms = this.#decayed(state.usage, now) + cpuOf(item);
     state.usage.at = now;
     this.#forgetIfIdle(item.principal, state);
-  }
-
-  /** What a running item counts for before it reports: the time it has run, at most its limit. */
-  #runSoFar(item: T, started: number, now: number): number {
-    return Math.min(Math.max(0, now - started), item.cpuMs ?? Number.POSITIVE_INFINITY);
   }
 
   #decayed(usage: Usage, now: number): number {
@@ -205,7 +196,7 @@ export class FairQueue<T extends Queued> {
 
   #current(state: PrincipalState<Entry<T>>, now: number): number {
     let total = this.#decayed(state.usage, now);
-    for (const [entry, started] of state.running) total += this.#runSoFar(entry.item, started, now);
+    for (const entry of state.running) total += cpuOf(entry.item);
     return total;
   }
 
@@ -215,7 +206,7 @@ export class FairQueue<T extends Queued> {
       // A returning principal brings its recent usage back; a new one has used nothing.
       const usage = this.#idle.get(principal) ?? { ms: 0, at: this.#now(), served: 0 };
       this.#idle.delete(principal);
-      state = { queue: [], running: new Map(), usage };
+      state = { queue: [], running: new Set(), usage };
       this.#active.set(principal, state);
     }
     return state;

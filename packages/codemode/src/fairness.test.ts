@@ -196,4 +196,42 @@ describe('CodeModeRunner fairness', () => {
     // Then the queued hogs, the lighter of the two first (both used about the same).
     expect(entered.slice(entered.indexOf('light')).sort()).toEqual(['h2.2', 'h3.2', 'light']);
   }, 60_000);
+
+  it('charges the CPU a principal used, not the time it waited on the host', async () => {
+    // One standard-lane thread taking one execution at a time.
+    const runner = pool({ workers: 1, maxWorkers: 2, priorityWorkers: 1, maxConcurrentPerWorker: 1 });
+    const entered: string[] = [];
+    const held: Array<() => void> = [];
+    const call: OperationCall = (_kind, _id, args) => {
+      const who = String((args as { who: string }).who);
+      entered.push(who);
+      if (who === 'waiter.1') return new Promise((resolve) => setTimeout(() => resolve(null), 400));
+      if (who === 'blocker') return new Promise((resolve) => held.push(() => resolve(null)));
+      return Promise.resolve(null);
+    };
+    const script = (who: string, tail: string, limits?: ExecuteRequest['limits']): Promise<ExecuteOutcome> =>
+      runner.execute({
+        code: `await agentd.query('wait', { who: ${JSON.stringify(who)} }); ${tail}`,
+        namespace: 'agentd',
+        operations: OPS,
+        call,
+        principal: who.split('.')[0] as string,
+        ...(limits === undefined ? {} : { limits }),
+      });
+    // The hog computes 150 ms; then the waiter waits 400 ms on the host and computes nothing.
+    expect(await script('hog.1', 'while (true) {}', { cpuMs: 150 })).toMatchObject({
+      ok: false,
+      error: { code: 'cpu_deadline' },
+    });
+    expect(await script('waiter.1', 'return 1;')).toMatchObject({ ok: true, value: 1 });
+    // Both queue behind a blocker, the hog first; the waiter was served last, yet used less CPU.
+    const blocker = script('blocker', 'return 0;');
+    await waitUntil(() => entered.includes('blocker'), 30_000);
+    const hog = script('hog.2', 'return 2;');
+    const waiter = script('waiter.2', 'return 2;');
+    await waitUntil(() => runner.stats().queued === 2, 30_000);
+    for (const release of held.splice(0)) release();
+    expect((await Promise.all([blocker, hog, waiter])).map((o) => o.ok)).toEqual([true, true, true]);
+    expect(entered.slice(entered.indexOf('blocker'))).toEqual(['blocker', 'waiter.2', 'hog.2']);
+  }, 60_000);
 });

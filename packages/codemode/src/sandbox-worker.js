@@ -123,7 +123,6 @@ async function start(message) {
         error: { code: ExecuteErrorCode.SandboxError, message: `Sandbox failed to start: ${text}` },
         logs: [],
       },
-      cpuMs: 0,
     });
     return;
   }

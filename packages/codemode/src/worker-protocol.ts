@@ -28,7 +28,10 @@ export interface RunMessage {
   limits: WorkerLimits;
   /** Milliseconds left on the wall clock when the message was sent. */
   wallMs: number;
-  /** Int32Array over a SharedArrayBuffer; slot 0 holds a STOP_* value from execution-codes.js. */
+  /**
+   * Int32Array over a SharedArrayBuffer (EXEC_SLOTS, execution-codes.js): slot 0 holds a STOP_*
+   * value, written by the runner; slot EXEC_CPU_MS the guest CPU ms used so far, by the worker.
+   */
   stop: Int32Array;
 }
 
@@ -64,8 +67,6 @@ interface DoneMessage {
   type: 'done';
   execId: number;
   outcome: WorkerOutcome;
-  /** Guest CPU time the execution used, in ms: charged to its principal for fair scheduling. */
-  cpuMs: number;
 }
 
 /** Every wake (run or reply) posted so far has been handled: nothing runs on the worker now. */
