@@ -165,9 +165,10 @@ describe('CodeModeRunner fairness', () => {
     const first = await Promise.all(['h0', 'h1', 'h2', 'h3'].map((name) => hog(`${name}.1`, 150)));
     for (const outcome of first)
       expect(outcome).toMatchObject({ ok: false, error: { code: 'cpu_deadline' } });
-    // Round 2: h0 holds one worker for long, h1 the other for 300 ms; h2 and h3 queue behind them.
+    // Round 2: h0 holds one worker for long, h1 the other for 1.5 s (time enough to queue the
+    // rest under load); h2 and h3 queue behind them.
     const long = new AbortController();
-    const second = [hog('h0.2', 50_000, long.signal), hog('h1.2', 300)];
+    const second = [hog('h0.2', 50_000, long.signal), hog('h1.2', 1_500)];
     await waitUntil(() => entered.includes('h0.2') && entered.includes('h1.2'), 30_000);
     second.push(hog('h2.2', 300), hog('h3.2', 300));
     await waitUntil(() => runner.stats().queued === 2, 30_000);
