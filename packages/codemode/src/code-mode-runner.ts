@@ -2,7 +2,13 @@
 import { availableParallelism } from 'node:os';
 import { errorCode, errorMessage, failure } from './execute-failure.js';
 import type { CallContext, ExecuteErrorCodeValue, ExecuteOutcome, ExecuteRequest } from './execute-types.js';
-import { ExecuteErrorCode, STOP_ABORTED, STOP_WALL_CLOCK } from './execution-codes.js';
+import {
+  EXEC_CPU_MS,
+  EXEC_SLOTS,
+  ExecuteErrorCode,
+  STOP_ABORTED,
+  STOP_WALL_CLOCK,
+} from './execution-codes.js';
 import { FairQueue } from './fair-queue.js';
 import { buildMethodTable } from './method-table.js';
 import { checkNamespace } from './namespace.js';
@@ -29,6 +35,8 @@ interface Pending {
   settled: boolean;
   cleanup: () => void;
   started: () => void;
+  /** Guest CPU ms used so far, as its worker keeps it current (charged to its principal). */
+  cpuSoFar: () => number;
 }
 
 export class CodeModeRunner {
@@ -126,7 +134,7 @@ export class CodeModeRunner {
         maxLogLines: limits.maxLogLines,
         maxLogLineBytes: limits.maxLogLineBytes,
       },
-      stop: new Int32Array(new SharedArrayBuffer(4)),
+      stop: new Int32Array(new SharedArrayBuffer(EXEC_SLOTS * 4)),
     };
     return new Promise<ExecuteOutcome>((resolve) => {
       const pending: Pending = {
@@ -143,6 +151,7 @@ export class CodeModeRunner {
         settled: false,
         cleanup: () => {},
         started: () => {},
+        cpuSoFar: () => Atomics.load(message.stop, EXEC_CPU_MS),
       };
       const onAbort = () =>
         this.#end(pending, failure(ExecuteErrorCode.Aborted, 'Execution aborted'), STOP_ABORTED);

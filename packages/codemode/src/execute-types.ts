@@ -47,8 +47,9 @@ export interface ExecuteRequest {
   /** Overrides of the runner's limits for this execution. */
   limits?: Partial<SandboxLimits>;
   /**
-   * Who runs it, for fair scheduling: executions queue per principal and take turns, each
-   * principal under `maxRunningPerPrincipal`. Callers that share a principal share a turn. Default 'default'.
+   * Who runs it, for fair scheduling: executions queue per principal, the principal that has used
+   * the least CPU recently goes next, each under `maxRunningPerPrincipal`. Callers that share a
+   * principal share its CPU account and cap. Default 'default'.
    */
   principal?: string;
   /** The priority lane (management callers): scheduled first, on workers restricted callers cannot fill. */

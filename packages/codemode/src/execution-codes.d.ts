@@ -2,6 +2,8 @@
 export declare const INITIAL_MEMORY_BYTES: number;
 export declare const STOP_ABORTED: 1;
 export declare const STOP_WALL_CLOCK: 2;
+export declare const EXEC_CPU_MS: 1;
+export declare const EXEC_SLOTS: 2;
 export declare const CONTROL_POSTED: 0;
 export declare const CONTROL_HANDLED: 1;
 export declare const CONTROL_NOTIFY: 2;

@@ -6,6 +6,10 @@ export const INITIAL_MEMORY_BYTES = 256 * 65536;
 /** Values of an execution's shared stop flag (slot 0 of its Int32Array), written by the main thread; 0 runs on. */
 export const STOP_ABORTED = 1;
 export const STOP_WALL_CLOCK = 2;
+/** Slot 1 of the same array: guest CPU ms the execution has used so far, kept current by its worker. */
+export const EXEC_CPU_MS = 1;
+/** Int32 slots of an execution's shared array. */
+export const EXEC_SLOTS = 2;
 
 /**
  * Int32 slots of a worker's shared control array. The runner counts the wakes (run, reply) it

@@ -2,7 +2,7 @@
  * One script execution in a prepared QuickJS instance (sandbox.js): the guest's bridge to the host,
  * its CPU, wall-clock and call limits, and its outcome.
  */
-import { ExecuteErrorCode, STOP_ABORTED, STOP_WALL_CLOCK } from './execution-codes.js';
+import { EXEC_CPU_MS, ExecuteErrorCode, STOP_ABORTED, STOP_WALL_CLOCK } from './execution-codes.js';
 import { GuestReader, limitFailure } from './guest-failure.js';
 import { OPERATION_KINDS } from './operation-kinds.js';
 import { memoryExhausted, recycleMemory } from './sandbox.js';
@@ -48,6 +48,7 @@ export class Execution {
     this.wallDeadline = performance.now() + message.wallMs;
     this.cpuUsed = 0;
     this.sliceStart = 0;
+    this.inSlice = false;
     /** @type {Failure | undefined} */
     this.stopReason = undefined;
     this.ended = false;
@@ -177,11 +178,22 @@ export class Execution {
    */
   guest(work) {
     this.sliceStart = performance.now();
+    this.inSlice = true;
     try {
       return work();
     } finally {
+      this.inSlice = false;
       this.cpuUsed += performance.now() - this.sliceStart;
+      this.reportCpu(this.cpuUsed);
     }
+  }
+
+  /**
+   * Publishes the CPU used so far to the runner, which charges it to the principal (fair share).
+   * @param {number} ms
+   */
+  reportCpu(ms) {
+    Atomics.store(this.message.stop, EXEC_CPU_MS, Math.min(0x7fffffff, Math.floor(ms)));
   }
 
   /** Polled by QuickJS between bytecodes: the only way to stop a running script. */
@@ -197,7 +209,10 @@ export class Execution {
       this.stopReason = this.failure(ExecuteErrorCode.WallClock);
       return true;
     }
-    if (this.cpuUsed + (now - this.sliceStart) > this.limits.cpuMs) {
+    // Outside a slice (a stop while waiting on the host) no CPU is being used.
+    const used = this.inSlice ? this.cpuUsed + (now - this.sliceStart) : this.cpuUsed;
+    if (this.inSlice) this.reportCpu(used);
+    if (used > this.limits.cpuMs) {
       this.stopReason = this.failure(ExecuteErrorCode.CpuDeadline);
       return true;
     }

@@ -28,7 +28,10 @@ export interface RunMessage {
   limits: WorkerLimits;
   /** Milliseconds left on the wall clock when the message was sent. */
   wallMs: number;
-  /** Int32Array over a SharedArrayBuffer; slot 0 holds a STOP_* value from execution-codes.js. */
+  /**
+   * Int32Array over a SharedArrayBuffer (EXEC_SLOTS, execution-codes.js): slot 0 holds a STOP_*
+   * value, written by the runner; slot EXEC_CPU_MS the guest CPU ms used so far, by the worker.
+   */
   stop: Int32Array;
 }
 
