@@ -5,7 +5,7 @@
 import type { Peer } from '@agentd/server';
 
 interface CodeModeCaller {
-  /** Executions with the same key share one turn and one running cap. */
+  /** Executions with the same key share one CPU share and one running cap. */
   readonly principal: string;
   /** The priority lane (management callers), which restricted callers cannot starve. */
   readonly priority: boolean;
@@ -17,7 +17,7 @@ interface CodeModeCaller {
  * - An authenticated peer (`peer.auth`) is its principal, however many connections it opens.
  * - Anonymous peers (HTTP without credentials) are ONE principal together: a connection or
  *   session costs an attacker nothing, so counting each as a fresh principal would hand out a
- *   fresh turn and a fresh running cap per connection.
+ *   fresh CPU share and a fresh running cap per connection.
  * - A vsock peer is its VM (`attributes.cid`), for the same reason.
  * - stdio and unix connections are their own: they are the machine's own processes.
  *
