@@ -63,114 +63,117 @@ async function runtimes(): Promise<Array<{ label: string; node: string }>> {
 
 const found = process.platform === 'linux' ? await runtimes() : [];
 
-describe.runIf(process.platform === 'linux').each(found)('agentd installed with no toolchain under $label', ({
-  node,
-}) => {
-  let project = '';
-  let env: NodeJS.ProcessEnv = {};
-  let installOutput = '';
+describe.runIf(process.platform === 'linux').each(found)(
+  'agentd installed with no toolchain under $label',
+  ({ node }) => {
+    let project = '';
+    let env: NodeJS.ProcessEnv = {};
+    let installOutput = '';
 
-  beforeAll(async () => {
-    const dir = await mkdtemp(join(scratch, 'run-'));
-    // A PATH of links to node, npm, npx and sh only.
-    const bin = join(dir, 'bin');
-    await mkdir(bin);
-    await symlink(node, join(bin, 'node'));
-    for (const tool of ['npm', 'npx', 'sh']) await symlink(which(tool), join(bin, tool));
-    env = scrubbedEnv({ XDG_RUNTIME_DIR: dir }, { nodeDir: bin, path: '' });
-    project = join(dir, 'project');
-    await mkdir(project);
-    await writeFile(join(project, 'package.json'), installManifest(local));
-    const install = await run('npm', NPM_INSTALL, project, env);
-    if (install.code !== 0) throw new Error(`npm install failed\n${install.stdout}\n${install.stderr}`);
-    installOutput = install.stdout + install.stderr;
-  }, 600_000);
+    beforeAll(async () => {
+      const dir = await mkdtemp(join(scratch, 'run-'));
+      // A PATH of links to node, npm, npx and sh only.
+      const bin = join(dir, 'bin');
+      await mkdir(bin);
+      await symlink(node, join(bin, 'node'));
+      for (const tool of ['npm', 'npx', 'sh']) await symlink(which(tool), join(bin, tool));
+      env = scrubbedEnv({ XDG_RUNTIME_DIR: dir }, { nodeDir: bin, path: '' });
+      project = join(dir, 'project');
+      await mkdir(project);
+      await writeFile(join(project, 'package.json'), installManifest(local));
+      const install = await run('npm', NPM_INSTALL, project, env);
+      if (install.code !== 0) throw new Error(`npm install failed\n${install.stdout}\n${install.stderr}`);
+      installOutput = install.stdout + install.stderr;
+    }, 600_000);
 
-  it('has no compiler, make or python3 on PATH, and this Node has no headers', async () => {
-    for (const tool of ['cc', 'gcc', 'make', 'python3']) {
-      const probe = await run('sh', ['-c', `command -v ${tool}`], project, env);
-      expect(probe.code, `${tool} is on the test PATH: ${probe.stdout}`).not.toBe(0);
-    }
-    const version = await run('node', ['--version'], project, env);
-    expect(version.code).toBe(0);
-    if (node !== realpathSync(process.execPath)) {
-      expect(existsSync(join(dirname(dirname(node)), 'include', 'node', 'node_api.h'))).toBe(false);
-    }
-  });
-
-  it('installed quietly: nothing about vsock or a native build', () => {
-    expect(installOutput).not.toMatch(/vsock|node-gyp|gyp ERR/i);
-  });
-
-  it('npx agentd --version', async () => {
-    const result = await run('npx', ['--no-install', 'agentd', '--version'], project, env);
-    expect(result).toMatchObject({ code: 0, stdout: `agentd ${version}\n` });
-  });
-
-  it('the daemon answers ping on its unix socket and binds vsock with the prebuilt addon', async () => {
-    const socket = join(env.XDG_RUNTIME_DIR ?? '', 'agentd.sock');
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
-    const serve = ['--serve', `unix:${socket}`, ...(hasVsock ? ['--serve', `vsock:${port}`] : [])];
-    // The bin itself, not through npx: the SIGTERM below must reach the daemon.
-    const daemon: ChildProcess = spawn(join(project, 'node_modules', '.bin', 'agentd'), serve, {
-      cwd: project,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let logs = '';
-    daemon.stderr?.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    const exited = new Promise<number | null>((done) => daemon.on('exit', (code) => done(code)));
-    try {
-      await new Promise<void>((ready, fail) => {
-        let out = '';
-        daemon.stdout?.on('data', (c: Buffer) => {
-          out += c.toString();
-          if (out.includes(socket)) ready();
-        });
-        void exited.then((code) => fail(new Error(`agentd exited (${code}) before listening: ${logs}`)));
-      });
-      expect(await ping(socket)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-      if (hasVsock) {
-        const records = logs
-          .split('\n')
-          .filter((line) => line.startsWith('{'))
-          .map((line) => JSON.parse(line) as Record<string, unknown>);
-        expect(records.find((r) => r.msg === 'vsock addon loaded')).toMatchObject({
-          target: `vsock:${port}`,
-          kind: 'prebuilt',
-          file: expect.stringMatching(
-            new RegExp(`/node_modules/@agentd/transport-vsock/prebuilds/linux-${arch()}/agentd_vsock\\.napi\\.glibc\\.node$`),
-          ),
-        });
+    it('has no compiler, make or python3 on PATH, and this Node has no headers', async () => {
+      for (const tool of ['cc', 'gcc', 'make', 'python3']) {
+        const probe = await run('sh', ['-c', `command -v ${tool}`], project, env);
+        expect(probe.code, `${tool} is on the test PATH: ${probe.stdout}`).not.toBe(0);
       }
-    } finally {
-      daemon.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
-  }, 60_000);
-
-  // Last: it removes the installed prebuilt addons, as on a machine none of them matches.
-  it('with no prebuilt addon for the machine, a vsock target fails at bind: vsock_unavailable, exit 2', async () => {
-    await rm(join(project, 'node_modules', '@agentd', 'transport-vsock', 'prebuilds'), {
-      recursive: true,
-      force: true,
+      const version = await run('node', ['--version'], project, env);
+      expect(version.code).toBe(0);
+      if (node !== realpathSync(process.execPath)) {
+        expect(existsSync(join(dirname(dirname(node)), 'include', 'node', 'node_api.h'))).toBe(false);
+      }
     });
-    const socket = join(env.XDG_RUNTIME_DIR ?? '', 'agentd-2.sock');
-    const result = await run(
-      'npx',
-      ['--no-install', 'agentd', '--serve', `unix:${socket}`, '--serve', 'vsock:5005'],
-      project,
-      env,
-    );
-    expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toContain(
-      'agentd: @agentd/transport-vsock is unavailable: no prebuilt addon matches this machine',
-    );
-    expect(result.stderr).toContain('"code":"vsock_unavailable"');
-  }, 60_000);
-});
+
+    it('installed quietly: nothing about vsock or a native build', () => {
+      expect(installOutput).not.toMatch(/vsock|node-gyp|gyp ERR/i);
+    });
+
+    it('npx agentd --version', async () => {
+      const result = await run('npx', ['--no-install', 'agentd', '--version'], project, env);
+      expect(result).toMatchObject({ code: 0, stdout: `agentd ${version}\n` });
+    });
+
+    it('the daemon answers ping on its unix socket and binds vsock with the prebuilt addon', async () => {
+      const socket = join(env.XDG_RUNTIME_DIR ?? '', 'agentd.sock');
+      const port = 20_000 + Math.floor(Math.random() * 40_000);
+      const serve = ['--serve', `unix:${socket}`, ...(hasVsock ? ['--serve', `vsock:${port}`] : [])];
+      // The bin itself, not through npx: the SIGTERM below must reach the daemon.
+      const daemon: ChildProcess = spawn(join(project, 'node_modules', '.bin', 'agentd'), serve, {
+        cwd: project,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let logs = '';
+      daemon.stderr?.on('data', (c: Buffer) => {
+        logs += c.toString();
+      });
+      const exited = new Promise<number | null>((done) => daemon.on('exit', (code) => done(code)));
+      try {
+        await new Promise<void>((ready, fail) => {
+          let out = '';
+          daemon.stdout?.on('data', (c: Buffer) => {
+            out += c.toString();
+            if (out.includes(socket)) ready();
+          });
+          void exited.then((code) => fail(new Error(`agentd exited (${code}) before listening: ${logs}`)));
+        });
+        expect(await ping(socket)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+        if (hasVsock) {
+          const records = logs
+            .split('\n')
+            .filter((line) => line.startsWith('{'))
+            .map((line) => JSON.parse(line) as Record<string, unknown>);
+          expect(records.find((r) => r.msg === 'vsock addon loaded')).toMatchObject({
+            target: `vsock:${port}`,
+            kind: 'prebuilt',
+            file: expect.stringMatching(
+              new RegExp(
+                `/node_modules/@agentd/transport-vsock/prebuilds/linux-${arch()}/agentd_vsock\\.napi\\.glibc\\.node$`,
+              ),
+            ),
+          });
+        }
+      } finally {
+        daemon.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
+    }, 60_000);
+
+    // Last: it removes the installed prebuilt addons, as on a machine none of them matches.
+    it('with no prebuilt addon for the machine, a vsock target fails at bind: vsock_unavailable, exit 2', async () => {
+      await rm(join(project, 'node_modules', '@agentd', 'transport-vsock', 'prebuilds'), {
+        recursive: true,
+        force: true,
+      });
+      const socket = join(env.XDG_RUNTIME_DIR ?? '', 'agentd-2.sock');
+      const result = await run(
+        'npx',
+        ['--no-install', 'agentd', '--serve', `unix:${socket}`, '--serve', 'vsock:5005'],
+        project,
+        env,
+      );
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(
+        'agentd: @agentd/transport-vsock is unavailable: no prebuilt addon matches this machine',
+      );
+      expect(result.stderr).toContain('"code":"vsock_unavailable"');
+    }, 60_000);
+  },
+);
 
 /** One NDJSON `ping` request on the daemon's unix socket; resolves with the first line back. */
 function ping(socket: string): Promise<unknown> {

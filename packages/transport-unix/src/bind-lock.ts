@@ -47,8 +47,10 @@ export async function bindLockName(path: string, platform: NodeJS.Platform): Pro
   const digest = createHash('sha256')
     .update(`${directory}/${basename(absolute)}`)
     .digest('hex');
-  if (platform === 'linux') return { address: `\0agentd-bind-lock/${digest.slice(0, 40)}`, selfCleaning: true };
-  if (platform === 'win32') return { address: `\\\\.\\pipe\\agentd-bind-lock-${digest.slice(0, 40)}`, selfCleaning: true };
+  if (platform === 'linux')
+    return { address: `\0agentd-bind-lock/${digest.slice(0, 40)}`, selfCleaning: true };
+  if (platform === 'win32')
+    return { address: `\\\\.\\pipe\\agentd-bind-lock-${digest.slice(0, 40)}`, selfCleaning: true };
   // Short: a socket path is limited to about 104 bytes on macOS, and its temp dir is long.
   return { address: join(tmpdir(), `agentd-bind-lock-${digest.slice(0, 24)}.sock`), selfCleaning: false };
 }

@@ -11,7 +11,7 @@ if (process.platform !== 'linux') {
   process.exit(1);
 }
 const out = join(packageRoot, 'build', 'Release', 'agentd_vsock.node');
-const failure = compileAddon({ cc: process.env.CC || 'cc', out });
+const failure = await compileAddon({ cc: process.env.CC || 'cc', out });
 if (failure !== undefined) {
   console.error(`@agentd/transport-vsock: the source build failed: ${failure}`);
   process.exit(1);

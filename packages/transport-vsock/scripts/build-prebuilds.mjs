@@ -9,20 +9,28 @@
 // compilers still builds (and tests) the host's addon. A compiler that fails always fails the build.
 // AGENTD_VSOCK_PREBUILDS=host builds only the host's one, quietly (a quick local build).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readSync, closeSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { arch } from 'node:os';
 import { join } from 'node:path';
 import { compileAddon, kernelHeadersDir, packageRoot } from './compile-addon.mjs';
 
 const NAME = '@agentd/transport-vsock';
 /** e_machine in the ELF header, and what `file` calls it. */
-const MACHINES = { x64: { elf: 0x3e, file: 'x86-64', triple: 'x86_64-linux-gnu' }, arm64: { elf: 0xb7, file: 'ARM aarch64', triple: 'aarch64-linux-gnu' } };
+const MACHINES = {
+  x64: { elf: 0x3e, file: 'x86-64', triple: 'x86_64-linux-gnu' },
+  arm64: { elf: 0xb7, file: 'ARM aarch64', triple: 'aarch64-linux-gnu' },
+};
 const TARGETS = [
   { arch: 'x64', libc: 'glibc', apt: 'gcc-x86-64-linux-gnu' },
   { arch: 'arm64', libc: 'glibc', apt: 'gcc-aarch64-linux-gnu' },
   { arch: 'x64', libc: 'musl', apt: 'musl-tools' },
 ];
-const SOURCES = ['native/vsock.c', 'native/uv-stable.h', 'scripts/compile-addon.mjs', 'scripts/build-prebuilds.mjs'];
+const SOURCES = [
+  'native/vsock.c',
+  'native/uv-stable.h',
+  'scripts/compile-addon.mjs',
+  'scripts/build-prebuilds.mjs',
+];
 const hostArch = arch();
 const onlyHost = process.env.AGENTD_VSOCK_PREBUILDS === 'host';
 const ci = process.env.CI === 'true' || process.env.CI === '1';
@@ -59,7 +67,8 @@ function checkElf(file, target) {
   const described = spawnSync('file', ['-b', file], { encoding: 'utf8' });
   if (described.status === 0) {
     const text = described.stdout.trim();
-    if (!text.includes(MACHINES[target.arch].file) || !text.includes('shared object')) return `file(1) says: ${text}`;
+    if (!text.includes(MACHINES[target.arch].file) || !text.includes('shared object'))
+      return `file(1) says: ${text}`;
   }
   return undefined;
 }
@@ -71,7 +80,9 @@ function upToDate(out) {
 }
 
 if (process.platform !== 'linux') {
-  console.error(`${NAME}: no prebuilt addons made on ${process.platform} (they are Linux addons, built on Linux)`);
+  console.error(
+    `${NAME}: no prebuilt addons made on ${process.platform} (they are Linux addons, built on Linux)`,
+  );
   process.exit(0);
 }
 
@@ -86,15 +97,21 @@ for (const target of TARGETS) {
   const compiler = compilerFor(target);
   if (compiler === undefined) {
     rmSync(out, { force: true });
-    missing.push(`${tuple} ${target.libc} (${host ? 'cc: apt-get install gcc' : `apt-get install ${target.apt}`})`);
+    missing.push(
+      `${tuple} ${target.libc} (${host ? 'cc: apt-get install gcc' : `apt-get install ${target.apt}`})`,
+    );
     continue;
   }
   mkdirSync(join(packageRoot, 'prebuilds', tuple), { recursive: true });
   // Stripped: the tarball carries three of them.
-  const failure = compileAddon({ ...compiler, extraFlags: [...compiler.extraFlags, '-s'], out }) ?? checkElf(out, target);
+  const failure =
+    (await compileAddon({ ...compiler, extraFlags: [...compiler.extraFlags, '-s'], out })) ??
+    checkElf(out, target);
   if (failure !== undefined) {
     rmSync(out, { force: true });
-    console.error(`${NAME}: FAILED to build the ${tuple} ${target.libc} addon with ${compiler.cc}: ${failure}`);
+    console.error(
+      `${NAME}: FAILED to build the ${tuple} ${target.libc} addon with ${compiler.cc}: ${failure}`,
+    );
     failed = true;
   }
 }

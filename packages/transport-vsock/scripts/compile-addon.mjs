@@ -5,16 +5,15 @@
 // repository, by the build that makes the prebuilt addons.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /** The directory holding node_api.h: node-api-headers, else the running Node's own headers. */
-export function nodeApiIncludeDir() {
+async function nodeApiIncludeDir() {
   try {
-    const headers = createRequire(import.meta.url)('node-api-headers');
+    const { default: headers } = await import('node-api-headers');
     if (existsSync(join(headers.include_dir, 'node_api.h'))) return headers.include_dir;
   } catch {
     // Not installed (an unusual layout): fall back to the running Node's headers, if it has them.
@@ -30,7 +29,11 @@ export function nodeApiIncludeDir() {
 export function kernelHeadersDir(multiarch) {
   const dir = join(packageRoot, 'build', 'kernel-headers', multiarch);
   mkdirSync(dir, { recursive: true });
-  const links = { linux: '/usr/include/linux', 'asm-generic': '/usr/include/asm-generic', asm: `/usr/include/${multiarch}/asm` };
+  const links = {
+    linux: '/usr/include/linux',
+    'asm-generic': '/usr/include/asm-generic',
+    asm: `/usr/include/${multiarch}/asm`,
+  };
   for (const [name, target] of Object.entries(links)) {
     if (!existsSync(join(dir, name)) && existsSync(target)) symlinkSync(target, join(dir, name));
   }
@@ -41,10 +44,10 @@ export function kernelHeadersDir(multiarch) {
  * Runs `cc` on native/vsock.c, writing `out`. Returns undefined on success, else why it failed
  * (the compiler's own output included).
  */
-export function compileAddon({ cc, out, extraFlags = [], env = process.env }) {
-  const include = nodeApiIncludeDir();
+export async function compileAddon({ cc, out, extraFlags = [], env = process.env }) {
+  const include = await nodeApiIncludeDir();
   if (include === undefined) {
-    return 'no Node-API headers: neither the npm package node-api-headers nor the running Node\'s include/node';
+    return "no Node-API headers: neither the npm package node-api-headers nor the running Node's include/node";
   }
   mkdirSync(dirname(out), { recursive: true });
   const args = [

@@ -69,7 +69,10 @@ function load(): { addon: NativeAddon; info: VsockAddonInfo } | { reason: string
   }
   try {
     const addon = require(file) as NativeAddon;
-    return { addon, info: { file, kind: relative(packageRoot, file).startsWith('prebuilds') ? 'prebuilt' : 'source' } };
+    return {
+      addon,
+      info: { file, kind: relative(packageRoot, file).startsWith('prebuilds') ? 'prebuilt' : 'source' },
+    };
   } catch (error) {
     return { reason: `the native addon ${file} does not load (${firstLine(error)}); ${HOW_TO_BUILD}` };
   }

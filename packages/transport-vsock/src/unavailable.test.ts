@@ -4,7 +4,16 @@
  * machine, or one that does not load, the package still imports and every call says why.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { arch, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,7 +82,10 @@ describe.runIf(process.platform === 'linux')('which addon the built package load
     execFileSync(process.execPath, [join(root, 'scripts', 'build-addon.mjs')], { encoding: 'utf8' });
     const result = probe(root);
     expect(result.reason).toBeNull();
-    expect(result.info).toEqual({ file: join(root, 'build', 'Release', 'agentd_vsock.node'), kind: 'source' });
+    expect(result.info).toEqual({
+      file: join(root, 'build', 'Release', 'agentd_vsock.node'),
+      kind: 'source',
+    });
     // A working addon: its ioctl answers.
     expect(typeof result.cid).toBe('number');
   });

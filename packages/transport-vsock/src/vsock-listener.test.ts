@@ -3,13 +3,13 @@ import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { vsockAddonInfo } from './native.js';
 import {
   bindUnixViaAddon,
   connectUnixViaAddon,
   openFdCount,
   tempSocketPath,
 } from './test-support/unix-stand-in.js';
-import { vsockAddonInfo } from './native.js';
 import type { VsockListener } from './vsock-listener.js';
 import type { VsockSocket } from './vsock-socket.js';
 

@@ -99,7 +99,9 @@ describe.runIf(process.platform === 'linux')(`${VSOCK} installed with pnpm`, () 
     const state = await vsockState(result.dir);
     expect(state.reason).toBeNull();
     expect(state.info?.kind).toBe('prebuilt');
-    expect(state.info?.file).toMatch(new RegExp(`/prebuilds/linux-${arch()}/agentd_vsock\\.napi\\.glibc\\.node$`));
+    expect(state.info?.file).toMatch(
+      new RegExp(`/prebuilds/linux-${arch()}/agentd_vsock\\.napi\\.glibc\\.node$`),
+    );
     expect(typeof state.cid).toBe('number');
   }, 120_000);
 });

@@ -10,7 +10,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const app = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const root = resolve(app, '../..');
+const root = resolve(app, '../..');
 
 interface Manifest {
   name: string;
@@ -85,7 +85,12 @@ export function run(
   });
 }
 
-export async function checked(command: string, args: string[], cwd: string, env = scrubbedEnv()): Promise<string> {
+export async function checked(
+  command: string,
+  args: string[],
+  cwd: string,
+  env = scrubbedEnv(),
+): Promise<string> {
   const result = await run(command, args, cwd, env);
   if (result.code !== 0)
     throw new Error(`${command} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
