@@ -3,7 +3,7 @@
  * it has no install script (its addons are prebuilt), so pnpm installs it without asking for a
  * build approval (no ERR_PNPM_IGNORED_BUILDS, no allowBuilds entry) and the prebuilt addon loads.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { arch, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -88,6 +88,41 @@ beforeAll(async () => {
 afterAll(async () => {
   if (scratch !== '' && process.env.AGENTD_KEEP_PACK !== '1')
     await rm(scratch, { recursive: true, force: true });
+});
+
+/** The prebuilt addons a release must carry (the build makes all three under CI=true). */
+const RELEASE_PREBUILDS = [
+  'prebuilds/linux-arm64/agentd_vsock.napi.glibc.node',
+  'prebuilds/linux-x64/agentd_vsock.napi.glibc.node',
+  'prebuilds/linux-x64/agentd_vsock.napi.musl.node',
+];
+
+/** The prebuilt addons this build made, as paths inside the package. */
+function builtPrebuilds(dir: string): string[] {
+  const prebuilds = join(dir, 'prebuilds');
+  if (!existsSync(prebuilds)) return [];
+  return readdirSync(prebuilds).flatMap((tuple) =>
+    readdirSync(join(prebuilds, tuple)).map((file) => `prebuilds/${tuple}/${file}`),
+  );
+}
+
+describe.runIf(process.platform === 'linux')(`${VSOCK} packed`, () => {
+  it('carries every prebuilt addon the build made (all three under CI=true), and no build leftovers', async () => {
+    const pkg = publicPackages(root).find((p) => p.name === VSOCK);
+    const listing = await runChecked('tar', ['-tzf', tarballs.get(VSOCK) ?? ''], { cwd: scratch });
+    const files = listing
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => line.replace(/^package\//, ''));
+    const built = builtPrebuilds(pkg?.dir ?? '');
+    expect(built).toContain(`prebuilds/linux-${arch()}/agentd_vsock.napi.glibc.node`);
+    if (process.env.CI === 'true') expect(built.sort()).toEqual(RELEASE_PREBUILDS);
+    expect(files.filter((file) => file.startsWith('prebuilds/')).sort()).toEqual(built.sort());
+    expect(files).toEqual(
+      expect.arrayContaining(['native/vsock.c', 'native/uv-stable.h', 'scripts/build-addon.mjs']),
+    );
+    expect(files.filter((file) => file.startsWith('build/') || file === 'binding.gyp')).toEqual([]);
+  });
 });
 
 describe.runIf(process.platform === 'linux')(`${VSOCK} installed with pnpm`, () => {
