@@ -70,6 +70,21 @@ function checkElf(file, target) {
     if (!text.includes(MACHINES[target.arch].file) || !text.includes('shared object'))
       return `file(1) says: ${text}`;
   }
+  return target.libc === 'glibc' ? checkGlibcFloor(file) : undefined;
+}
+
+/** Node 20's own glibc floor: a prebuilt addon must not need newer glibc symbols than Node does. */
+const GLIBC_FLOOR = [2, 28];
+
+/** Why the addon needs a newer glibc than GLIBC_FLOOR, if it does (read with objdump, where installed). */
+function checkGlibcFloor(file) {
+  const dump = spawnSync('objdump', ['-T', file], { encoding: 'utf8' });
+  if (dump.status !== 0) return undefined;
+  for (const [, major, minor] of dump.stdout.matchAll(/GLIBC_(\d+)\.(\d+)/g)) {
+    const [floorMajor, floorMinor] = GLIBC_FLOOR;
+    if (Number(major) > floorMajor || (Number(major) === floorMajor && Number(minor) > floorMinor))
+      return `it needs GLIBC_${major}.${minor}, newer than Node 20's floor of ${GLIBC_FLOOR.join('.')}`;
+  }
   return undefined;
 }
 
