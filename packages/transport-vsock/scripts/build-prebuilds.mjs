@@ -132,7 +132,7 @@ for (const target of TARGETS) {
 }
 if (missing.length > 0) {
   console.error(
-    `${NAME}: ${ci ? 'FAILED' : 'WARNING'}: no compiler for ${missing.join(', ')}: those prebuilt addons are NOT in this build${ci ? ' (CI=true needs every one)' : ''}`,
+    `${NAME}: ${ci ? 'FAILED' : 'WARNING'}: no compiler for ${missing.join(', ')}: those prebuilt addons are NOT in this build${ci ? ' (CI=true needs every one)' : "; once installed, rebuild past turbo's cache: pnpm turbo run build --force"}`,
   );
   if (ci) failed = true;
 }
