@@ -70,6 +70,9 @@ async function listenVsock(
   );
   // Every accepted vsock peer is a management peer: the VM boundary is the access control.
   const served = vsock.serveVsock(listener, ctx.core, connectionOptions(ctx.config));
+  // Which native addon serves it (a prebuilt one from the package, or a source build), for support.
+  const addon = vsock.vsockAddonInfo();
+  ctx.logger.info('vsock addon loaded', { target: target.raw, kind: addon?.kind, file: addon?.file });
   return {
     target,
     address: `vsock:${target.cid ?? 'any'}:${target.port}`,
