@@ -6,7 +6,7 @@ import { LocalError } from '@agentd/rpc-frame';
 import { openStdio, type ServeConnectionOptions, type ServerCore } from '@agentd/server';
 import { createJwtVerifier } from '@agentd/transport-http/jwt';
 import { serveHttp } from '@agentd/transport-http/node';
-import { bindUnix, serveUnix } from '@agentd/transport-unix';
+import { bindUnix, isNamedPipePath, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { defaultRuntimeDir } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
@@ -52,7 +52,7 @@ async function listenUnix(
   target: Extract<ServeTarget, { kind: 'unix' }>,
   ctx: ListenContext,
 ): Promise<Listener> {
-  ensureSocketDir(dirname(target.path));
+  if (!isNamedPipePath(target.path)) ensureSocketDir(dirname(target.path));
   // bindUnix replaces a stale socket and refuses a live one (address_in_use).
   const listener = await bindUnix(target.path, { mode: 0o600 });
   const served = serveUnix(listener, ctx.core, connectionOptions(ctx.config));
