@@ -1,5 +1,6 @@
 /** The Dispatcher: one shared instance implementing the server's Handler over registries of tools, operations, resources and prompts. */
 import type { CodeModeRunner } from '@agentd/codemode';
+import { isExtensionId, legacyTasksCapability, TASKS_EXTENSION } from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, type JsonRpcRequest, type Logger, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 import { callTool } from './call-tool.js';
@@ -30,7 +31,7 @@ import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { type ArgumentIssue, describeIssues, type SchemaValidation } from './schema-compiler.js';
 import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
-import { handleTaskMethod, isTaskMethod, taskCapabilities } from './task-methods.js';
+import { handleTaskMethod, isTaskMethod } from './task-methods.js';
 import type { TaskStatusEvent } from './task-notification.js';
 import { TaskRuntime, type TasksOptions } from './task-runtime.js';
 import type { ToolSchema } from './tool-schema.js';
@@ -71,6 +72,11 @@ export interface DispatcherOptions {
   formatInvalidArguments?: (issues: readonly ArgumentIssue[], toolName: string) => string;
   /** Tasks for tools registered with `task` (store, lifetimes); `false` turns tasks off. */
   tasks?: TasksOptions | false;
+  /**
+   * Extensions this server offers, id → settings (`capabilities.extensions`), as
+   * `declareExtension` adds them. Lifecycle shows each era the ones served in it.
+   */
+  extensions?: Readonly<Record<string, JsonObject>>;
 }
 
 /**
@@ -106,6 +112,7 @@ export class Dispatcher implements Handler {
   readonly #subscribe: boolean;
   readonly #tasks: TaskRuntime | undefined;
   readonly #taskTools = new Set<string>();
+  readonly #extensions = new Map<string, JsonObject>();
   #started = false;
 
   constructor(options: DispatcherOptions = {}) {
@@ -151,6 +158,8 @@ export class Dispatcher implements Handler {
       }),
       invalidArgumentsMessage: format,
     };
+    for (const [id, settings] of Object.entries(options.extensions ?? {}))
+      this.declareExtension(id, settings);
     if (this.exposure === 'codemode') {
       this.#codeMode = createCodeMode(this.#env, options.codeMode ?? {}, async () => {
         const { CodeModeRunner } = await import('@agentd/codemode');
@@ -164,6 +173,28 @@ export class Dispatcher implements Handler {
   }
 
   // ---- registration ---------------------------------------------------------------------
+
+  /**
+   * Offers extension `id` (`{vendor-prefix}/{name}`) with `settings` in `capabilities.extensions`
+   * of `initialize` (legacy) and `server/discover` (2026-07-28); declaring it again replaces the
+   * settings. Returns a function that withdraws this declaration. Handlers read what the client
+   * declared with `context.extension(id)`. The tasks extension is declared by task tools themselves.
+   */
+  declareExtension(id: string, settings: JsonObject = {}): () => boolean {
+    if (!isExtensionId(id)) {
+      throw dispatchError(
+        'invalid_definition',
+        `extension id ${JSON.stringify(id)} is not {vendor-prefix}/{name}, e.g. io.modelcontextprotocol/ui`,
+      );
+    }
+    if (id === TASKS_EXTENSION)
+      throw dispatchError('invalid_definition', `${id} is declared by registering tools with \`task\``);
+    if (!isJsonObject(settings))
+      throw dispatchError('invalid_definition', `extension ${id}: settings must be a JSON object`);
+    const declared = Object.freeze(structuredClone(settings));
+    this.#extensions.set(id, declared);
+    return () => this.#extensions.get(id) === declared && this.#extensions.delete(id);
+  }
 
   /**
    * Registers a tool; returns a function that removes it. The handler's argument and return types
@@ -315,14 +346,18 @@ export class Dispatcher implements Handler {
     if (c.prompts.size > 0) capabilities.prompts = { listChanged: true };
     if (c.prompts.size > 0 || c.templates.size > 0) capabilities.completions = {};
     if (capabilities.tools || capabilities.resources || capabilities.prompts) capabilities.logging = {};
-    if (this.#tasks !== undefined && this.#taskTools.size > 0)
-      Object.assign(capabilities, taskCapabilities());
+    const extensions: JsonObject = Object.fromEntries(this.#extensions);
+    if (this.#servesTasks()) {
+      extensions[TASKS_EXTENSION] = {};
+      capabilities.tasks = legacyTasksCapability();
+    }
+    if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
     return capabilities;
   }
 
   async handle(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
     this.#started = true;
-    if (this.#tasks !== undefined && this.#taskTools.size > 0 && isTaskMethod(request.method)) {
+    if (this.#tasks !== undefined && this.#servesTasks() && isTaskMethod(request.method)) {
       const params = request.params ?? {};
       if (!isJsonObject(params))
         throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
@@ -358,6 +393,10 @@ export class Dispatcher implements Handler {
     this.#events.close();
     await this.#codeMode?.close();
     await this.#tasks?.close();
+  }
+
+  #servesTasks(): boolean {
+    return this.#tasks !== undefined && this.#taskTools.size > 0;
   }
 
   #changed(kinds: SurfaceKind[]): void {
