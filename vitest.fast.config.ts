@@ -53,6 +53,8 @@ const HEAVY_SUITES = [
   'packages/dispatch/src/server-core.integration.test.ts',
   'packages/dispatch/src/tasks-*.test.ts',
   'packages/dispatch/src/schema-validation-auto.test.ts',
+  // dispatch: MCP Apps in a real headless Chromium.
+  'packages/dispatch/src/mcp-apps.browser.test.ts',
   // codemode: QuickJS worker pools and child processes.
   'packages/codemode/src/code-mode-runner.test.ts',
   'packages/codemode/src/fairness.test.ts',
