@@ -1,5 +1,6 @@
 /** The Dispatcher: one shared instance implementing the server's Handler over registries of tools, operations, resources and prompts. */
 import type { CodeModeRunner } from '@agentd/codemode';
+import { SKILL_SCHEME, SKILLS_EXTENSION } from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, type JsonRpcRequest, type Logger, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 import { callTool } from './call-tool.js';
@@ -29,6 +30,9 @@ import { dispatchError } from './local-errors.js';
 import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { type ArgumentIssue, describeIssues, type SchemaValidation } from './schema-compiler.js';
+import type { SkillDefinition } from './skill-build.js';
+import { checkedSkillUri, handleSkillsMethod, isSkillsMethod } from './skills-methods.js';
+import { SkillRegistry, type SkillsOptions } from './skills-registry.js';
 import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
 import { handleTaskMethod, isTaskMethod, taskCapabilities } from './task-methods.js';
 import type { TaskStatusEvent } from './task-notification.js';
@@ -71,6 +75,8 @@ export interface DispatcherOptions {
   formatInvalidArguments?: (issues: readonly ArgumentIssue[], toolName: string) => string;
   /** Tasks for tools registered with `task` (store, lifetimes); `false` turns tasks off. */
   tasks?: TasksOptions | false;
+  /** Offer the Skills extension from the start (else from the first registered skill or folder). */
+  skills?: SkillsOptions;
 }
 
 /**
@@ -106,6 +112,7 @@ export class Dispatcher implements Handler {
   readonly #subscribe: boolean;
   readonly #tasks: TaskRuntime | undefined;
   readonly #taskTools = new Set<string>();
+  readonly #skills: SkillRegistry;
   #started = false;
 
   constructor(options: DispatcherOptions = {}) {
@@ -130,6 +137,7 @@ export class Dispatcher implements Handler {
     if (validation !== 'auto' && validation !== 'compiled' && validation !== 'interpreted')
       throw dispatchError('invalid_option', `schemaValidation must be 'auto', 'compiled' or 'interpreted'`);
     this.#catalogue = new Catalogue(this.exposure, scheme, (kinds) => this.#changed(kinds), validation);
+    this.#skills = new SkillRegistry(this.#catalogue, options.skills);
     const cacheScope = options.cache?.cacheScope ?? (options.filtersFor ? 'private' : 'public');
     const listHints = { ttlMs: options.cache?.listTtlMs ?? 10_000, cacheScope };
     const readTtlMs = options.cache?.readTtlMs ?? 0;
@@ -244,6 +252,24 @@ export class Dispatcher implements Handler {
     return this.#catalogue.removeTemplate(uriTemplate);
   }
 
+  /**
+   * Registers a skill (SEP-2640): its files become `skill://<path>/<file>` resources, and
+   * skills/list, skills/get and resources/directory/read serve it. Returns a function that removes it.
+   */
+  registerSkill(definition: SkillDefinition): () => boolean {
+    return this.#skills.register(definition);
+  }
+
+  /** Removes the skill whose SKILL.md is at `uri`. */
+  removeSkill(uri: string): boolean {
+    return this.#skills.remove(uri);
+  }
+
+  /** The skills registry (what a skills folder feeds). */
+  get skills(): SkillRegistry {
+    return this.#skills;
+  }
+
   /** Registers a prompt; with an `argsSchema`, `get`'s argument type is inferred from it. */
   registerPrompt<const In extends ToolSchema | undefined = undefined>(
     definition: PromptDefinition<In>,
@@ -307,7 +333,8 @@ export class Dispatcher implements Handler {
     const capabilities: ServerCapabilities = {};
     if (c.hasAnyTools()) capabilities.tools = { listChanged: true };
     const schemaResources = c.schemaScheme !== false && c.operations.size > 0;
-    if (c.resources.size > 0 || c.templates.size > 0 || schemaResources) {
+    // Skill files are resources: a server offering skills declares resources even while it has none.
+    if (c.resources.size > 0 || c.templates.size > 0 || schemaResources || this.#skills.declared) {
       capabilities.resources = this.#subscribe
         ? { subscribe: true, listChanged: true }
         : { listChanged: true };
@@ -317,6 +344,10 @@ export class Dispatcher implements Handler {
     if (capabilities.tools || capabilities.resources || capabilities.prompts) capabilities.logging = {};
     if (this.#tasks !== undefined && this.#taskTools.size > 0)
       Object.assign(capabilities, taskCapabilities());
+    if (this.#skills.declared) {
+      const extensions = (capabilities.extensions as JsonObject | undefined) ?? {};
+      capabilities.extensions = { ...extensions, [SKILLS_EXTENSION]: this.#skills.settings() };
+    }
     return capabilities;
   }
 
@@ -327,6 +358,12 @@ export class Dispatcher implements Handler {
       if (!isJsonObject(params))
         throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
       return handleTaskMethod(this.#tasks, request.method, params, context);
+    }
+    if (this.#skills.declared && isSkillsMethod(this.#skills, request.method)) {
+      const params = request.params ?? {};
+      if (!isJsonObject(params))
+        throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
+      return handleSkillsMethod(this.#skills, this.#env, request.method, params, context);
     }
     const method = METHODS[request.method];
     if (
@@ -342,6 +379,9 @@ export class Dispatcher implements Handler {
     const params = request.params ?? {};
     if (!isJsonObject(params))
       throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
+    // A traversing skill URI is refused as such, not answered as an unknown resource.
+    if (request.method === 'resources/read' && this.#skills.declared && isSkillUri(params.uri))
+      checkedSkillUri(params.uri);
     return method.impl(this.#env, params, context);
   }
 
@@ -356,6 +396,7 @@ export class Dispatcher implements Handler {
   /** Drops pending surface events and closes the Code Mode runner the dispatcher created. */
   async close(): Promise<void> {
     this.#events.close();
+    this.#skills.close();
     await this.#codeMode?.close();
     await this.#tasks?.close();
   }
@@ -363,4 +404,8 @@ export class Dispatcher implements Handler {
   #changed(kinds: SurfaceKind[]): void {
     if (this.#started) this.#events.mark(kinds);
   }
+}
+
+function isSkillUri(uri: unknown): boolean {
+  return typeof uri === 'string' && uri.startsWith(`${SKILL_SCHEME}://`);
 }
