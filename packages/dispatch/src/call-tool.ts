@@ -1,4 +1,5 @@
 /** tools/call: lookup under the peer's filters, capability and callability checks, argument validation, MRTR, result shaping. */
+import { clientExtension } from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { RegisteredTool } from './catalogue.js';
@@ -124,7 +125,20 @@ function requiredCapabilities(tool: RegisteredTool, declared: JsonObject): JsonO
         declared,
       );
       if (missing) Object.assign(lacking, missing);
+    } else if (capability === 'extensions') {
+      const missing = missingExtensions(value, declared);
+      if (missing) lacking.extensions = missing;
     } else if (!isJsonObject(declared[capability])) lacking[capability] = value;
+  }
+  return Object.keys(lacking).length > 0 ? lacking : undefined;
+}
+
+/** The required extensions (id → settings) the client did not declare. */
+function missingExtensions(required: unknown, declared: JsonObject): JsonObject | undefined {
+  if (!isJsonObject(required)) return undefined;
+  const lacking: JsonObject = {};
+  for (const [id, settings] of Object.entries(required)) {
+    if (clientExtension(declared, id) === undefined) lacking[id] = settings;
   }
   return Object.keys(lacking).length > 0 ? lacking : undefined;
 }

@@ -11,11 +11,11 @@ import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import type { SkillRegistry } from './skills-registry.js';
 
 /** True for a method the skills registry answers (`resources/directory/read` only with `directoryRead`). */
-export function isSkillsMethod(registry: SkillRegistry, method: string): boolean {
+export function isSkillsMethod(method: string, directoryRead: boolean): boolean {
   return (
     method === SkillsMethod.list ||
     method === SkillsMethod.get ||
-    (method === SkillsMethod.directoryRead && registry.directoryRead)
+    (method === SkillsMethod.directoryRead && directoryRead)
   );
 }
 

@@ -75,6 +75,15 @@ describe('skills registered in code', () => {
     expect(new Dispatcher({ logger: silentLogger }).capabilities().extensions).toBeUndefined();
   });
 
+  it('an explicit declaration through the extension seam wins over the skills defaults', async () => {
+    const d = new Dispatcher({ logger: silentLogger, extensions: { 'io.modelcontextprotocol/skills': {} } });
+    d.registerSkill(REFUNDS);
+    expect(d.capabilities().extensions).toEqual({ 'io.modelcontextprotocol/skills': {} });
+    expect((await call(d, 'skills/list')).skills).toHaveLength(1);
+    const error = await wireError(call(d, 'resources/directory/read', { uri: 'skill://acme' }));
+    expect(error.code).toBe(ErrorCode.MethodNotFound);
+  });
+
   it('skills/list carries verbatim frontmatter and a complete, digested manifest', async () => {
     const d = setup();
     const result = await call(d, 'skills/list');

@@ -31,34 +31,23 @@ export interface DirectoryChild {
 }
 
 export class SkillRegistry {
-  readonly directoryRead: boolean;
   readonly #catalogue: Catalogue;
+  readonly #offer: () => void;
   readonly #skills = new Map<string, BuiltSkill>();
   readonly #files = new Map<string, PublishedFile>();
   readonly #closers = new Set<() => void>();
-  #declared = false;
   #list: SortedList<BuiltSkill> | undefined;
   #tree: Map<string, SortedList<DirectoryChild>> | undefined;
 
-  constructor(catalogue: Catalogue, options: SkillsOptions | undefined) {
+  /** `offer` declares the extension on the dispatcher (idempotent). */
+  constructor(catalogue: Catalogue, offer: () => void) {
     this.#catalogue = catalogue;
-    this.directoryRead = options?.directoryRead ?? true;
-    this.#declared = options !== undefined;
-  }
-
-  /** True once the server offers the extension: a skill was registered, a folder attached, or `declare()`. */
-  get declared(): boolean {
-    return this.#declared;
+    this.#offer = offer;
   }
 
   /** Offers the extension even while no skill is registered (an empty folder, skills still to come). */
   declare(): void {
-    this.#declared = true;
-  }
-
-  /** The extension's settings object in `capabilities.extensions`. */
-  settings(): JsonObject {
-    return this.directoryRead ? { directoryRead: true } : {};
+    this.#offer();
   }
 
   register(definition: SkillDefinition): () => boolean {
@@ -79,7 +68,7 @@ export class SkillRegistry {
         throw dispatchError('duplicate', `skill ${skill.uri}: resource ${file.uri} is already registered`);
       }
     }
-    this.#declared = true;
+    this.#offer();
     for (const file of skill.files) this.#publish(skill.uri, file);
     this.#skills.set(skill.uri, skill);
     this.#invalidate();

@@ -3,6 +3,15 @@
  * and checks modern per-request `_meta`. This file is the package's public API.
  */
 export { checkModernMeta, type ModernMeta, modernRequestRefusal } from './check-modern-meta.js';
+export {
+  clientExtension,
+  clientExtensions,
+  EXTENSION_ID_PATTERN,
+  extensionServedIn,
+  extensionsForEra,
+  isExtensionId,
+  missingExtension,
+} from './extensions.js';
 export { decodeHeaderValue } from './header-value.js';
 export { type HostPolicy, hostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
 export {
