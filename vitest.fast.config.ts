@@ -53,6 +53,9 @@ const HEAVY_SUITES = [
   'packages/dispatch/src/server-core.integration.test.ts',
   'packages/dispatch/src/tasks-*.test.ts',
   'packages/dispatch/src/schema-validation-auto.test.ts',
+  // dispatch: skills over a unix socket with the official client; a watched skills folder.
+  'packages/dispatch/src/skills-extension.test.ts',
+  'packages/dispatch/src/skills-folder.test.ts',
   // codemode: QuickJS worker pools and child processes.
   'packages/codemode/src/code-mode-runner.test.ts',
   'packages/codemode/src/fairness.test.ts',

@@ -89,5 +89,6 @@ function readDirectory(
   const { items, nextAfter } = children.page(after, env.pageSize, keep);
   const result: JsonObject = { resources: items.map((child) => child.entry) };
   if (nextAfter !== undefined) result.nextCursor = encodeCursor(listName, nextAfter);
-  return finishResult(context, result);
+  // Cacheable on 2026-07-28 like the other listings (the official client requires both fields).
+  return finishResult(context, result, env.listCache());
 }

@@ -211,7 +211,7 @@ describe('skills registered in code', () => {
     const d = setup();
     const root = await call(d, 'resources/directory/read', { uri: 'skill://pdf-processing' }, 'modern');
     expect(root.resultType).toBe('complete');
-    expect(root).not.toHaveProperty('ttlMs');
+    expect(root).toMatchObject({ ttlMs: 10_000, cacheScope: 'public' });
     expect((root.resources as JsonObject[]).map((r) => [r.uri, r.mimeType])).toEqual([
       ['skill://pdf-processing/SKILL.md', 'text/markdown'],
       ['skill://pdf-processing/assets', 'inode/directory'],
