@@ -157,7 +157,9 @@ describe('serveSkillsFolder', () => {
     // A burst of writes to one skill: coalesced into fewer rescans than writes.
     for (let i = 0; i < 20; i++) writeFileSync(join(dir, 'alpha', `note-${i}.md`), `note ${i}\n`);
     await expect
-      .poll(async () => ((await listed(d))[0]?.resources as JsonObject[]).length, { timeout: 15_000 })
+      .poll(async () => ((await listed(d))[0]?.resources as JsonObject[] | undefined)?.length, {
+        timeout: 15_000,
+      })
       .toBe(21);
     expect(changes.length).toBeLessThan(20);
     expect(changes.flat().every((uri) => uri === 'skill://alpha/SKILL.md')).toBe(true);
@@ -179,7 +181,9 @@ describe('serveSkillsFolder', () => {
     // Content served is always what the digest describes, after edits too.
     await writeFile(join(dir, 'alpha', 'SKILL.md'), md('alpha', 'Edited description'));
     await expect
-      .poll(async () => ((await listed(d))[0]?.frontmatter as JsonObject).description, { timeout: 15_000 })
+      .poll(async () => ((await listed(d))[0]?.frontmatter as JsonObject | undefined)?.description, {
+        timeout: 15_000,
+      })
       .toBe('Edited description');
     const entry = (await listed(d))[0] as JsonObject;
     const manifest = (entry.resources as JsonObject[])[0] as JsonObject;
