@@ -56,6 +56,23 @@ export type { Implementation, ServerCapabilities } from './protocol-types.js';
 export { Refusal, type RefusalReason, refuse, SESSION_NOT_FOUND_CODE } from './refusals.js';
 export { requestEra, servedEra } from './request-era.js';
 export {
+  DIRECTORY_MIME_TYPE,
+  isTraversingSkillUri,
+  SKILL_AUTHORITY_PATTERN,
+  SKILL_DESCRIPTION_MAX,
+  SKILL_DIGEST_PATTERN,
+  SKILL_LIMITS,
+  SKILL_MANIFEST,
+  SKILL_MANIFEST_MIME_TYPE,
+  SKILL_NAME_PATTERN,
+  SKILL_SCHEME,
+  SKILLS_EXTENSION,
+  SkillErrorText,
+  SkillsMethod,
+  skillManifestUri,
+  skillsInvalidParams,
+} from './skills-extension.js';
+export {
   capabilitiesForEra,
   createTaskResult,
   declaresTasksExtension,
