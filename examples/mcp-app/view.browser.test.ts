@@ -143,21 +143,13 @@ describe.runIf(HAVE_CHROMIUM)('examples/mcp-app view under ext-apps AppBridge in
       );
       const frame = page.frames().find((f) => f !== page.mainFrame());
       if (frame === undefined) throw new Error('no view iframe');
-      await frame.waitForFunction(
-        () => document.getElementById('city')?.textContent === 'Forecast for Oslo',
-        null,
-        {
-          timeout: 60_000,
-        },
-      );
+      await frame.locator('#city', { hasText: 'Forecast for Oslo' }).waitFor({ timeout: 60_000 });
       expect(await frame.locator('#days li').count()).toBe(3);
       const before = await frame.locator('#updated').textContent();
       await frame.locator('#refresh:not([disabled])').click({ timeout: 60_000 });
-      await frame.waitForFunction(
-        (previous) => document.getElementById('updated')?.textContent !== previous,
-        before,
-        { timeout: 60_000 },
-      );
+      await expect
+        .poll(() => frame.locator('#updated').textContent(), { timeout: 60_000, interval: 100 })
+        .not.toBe(before);
       expect(forwarded).toEqual(['tools/call refresh_forecast']);
       await page.close();
     }, 120_000);
