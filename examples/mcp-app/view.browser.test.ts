@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { build } from 'esbuild';
@@ -126,6 +127,7 @@ describe.runIf(HAVE_CHROMIUM)('examples/mcp-app view under ext-apps AppBridge in
       const ask = era === 'legacy' ? await legacyAsk() : modernAsk();
       const result = await ask('tools/call', { name: 'show_forecast', arguments: { city: 'Oslo' } });
       const view = (await ask('resources/read', { uri: 'ui://forecast/view.html' })).contents as Json[];
+      expect(view[0]?.mimeType).toBe(RESOURCE_MIME_TYPE);
       const page = await context.newPage();
       const forwarded: string[] = [];
       await page.exposeFunction('hostRequest', (method: string, params: Json) => {
