@@ -14,6 +14,8 @@ export interface Session {
   lastSeen: number;
   /** Requests still being answered; a busy session is never reaped. */
   active: number;
+  /** Runners of the POSTs answering requests, by request id key (see `legacy-cancel.ts`). */
+  readonly carriers: Map<string, (task: () => void) => void>;
 }
 
 function isIdle(session: Session): boolean {
