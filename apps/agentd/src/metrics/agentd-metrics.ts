@@ -38,7 +38,7 @@ const LIMIT_CODES = new Set([
 ]);
 
 /** What a replica in a fleet reports (see src/cluster/). */
-export interface ClusterStats {
+interface ClusterStats {
   /** Lease renewals that failed since joining: each brings the lapse that marks our runs lost closer. */
   readonly failedLeaseRenewals: number;
   /** Pub/sub messages dropped as malformed, by channel. */
