@@ -136,6 +136,36 @@ for (const runtime of ['bun', 'deno', 'workerd', 'miniflare'] as const satisfies
       await client.close();
     }, 90_000);
 
+    it('SDK v2, legacy session: ending the session (DELETE) while a call runs aborts its handler', async () => {
+      const client = new ClientV2({ name: 'v2', version: '1.0.0' });
+      const transport = new TransportV2(new URL(fixture.url));
+      await client.connect(transport);
+      const before = await cancelCounts(client);
+      const call = client.callTool(
+        { name: 'test_wait_for_cancel', arguments: { seconds: 60 } },
+        { timeout: 120_000 },
+      );
+      call.catch(() => undefined);
+      await vi.waitFor(async () => expect((await cancelCounts(client)).waiting).toBe(before.waiting + 1), {
+        timeout: 20_000,
+        interval: 100,
+      });
+      await transport.terminateSession();
+      expect(transport.sessionId).toBeUndefined();
+      await client.close();
+      const other = new ClientV2({ name: 'v2', version: '1.0.0' });
+      await other.connect(new TransportV2(new URL(fixture.url)));
+      await vi.waitFor(
+        async () =>
+          expect(await cancelCounts(other)).toEqual({
+            waiting: before.waiting,
+            cancelled: before.cancelled + 1,
+          }),
+        { timeout: 20_000, interval: 200 },
+      );
+      await other.close();
+    }, 90_000);
+
     // Not under Miniflare: its entry worker, which relays the answer, does not pass a client's
     // close on to the worker (the handler runs to its end); plain workerd does.
     it.skipIf(runtime === 'miniflare')(

@@ -10,7 +10,7 @@ import {
 import type { CoreConnection } from '@agentd/server';
 import { finishAnswer } from './finish-answer.js';
 import { answerStatus } from './http-status.js';
-import { carryRequest, deliverLegacyMessage } from './legacy-cancel.js';
+import { cancelCarried, carryRequest, deliverLegacyMessage } from './legacy-cancel.js';
 import { sendEmpty, sendJson, sendRefusal } from './replies.js';
 import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
@@ -158,9 +158,14 @@ export function serveLegacyGet(context: TransportContext, caller: Caller, sessio
   });
 }
 
-export function serveLegacyDelete(context: TransportContext, caller: Caller, sessionId: string): void {
+export async function serveLegacyDelete(
+  context: TransportContext,
+  caller: Caller,
+  sessionId: string,
+): Promise<void> {
   const session = sessionOf(context, caller, null, sessionId);
   if (session === undefined) return;
+  if (session.connection !== undefined) await cancelCarried(context.core.logger, session, session.connection);
   context.sessions.end(session.id);
   sendEmpty(caller.out, 204, caller.corsHeaders);
 }
