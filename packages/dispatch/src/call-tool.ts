@@ -19,10 +19,24 @@ function unknownTool(name: string): WireError {
   return new WireError(ErrorCode.InvalidParams, `Unknown tool: ${shown}`);
 }
 
-function visibleTool(env: DispatchEnv, filters: CompiledFilters, name: string): RegisteredTool | undefined {
+function visibleTool(
+  env: DispatchEnv,
+  filters: CompiledFilters,
+  name: string,
+  context: RequestContext,
+): RegisteredTool | undefined {
   const tool = env.catalogue.findTool(name);
-  if (!tool) return undefined;
+  if (!tool || !toolExistsFor(tool, context)) return undefined;
   return (tool.meta ? filters.metaToolVisible(name) : filters.toolVisible(name)) ? tool : undefined;
+}
+
+/** A tool with `onlyForExtension` exists only for a client that declared that extension. */
+export function toolExistsFor(
+  tool: { onlyForExtension: string | undefined },
+  context: RequestContext,
+): boolean {
+  const id = tool.onlyForExtension;
+  return id === undefined || clientExtension(context.clientCapabilities, id) !== undefined;
 }
 
 function readCallParams(params: JsonObject): { name: string; args: Record<string, unknown> } {
@@ -43,7 +57,7 @@ export async function callTool(
 ): Promise<JsonObject> {
   const { name, args } = readCallParams(params);
   const filters = env.filters(context.peer);
-  const tool = visibleTool(env, filters, name);
+  const tool = visibleTool(env, filters, name, context);
   if (!tool) throw unknownTool(name);
   return finishResult(context, await runTool(env, filters, tool, args, params, context));
 }

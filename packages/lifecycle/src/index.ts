@@ -2,10 +2,25 @@
  * @agentd/lifecycle: MCP protocol eras and versions; answers initialize, server/discover and ping
  * and checks modern per-request `_meta`. This file is the package's public API.
  */
+export {
+  APP_MIME_TYPE,
+  APP_RESOURCE_URI_META,
+  APPS_EXTENSION,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceUi,
+  type AppToolUi,
+  type AppVisibility,
+  appResourceUiProblem,
+  appToolMeta,
+  appToolUiProblem,
+  isUiUri,
+  looksLikeHtmlDocument,
+  visibleToModel,
+} from './apps-extension.js';
 export { checkModernMeta, type ModernMeta, modernRequestRefusal } from './check-modern-meta.js';
 export {
   clientExtension,
-  clientExtensions,
   EXTENSION_ID_PATTERN,
   extensionServedIn,
   extensionsForEra,
