@@ -116,7 +116,7 @@ async function route(
       return;
     case 'GET':
     case 'DELETE':
-      serveSessionMethod(context, caller, incoming.method);
+      await serveSessionMethod(context, caller, incoming.method);
       return;
     default:
       sendEmpty(out, 405, { ...corsHeaders, allow: ALLOW });
@@ -148,7 +148,11 @@ function serveMetadata(
 }
 
 /** GET/DELETE exist only for legacy sessions; without one (or legacy off) they are 405. */
-function serveSessionMethod(context: TransportContext, caller: Caller, method: 'GET' | 'DELETE'): void {
+async function serveSessionMethod(
+  context: TransportContext,
+  caller: Caller,
+  method: 'GET' | 'DELETE',
+): Promise<void> {
   const res = caller.out;
   const sessionId = caller.headers.get('mcp-session-id');
   if (!context.options.legacy || sessionId === null) {
@@ -164,7 +168,7 @@ function serveSessionMethod(context: TransportContext, caller: Caller, method: '
     sendRefusal(res, null, refusal, caller.corsHeaders);
     return;
   }
-  serveLegacyGet(context, caller, sessionId);
+  await serveLegacyGet(context, caller, sessionId);
 }
 
 async function servePost(context: TransportContext, caller: Caller, incoming: HttpIncoming): Promise<void> {

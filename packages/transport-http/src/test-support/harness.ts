@@ -72,7 +72,8 @@ export function modernPost(
 export function sseMessages(body: string): Record<string, unknown>[] {
   return body
     .split('\n')
-    .filter((line) => line.startsWith('data: '))
+    // Empty data: a resumable stream's priming event.
+    .filter((line) => line.startsWith('data: ') && line.length > 6)
     .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
 }
 
