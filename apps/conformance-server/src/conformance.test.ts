@@ -30,8 +30,6 @@ const NOT_SCORED: Readonly<Record<string, string>> = {
     'the fixture does not offer the skills extension (io.modelcontextprotocol/skills, SEP-2640): the suite skips its checks',
   'tasks-status-notifications':
     'the suite itself skips it: its notifications/tasks harness is pending a rewrite onto subscriptions/listen',
-  'server-sse-polling':
-    'not testable here (pending scenario): SSE polling (SEP-1699, test_reconnection) is not offered by the fixture, so the suite records INFO checks only',
 };
 
 interface Check {

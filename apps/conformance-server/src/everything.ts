@@ -5,6 +5,7 @@ import { type ParamHeader, paramHeadersOf } from '@agentd/transport-http';
 import { registerClientInputTools } from './client-input-tools.js';
 import { CUSTOM_HEADERS_SCHEMA, registerContentTools } from './content-tools.js';
 import { registerPrompts, registerResources, WATCHED_URI } from './prompts-and-resources.js';
+import { registerSsePollingTool } from './sse-polling-tool.js';
 import { registerTaskTools } from './task-tools.js';
 
 /** The fixture without a transport: serve `core` through any adapter, with `toolParamHeaders`. */
@@ -19,6 +20,7 @@ function buildDispatcher(core: () => ServerCore): Dispatcher {
   registerContentTools(dispatcher);
   registerClientInputTools(dispatcher);
   registerTaskTools(dispatcher);
+  registerSsePollingTool(dispatcher);
   dispatcher.registerTool({
     name: 'test_trigger_tool_change',
     description: 'Fires notifications/tools/list_changed to listen streams that asked for it',
