@@ -1,4 +1,5 @@
 /** tools/call: lookup under the peer's filters, capability and callability checks, argument validation, MRTR, result shaping. */
+import { clientExtension } from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { RegisteredTool } from './catalogue.js';
@@ -18,10 +19,24 @@ function unknownTool(name: string): WireError {
   return new WireError(ErrorCode.InvalidParams, `Unknown tool: ${shown}`);
 }
 
-function visibleTool(env: DispatchEnv, filters: CompiledFilters, name: string): RegisteredTool | undefined {
+function visibleTool(
+  env: DispatchEnv,
+  filters: CompiledFilters,
+  name: string,
+  context: RequestContext,
+): RegisteredTool | undefined {
   const tool = env.catalogue.findTool(name);
-  if (!tool) return undefined;
+  if (!tool || !toolExistsFor(tool, context)) return undefined;
   return (tool.meta ? filters.metaToolVisible(name) : filters.toolVisible(name)) ? tool : undefined;
+}
+
+/** A tool with `onlyForExtension` exists only for a client that declared that extension. */
+export function toolExistsFor(
+  tool: { onlyForExtension: string | undefined },
+  context: RequestContext,
+): boolean {
+  const id = tool.onlyForExtension;
+  return id === undefined || clientExtension(context.clientCapabilities, id) !== undefined;
 }
 
 function readCallParams(params: JsonObject): { name: string; args: Record<string, unknown> } {
@@ -42,7 +57,7 @@ export async function callTool(
 ): Promise<JsonObject> {
   const { name, args } = readCallParams(params);
   const filters = env.filters(context.peer);
-  const tool = visibleTool(env, filters, name);
+  const tool = visibleTool(env, filters, name, context);
   if (!tool) throw unknownTool(name);
   return finishResult(context, await runTool(env, filters, tool, args, params, context));
 }
@@ -124,7 +139,20 @@ function requiredCapabilities(tool: RegisteredTool, declared: JsonObject): JsonO
         declared,
       );
       if (missing) Object.assign(lacking, missing);
+    } else if (capability === 'extensions') {
+      const missing = missingExtensions(value, declared);
+      if (missing) lacking.extensions = missing;
     } else if (!isJsonObject(declared[capability])) lacking[capability] = value;
+  }
+  return Object.keys(lacking).length > 0 ? lacking : undefined;
+}
+
+/** The required extensions (id → settings) the client did not declare. */
+function missingExtensions(required: unknown, declared: JsonObject): JsonObject | undefined {
+  if (!isJsonObject(required)) return undefined;
+  const lacking: JsonObject = {};
+  for (const [id, settings] of Object.entries(required)) {
+    if (clientExtension(declared, id) === undefined) lacking[id] = settings;
   }
   return Object.keys(lacking).length > 0 ? lacking : undefined;
 }

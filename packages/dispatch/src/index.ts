@@ -3,7 +3,18 @@
  * prompts, completions, client filters, MRTR) and the seed-002 `McpServer` face.
  */
 
-export { LOGGING_LEVELS } from '@agentd/lifecycle';
+export {
+  APP_MIME_TYPE,
+  APPS_EXTENSION,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceUi,
+  type AppToolUi,
+  type AppVisibility,
+  LOGGING_LEVELS,
+} from '@agentd/lifecycle';
+export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
+export { type AppToolDefinition, registerAppTool } from './app-tool.js';
 export type { SurfaceKind } from './catalogue.js';
 export { MissingClientCapabilityError } from './client-capability.js';
 export {
@@ -53,6 +64,8 @@ export {
 } from './mcp-server.js';
 export { NAME_PATTERN } from './names.js';
 export type { ArgumentIssue, SchemaValidation } from './schema-compiler.js';
+export type { SkillDefinition } from './skill-build.js';
+export type { SkillRegistry, SkillsOptions } from './skills-registry.js';
 export type {
   StandardJSONSchemaV1,
   StandardSchemaV1,
