@@ -6,9 +6,19 @@
 import { isTraversingSkillUri, SkillErrorText, SkillsMethod, skillsInvalidParams } from '@agentd/lifecycle';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
+import type { CompiledFilters } from './client-filters.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
+import type { BuiltSkill } from './skill-build.js';
 import type { SkillRegistry } from './skills-registry.js';
+
+/**
+ * A skill is served to a peer only whole: an entry must list every file, so a peer that may not
+ * see one of them does not see the skill (its visible files stay readable as plain resources).
+ */
+function skillVisible(skill: BuiltSkill, filters: CompiledFilters): boolean {
+  return filters.permissive || skill.files.every((file) => filters.resourceVisible(file.uri));
+}
 
 /** True for a method the skills registry answers (`resources/directory/read` only with `directoryRead`). */
 export function isSkillsMethod(method: string, directoryRead: boolean): boolean {
@@ -63,7 +73,7 @@ function getSkill(
 ): JsonObject {
   const uri = checkedSkillUri(params.uri);
   const skill = registry.get(uri);
-  if (!skill || !env.filters(context.peer).resourceVisible(uri))
+  if (!skill || !skillVisible(skill, env.filters(context.peer)))
     throw skillsInvalidParams(SkillErrorText.noSkill(uri), uri);
   return finishResult(context, { skill: skill.entry }, env.readCache(undefined));
 }
