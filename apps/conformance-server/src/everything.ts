@@ -4,6 +4,7 @@ import { createServerCore, type Handler, type ServerCore, silentLogger } from '@
 import { type ParamHeader, paramHeadersOf } from '@agentd/transport-http';
 import { registerClientInputTools } from './client-input-tools.js';
 import { CUSTOM_HEADERS_SCHEMA, registerContentTools } from './content-tools.js';
+import { registerExtensionFixtures } from './extension-fixtures.js';
 import { registerPrompts, registerResources, WATCHED_URI } from './prompts-and-resources.js';
 import { registerSsePollingTool } from './sse-polling-tool.js';
 import { registerTaskTools } from './task-tools.js';
@@ -39,6 +40,7 @@ function buildDispatcher(core: () => ServerCore): Dispatcher {
   });
   registerPrompts(dispatcher);
   registerResources(dispatcher);
+  registerExtensionFixtures(dispatcher);
   return dispatcher;
 }
 
