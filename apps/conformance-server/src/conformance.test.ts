@@ -116,7 +116,11 @@ async function expectScenarioPassed(scenario: string, args: string[]): Promise<v
  * Extension scenarios are not on the spec timeline, so a `--spec-version` run leaves them out;
  * the skills extension serves both eras, so its scenarios run at each era's version (`--force`).
  */
-const SKILLS_SCENARIOS = ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest'];
+const SKILLS_SCENARIOS = [
+  'sep-2640-skills-directory',
+  'sep-2640-skills-enumeration',
+  'sep-2640-skills-manifest',
+];
 
 describe('official MCP conformance suite against the fixture', () => {
   it(

@@ -17,7 +17,9 @@ export function registerSsePollingTool(dispatcher: Dispatcher): void {
       const closed = ctx.request.closeStream !== undefined;
       ctx.request.closeStream?.();
       await new Promise((resolve) => setTimeout(resolve, ANSWER_AFTER_MS));
-      return closed ? 'Reconnection test completed (answered after the stream closed)' : 'Reconnection test completed';
+      return closed
+        ? 'Reconnection test completed (answered after the stream closed)'
+        : 'Reconnection test completed';
     },
   });
 }

@@ -24,7 +24,11 @@ interface Setup {
 }
 
 const OWNER = { sessionId: 'session-1', principal: 'alice', kind: 'request' } as const;
-const note = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progress: n } });
+const note = (n: number) => ({
+  jsonrpc: '2.0' as const,
+  method: 'notifications/progress',
+  params: { progress: n },
+});
 const never = () => new AbortController().signal;
 const NOW = AbortSignal.abort();
 
@@ -65,7 +69,11 @@ function contract(name: string, setup: () => Promise<Setup>) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       await writer.append(id, { seq: 1, message: note(1) });
       expect(await waiting).toEqual([{ seq: 1, message: note(1) }]);
-      expect(await reader.owner(id)).toEqual({ sessionId: 'session-1', principal: undefined, kind: 'standalone' });
+      expect(await reader.owner(id)).toEqual({
+        sessionId: 'session-1',
+        principal: undefined,
+        kind: 'standalone',
+      });
 
       const stop = new AbortController();
       const aborted = reader.read(id, 1, stop.signal);

@@ -9,8 +9,8 @@
 import type { JsonRpcMessage } from '@agentd/rpc-frame';
 import { isJsonObject } from '@agentd/rpc-frame';
 import type { EventStore, StoredEvent, StreamOwner } from '@agentd/transport-http';
-import { LuaScript } from './lua-script.js';
 import { redisError } from './local-errors.js';
+import { LuaScript } from './lua-script.js';
 import { clientsOf, type RedisClient } from './raw-client.js';
 import type { RedisConnection } from './redis-connection.js';
 

@@ -140,16 +140,16 @@ describe.runIf(have)('resumable SSE on two replicas, one Redis event store', () 
     await until(() => text.includes(`closed on ${home.name}`), 'the replayed progress', 15_000);
     expect(text).not.toContain('"result"');
     // Released on the home replica: the rest arrives live on the other replica's GET, which then ends.
-    expect(textOf(await modern(home.url, 'tools/call', { name: 'release', arguments: { key: 'live' } }))).toBe(
-      'released live',
-    );
+    expect(
+      textOf(await modern(home.url, 'tools/call', { name: 'release', arguments: { key: 'live' } })),
+    ).toBe('released live');
     await read;
     const replayed = events(text);
-    expect(replayed.map((e) => JSON.parse(e.data).params?.message ?? JSON.parse(e.data).result?.content?.[0]?.text)).toEqual([
-      `closed on ${home.name}`,
-      `finishing on ${home.name}`,
-      `polled live on ${home.name}`,
-    ]);
+    expect(
+      replayed.map(
+        (e) => JSON.parse(e.data).params?.message ?? JSON.parse(e.data).result?.content?.[0]?.text,
+      ),
+    ).toEqual([`closed on ${home.name}`, `finishing on ${home.name}`, `polled live on ${home.name}`]);
     const streamId = primingId.split(':')[0];
     expect(replayed.every((e) => e.id?.startsWith(`${streamId}:`))).toBe(true);
 

@@ -104,7 +104,8 @@ function sessionIdPrefix(value: string | undefined): string {
 
 function retryMs(value: number | undefined): number {
   if (value === undefined) return 1_000;
-  if (!Number.isSafeInteger(value) || value < 0) throw invalidOption('retryMs must be a non-negative integer');
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw invalidOption('retryMs must be a non-negative integer');
   return value;
 }
 

@@ -194,7 +194,10 @@ describe('legacy SSE resumability, in-memory event store', () => {
 
   it('a POST stream opens with a priming event (id, retry, empty data) and the resume replays only its own events', async () => {
     const session = await rawSession(server.url);
-    const [a, b] = await Promise.all([session.call(1, 'poll', { key: 'a' }), session.call(2, 'poll', { key: 'b' })]);
+    const [a, b] = await Promise.all([
+      session.call(1, 'poll', { key: 'a' }),
+      session.call(2, 'poll', { key: 'b' }),
+    ]);
     expect(a.headers.get('content-type')).toContain('text/event-stream');
     const [eventsA, eventsB] = await Promise.all([eventsOf(a), eventsOf(b)]);
     // Priming first, then the progress sent before the close; the connection ends without the result.
@@ -228,7 +231,9 @@ describe('legacy SSE resumability, in-memory event store', () => {
     expect(live.status).toBe(200);
     const reading = eventsOf(live);
     await release('b');
-    const bMessages = (await reading).filter((e) => e.data !== undefined).map((e) => JSON.parse(e.data as string));
+    const bMessages = (await reading)
+      .filter((e) => e.data !== undefined)
+      .map((e) => JSON.parse(e.data as string));
     expect(bMessages.map((m) => m.params?.message ?? m.result?.content?.[0]?.text)).toEqual([
       'before the close',
       'while disconnected',
@@ -237,7 +242,7 @@ describe('legacy SSE resumability, in-memory event store', () => {
     ]);
   });
 
-  it("another session cannot resume a stream, and unknown or malformed ids are refused without a 404", async () => {
+  it('another session cannot resume a stream, and unknown or malformed ids are refused without a 404', async () => {
     const owner = await rawSession(server.url);
     const other = await rawSession(server.url);
     const post = await owner.call(7, 'poll', { key: 'private' });
@@ -257,13 +262,22 @@ describe('legacy SSE resumability, in-memory event store', () => {
     await fetch(server.url, {
       method: 'POST',
       headers: session.headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: 'test://doc' } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'resources/subscribe',
+        params: { uri: 'test://doc' },
+      }),
     });
     const controller = new AbortController();
     const get = await fetch(server.url, {
       method: 'GET',
       signal: controller.signal,
-      headers: { accept: 'text/event-stream', 'mcp-session-id': session.sessionId, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': session.sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
     });
     const reader = (get.body as ReadableStream<Uint8Array>).getReader();
     const first = new TextDecoder().decode((await reader.read()).value);

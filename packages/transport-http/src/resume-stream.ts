@@ -6,7 +6,14 @@
  */
 import { refuse } from '@agentd/lifecycle';
 import { errorFields } from '@agentd/rpc-frame';
-import { type EventStore, endsStream, eventIdOf, parseEventId, type StoredEvent, type StreamOwner } from './event-store.js';
+import {
+  type EventStore,
+  endsStream,
+  eventIdOf,
+  parseEventId,
+  type StoredEvent,
+  type StreamOwner,
+} from './event-store.js';
 import { sendRefusal } from './replies.js';
 import { SseStream } from './sse-stream.js';
 import type { Caller, TransportContext } from './transport-context.js';
@@ -32,7 +39,12 @@ export async function resumeStream(
     owner.principal !== caller.principal?.auth.principal
   ) {
     // Not a stream of this session. Held nowhere we can see: the session is gone (re-initialize).
-    sendRefusal(caller.out, null, local ? refuse.eventNotFound() : refuse.sessionNotFound(), caller.corsHeaders);
+    sendRefusal(
+      caller.out,
+      null,
+      local ? refuse.eventNotFound() : refuse.sessionNotFound(),
+      caller.corsHeaders,
+    );
     return;
   }
   const first = await store.read(position.streamId, position.seq, NOW);
