@@ -92,6 +92,16 @@ function contract(name: string, setup: () => Promise<Setup>) {
       expect((await reader.read(id, 2, NOW)) as unknown[]).toHaveLength(3);
     });
 
+    it('a deleted stream is gone', async () => {
+      const { writer, reader } = await s.make({});
+      const id = streamId();
+      await writer.createStream(id, OWNER);
+      await writer.append(id, { seq: 0 });
+      await writer.delete(id);
+      expect(await reader.owner(id)).toBeUndefined();
+      expect(await reader.read(id, 0, NOW)).toBe('gone');
+    });
+
     it('a stream with no new event for ttlMs expires', async () => {
       const { writer, reader } = await s.make({ ttlMs: 200 });
       const id = streamId();

@@ -168,6 +168,10 @@ export class RedisEventStore implements EventStore {
     }
   }
 
+  async delete(streamId: string): Promise<void> {
+    await this.#client.sendCommand(['DEL', this.#streamKey(streamId), this.#ownerKey(streamId)]);
+  }
+
   /** Stops listening for appends; waiting readers return (the connection stays open). */
   async close(): Promise<void> {
     if (this.#closed) return;

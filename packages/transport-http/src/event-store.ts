@@ -36,8 +36,11 @@ export interface EventStore {
    * The events after `afterSeq`, oldest first, waiting (until `signal` aborts) while there are
    * none yet. Resolves to `gone` when the stream is unknown or expired, or when events after
    * `afterSeq` were already dropped (a gap the reader must not paper over); to `[]` on abort.
+   * With an already aborted `signal` it answers at once (a poll).
    */
   read(streamId: string, afterSeq: number, signal: AbortSignal): Promise<readonly StoredEvent[] | 'gone'>;
+  /** Forgets a stream: a request stream delivered whole on its own connection is not resumed. */
+  delete(streamId: string): Promise<void>;
 }
 
 /** `<streamId>:<seq>`: the event id a client echoes in `Last-Event-ID`, naming its stream. */

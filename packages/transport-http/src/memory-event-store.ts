@@ -1,4 +1,4 @@
-/** The default event store: this replica's own streams in memory, bounded in count, length and age. */
+/** The default event store: this replica's own streams in memory, bounded in count, length, bytes and age. */
 import type { EventStore, StoredEvent, StreamOwner } from './event-store.js';
 import { invalidOption } from './local-errors.js';
 
@@ -7,13 +7,24 @@ export interface MemoryEventStoreOptions {
   maxStreams?: number;
   /** Most events kept per stream; past it the oldest are dropped (a resume from before them fails). Default 1,000. */
   maxEventsPerStream?: number;
+  /**
+   * Most bytes (JSON text of the messages) kept in all; past it the least recently active
+   * streams are dropped, and a stream larger than this alone loses its oldest events. Default 64 MiB.
+   */
+  maxBytes?: number;
   /** A stream with no event or reader for this long is dropped. Default 10 min. */
   ttlMs?: number;
 }
 
+interface Kept {
+  readonly event: StoredEvent;
+  readonly bytes: number;
+}
+
 interface Entry {
   readonly owner: StreamOwner;
-  readonly events: StoredEvent[];
+  readonly kept: Kept[];
+  bytes: number;
   /** Highest seq dropped by trimming (-1: none). */
   trimmed: number;
   touched: number;
@@ -31,11 +42,14 @@ export class MemoryEventStore implements EventStore {
   readonly #streams = new Map<string, Entry>();
   readonly #maxStreams: number;
   readonly #maxEvents: number;
+  readonly #maxBytes: number;
   readonly #ttlMs: number;
+  #bytes = 0;
 
   constructor(options: MemoryEventStoreOptions = {}) {
     this.#maxStreams = positiveInteger('maxStreams', options.maxStreams, 10_000);
     this.#maxEvents = positiveInteger('maxEventsPerStream', options.maxEventsPerStream, 1_000);
+    this.#maxBytes = positiveInteger('maxBytes', options.maxBytes, 64 * 1024 * 1024);
     this.#ttlMs = positiveInteger('ttlMs', options.ttlMs, 10 * 60_000);
   }
 
@@ -44,21 +58,35 @@ export class MemoryEventStore implements EventStore {
     return this.#streams.size;
   }
 
+  /** Bytes held right now (JSON text of the recorded messages). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   async createStream(streamId: string, owner: StreamOwner): Promise<void> {
     const now = Date.now();
     for (const [id, entry] of this.#streams) {
       if (this.#streams.size < this.#maxStreams && entry.touched + this.#ttlMs > now) break;
       this.#drop(id, entry);
     }
-    this.#streams.set(streamId, { owner, events: [], trimmed: -1, touched: now, waiters: new Set() });
+    this.#streams.set(streamId, { owner, kept: [], bytes: 0, trimmed: -1, touched: now, waiters: new Set() });
   }
 
   async append(streamId: string, event: StoredEvent): Promise<void> {
     const entry = this.#live(streamId);
     if (entry === undefined) return;
-    entry.events.push(event);
-    if (entry.events.length > this.#maxEvents) entry.trimmed = (entry.events.shift() as StoredEvent).seq;
+    const bytes = event.message === undefined ? 0 : JSON.stringify(event.message).length;
+    entry.kept.push({ event, bytes });
+    entry.bytes += bytes;
+    this.#bytes += bytes;
     this.#touch(streamId, entry);
+    while (entry.kept.length > this.#maxEvents || (entry.bytes > this.#maxBytes && entry.kept.length > 1))
+      this.#trim(entry);
+    // Over the total: the least recently active other streams go first.
+    for (const [id, other] of this.#streams) {
+      if (this.#bytes <= this.#maxBytes || other === entry) break;
+      this.#drop(id, other);
+    }
     const waiters = [...entry.waiters];
     entry.waiters.clear();
     for (const wake of waiters) wake();
@@ -77,10 +105,10 @@ export class MemoryEventStore implements EventStore {
       const entry = this.#live(streamId);
       if (entry === undefined || entry.trimmed > afterSeq) return 'gone';
       this.#touch(streamId, entry);
-      const events = entry.events;
-      let from = events.length;
-      while (from > 0 && (events[from - 1] as StoredEvent).seq > afterSeq) from--;
-      if (from < events.length) return events.slice(from);
+      const kept = entry.kept;
+      let from = kept.length;
+      while (from > 0 && (kept[from - 1] as Kept).event.seq > afterSeq) from--;
+      if (from < kept.length) return kept.slice(from).map((k) => k.event);
       if (signal.aborted) return [];
       await new Promise<void>((resolve) => {
         const wake = () => {
@@ -92,6 +120,11 @@ export class MemoryEventStore implements EventStore {
         signal.addEventListener('abort', wake, { once: true });
       });
     }
+  }
+
+  async delete(streamId: string): Promise<void> {
+    const entry = this.#streams.get(streamId);
+    if (entry !== undefined) this.#drop(streamId, entry);
   }
 
   #live(streamId: string): Entry | undefined {
@@ -109,9 +142,18 @@ export class MemoryEventStore implements EventStore {
     this.#streams.set(streamId, entry);
   }
 
+  #trim(entry: Entry): void {
+    const oldest = entry.kept.shift() as Kept;
+    entry.trimmed = oldest.event.seq;
+    entry.bytes -= oldest.bytes;
+    this.#bytes -= oldest.bytes;
+  }
+
   /** Drops a stream; its waiting readers wake and find it gone. */
   #drop(streamId: string, entry: Entry): void {
+    if (this.#streams.get(streamId) !== entry) return;
     this.#streams.delete(streamId);
+    this.#bytes -= entry.bytes;
     for (const wake of [...entry.waiters]) wake();
   }
 }

@@ -124,6 +124,7 @@ export class SseStream implements PushWriter {
     this.#closed = true;
     this.#stopTimer();
     this.#out.end();
+    this.#recorder?.delivered();
   }
 
   /** A resumed stream: re-sends a recorded event under its original id. */

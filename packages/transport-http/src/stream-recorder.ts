@@ -35,6 +35,15 @@ export class StreamRecorder {
     return eventIdOf(this.streamId, seq);
   }
 
+  /**
+   * The stream ended on its live connection: a request stream's client has its response, so
+   * the store need not keep it (a GET stream is kept: its client reconnects after shutdown).
+   */
+  delivered(): void {
+    if (this.#next === 0 || this.#owner.kind !== 'request') return;
+    this.#store.delete(this.streamId).catch((error: unknown) => this.#failed(error));
+  }
+
   #failed(error: unknown): void {
     if (this.#warned) return;
     this.#warned = true;
