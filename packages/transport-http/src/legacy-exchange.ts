@@ -170,9 +170,10 @@ export async function serveLegacyGet(
 ): Promise<void> {
   const lastEventId = headerOf(caller, 'last-event-id');
   if (lastEventId !== undefined && context.options.eventStore !== undefined) {
-    const local = context.sessions.get(sessionId) !== undefined;
     // Held here: the session's own checks (principal, protocol version header) come first.
-    if (local && sessionOf(context, caller, null, sessionId) === undefined) return;
+    const held = context.sessions.get(sessionId) !== undefined;
+    const local = held ? sessionOf(context, caller, null, sessionId) : undefined;
+    if (held && local === undefined) return;
     await resumeStream(context, caller, sessionId, lastEventId, context.options.eventStore, local);
     return;
   }

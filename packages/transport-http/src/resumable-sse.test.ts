@@ -302,6 +302,40 @@ describe('legacy SSE resumability, in-memory event store', () => {
     await replay.cancel();
   });
 
+  it('a resumed GET stream keeps its session from being reaped, like the GET it replaces', async () => {
+    const short = await start({ sessionTtlMs: 500 });
+    try {
+      const session = await rawSession(short.url);
+      const controller = new AbortController();
+      const get = await fetch(short.url, {
+        signal: controller.signal,
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': session.sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
+      });
+      const first = new TextDecoder().decode(
+        (await (get.body as ReadableStream<Uint8Array>).getReader().read()).value,
+      );
+      const primingId = /id: (\S+)/.exec(first)?.[1] as string;
+      controller.abort();
+      const resumed = await session.resume(primingId);
+      expect(resumed.status).toBe(200);
+      // Several reaper periods later the session still answers.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const ping = await fetch(short.url, {
+        method: 'POST',
+        headers: session.headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
+      });
+      expect(ping.status).toBe(200);
+      await resumed.body?.cancel();
+    } finally {
+      await short.close();
+    }
+  });
+
   it('the 2026-07-28 era has no event ids', async () => {
     const res = await modernPost(server.url, 'tools/call', { name: 'poll', arguments: { key: 'modern' } });
     const text = await res.text();

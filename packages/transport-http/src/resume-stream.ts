@@ -15,6 +15,7 @@ import {
   type StreamOwner,
 } from './event-store.js';
 import { sendRefusal } from './replies.js';
+import type { Session } from './session-store.js';
 import { SseStream } from './sse-stream.js';
 import type { Caller, TransportContext } from './transport-context.js';
 
@@ -27,8 +28,8 @@ export async function resumeStream(
   sessionId: string,
   lastEventId: string,
   store: EventStore,
-  /** The session is held here (and passed its own checks). */
-  local: boolean,
+  /** The session when it is held here (and passed its own checks); a follower keeps it from being reaped. */
+  local: Session | undefined,
 ): Promise<void> {
   const position = parseEventId(lastEventId);
   const owner = position === undefined ? undefined : await store.owner(position.streamId);
@@ -42,7 +43,7 @@ export async function resumeStream(
     sendRefusal(
       caller.out,
       null,
-      local ? refuse.eventNotFound() : refuse.sessionNotFound(),
+      local !== undefined ? refuse.eventNotFound() : refuse.sessionNotFound(),
       caller.corsHeaders,
     );
     return;
@@ -59,9 +60,14 @@ export async function resumeStream(
     shutdown: () => stream.end(),
   };
   context.exchanges.add(exchange);
+  if (local !== undefined) local.active++;
   stream.onClose(() => {
     stop.abort();
     context.exchanges.delete(exchange);
+    if (local !== undefined) {
+      local.active--;
+      local.lastSeen = Date.now();
+    }
   });
   stream.advise();
   void follow(context, stream, store, position.streamId, owner, position.seq, first, stop.signal);
