@@ -3,23 +3,24 @@
  * legacy session (with and without the MCP Apps extension), `npm start` answering 2026-07-28
  * requests on stdio, and `--http` answering one over HTTP, as the README says.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  EXAMPLE_DIR as here,
+  type Json,
+  modernPeer,
+  SERVER,
+  startChild,
+  UI_CAPS,
+} from './test-support/child-peers.js';
 
-type Json = Record<string, unknown>;
-
-const here = dirname(fileURLToPath(import.meta.url));
-const SERVER = join(here, 'server.mjs');
 const VIEW = 'ui://forecast/view.html';
 const SKILL = 'skill://reading-forecasts/SKILL.md';
 const UI = 'io.modelcontextprotocol/ui';
-const UI_CAPS = { extensions: { [UI]: { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -35,37 +36,9 @@ async function sdkClient(capabilities: Json): Promise<Client> {
   return client;
 }
 
-/** An NDJSON peer on a child's stdio: `send` resolves with the response carrying that id. */
-function ndjson(child: ChildProcessWithoutNullStreams) {
-  const waiting = new Map<number, (message: Json) => void>();
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const message = JSON.parse(line) as Json;
-    waiting.get(message.id as number)?.(message);
-  });
-  let ids = 0;
-  return (method: string, params: Json, capabilities: Json = UI_CAPS): Promise<Json> => {
-    const id = ++ids;
-    const _meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': capabilities,
-      'io.modelcontextprotocol/clientInfo': { name: 'example-test', version: '1.0.0' },
-    };
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta } })}\n`);
-    return new Promise((resolve) => waiting.set(id, resolve));
-  };
-}
-
-function started(command: string, args: string[]): ChildProcessWithoutNullStreams {
-  const child = spawn(command, args, { cwd: here, stdio: 'pipe' });
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.stdin.end();
-        child.kill('SIGTERM');
-      }),
-  );
+function started(command: string, args: string[]) {
+  const { child, stop } = startChild(command, args);
+  cleanups.push(stop);
   return child;
 }
 
@@ -122,7 +95,7 @@ describe('examples/mcp-app', () => {
   it('`npm start` answers 2026-07-28 requests on stdio', async () => {
     const start = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')).scripts.start;
     expect(start).toBe('node server.mjs');
-    const send = ndjson(started('npm', ['--silent', 'start']));
+    const send = modernPeer(started('npm', ['--silent', 'start']));
     const discover = (await send('server/discover', {})).result as Json;
     expect(discover.capabilities).toMatchObject({
       extensions: { [UI]: {}, 'io.modelcontextprotocol/skills': { directoryRead: true } },

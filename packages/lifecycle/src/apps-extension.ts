@@ -152,9 +152,3 @@ export function appToolMeta(ui: AppToolUi, meta: JsonObject = {}): JsonObject {
   if (ui.visibility !== undefined) link.visibility = [...ui.visibility];
   return { ...meta, ui: link, [APP_RESOURCE_URI_META]: ui.resourceUri };
 }
-
-/** The client's MCP Apps settings when it declared the extension and renders `text/html;profile=mcp-app`. */
-export function rendersApps(settings: JsonObject | undefined): boolean {
-  const mimeTypes = settings?.mimeTypes;
-  return Array.isArray(mimeTypes) && mimeTypes.includes(APP_MIME_TYPE);
-}

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   clientExtension,
-  clientExtensions,
   extensionServedIn,
   extensionsForEra,
   isExtensionId,
@@ -28,8 +27,6 @@ describe('extension negotiation', () => {
     expect(clientExtension(caps, 'toString')).toBeUndefined();
     expect(clientExtension({}, UI)).toBeUndefined();
     expect(clientExtension({ extensions: [] }, UI)).toBeUndefined();
-    expect(clientExtensions(caps)).toEqual({ [UI]: { mimeTypes: ['text/html;profile=mcp-app'] } });
-    expect(clientExtensions({ extensions: 'no' })).toEqual({});
   });
 
   it('names the missing extension and its settings in -32021', () => {

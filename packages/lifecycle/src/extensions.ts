@@ -42,15 +42,6 @@ export function clientExtension(clientCapabilities: JsonObject, id: string): Jso
   return isJsonObject(settings) ? settings : undefined;
 }
 
-/** Every extension the client declared with an object, by id. */
-export function clientExtensions(clientCapabilities: JsonObject): Readonly<Record<string, JsonObject>> {
-  const extensions = clientCapabilities.extensions;
-  const out: Record<string, JsonObject> = {};
-  if (!isJsonObject(extensions)) return out;
-  for (const [id, settings] of Object.entries(extensions)) if (isJsonObject(settings)) out[id] = settings;
-  return out;
-}
-
 /** `-32021` naming the extension (and the settings it needs), for a request that needs it and did not declare it. */
 export function missingExtension(id: string, settings: JsonObject = {}): WireError {
   return new WireError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {

@@ -16,13 +16,11 @@ export {
   appToolUiProblem,
   isUiUri,
   looksLikeHtmlDocument,
-  rendersApps,
   visibleToModel,
 } from './apps-extension.js';
 export { checkModernMeta, type ModernMeta, modernRequestRefusal } from './check-modern-meta.js';
 export {
   clientExtension,
-  clientExtensions,
   EXTENSION_ID_PATTERN,
   extensionServedIn,
   extensionsForEra,
