@@ -15,13 +15,17 @@ import {
   skillManifestUri,
 } from '@agentd/lifecycle';
 import type { JsonObject } from '@agentd/rpc-frame';
+import type { HandlerContext } from './handler-context.js';
 import { deepFreeze } from './json.js';
 import { dispatchError } from './local-errors.js';
 import { parseFrontmatter } from './skill-frontmatter.js';
 import { skillFileMimeType } from './skill-mime.js';
 
 /** A skill registered in code: its `<skill-path>` and its files (path inside the skill → content). */
-export interface SkillDefinition {
+export type SkillDefinition = StaticSkillDefinition | DynamicSkillDefinition;
+
+/** A skill with fixed files: served with a complete `{uri, digest, size}` manifest. */
+export interface StaticSkillDefinition {
   /**
    * `/`-separated path of the skill directory in the server's skill namespace, e.g.
    * `git-workflow` or `acme/billing/refunds`. The last segment is the skill's name and must equal
@@ -30,6 +34,35 @@ export interface SkillDefinition {
   path: string;
   /** Every file of the skill by its `/`-separated path inside the skill; `SKILL.md` is required. */
   files: Readonly<Record<string, string | Uint8Array>>;
+}
+
+/** One child of a dynamic skill's directory, as `DynamicSkillSource.list` reports it. */
+export interface DynamicSkillChild {
+  name: string;
+  directory?: boolean;
+}
+
+/** Where a dynamic skill's content comes from, asked at each read. */
+export interface DynamicSkillSource {
+  /** A file's content by its path inside the skill (`SKILL.md` included); undefined when there is none. */
+  read(
+    filePath: string,
+    context: HandlerContext,
+  ): string | Uint8Array | undefined | Promise<string | Uint8Array | undefined>;
+  /** A directory's direct children (`''` is the skill root), for `resources/directory/read`; undefined when there is none. */
+  list?(
+    directoryPath: string,
+  ): readonly DynamicSkillChild[] | undefined | Promise<readonly DynamicSkillChild[] | undefined>;
+}
+
+/**
+ * A skill whose content is generated, so no stable digests exist: its entry says
+ * `"resources": "dynamic"`. `frontmatter` is what the generated SKILL.md must begin with.
+ */
+export interface DynamicSkillDefinition {
+  path: string;
+  frontmatter: { name: string; description: string; [key: string]: unknown };
+  dynamic: DynamicSkillSource;
 }
 
 /** One served file of a skill. */
@@ -56,7 +89,11 @@ export interface BuiltSkill {
   readonly name: string;
   /** The frozen `Skill` entry of skills/list and skills/get. */
   readonly entry: JsonObject;
+  /** Static skills: every file. Dynamic ones: none (their content comes from `dynamic`). */
   readonly files: readonly SkillFile[];
+  readonly dynamic: DynamicSkillSource | undefined;
+  /** SKILL.md's description (the resource's). */
+  readonly description: string;
 }
 
 const PATH_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]+$/;
@@ -125,6 +162,7 @@ function textOf(bytes: Uint8Array): string | undefined {
 export function buildSkill(definition: SkillDefinition): BuiltSkill {
   if (typeof definition !== 'object' || definition === null)
     throw dispatchError('invalid_definition', 'skill definition must be an object');
+  if ('dynamic' in definition) return buildDynamicSkill(definition);
   const segments = skillPathSegments(definition.path);
   const path = definition.path;
   const name = segments[segments.length - 1] as string;
@@ -190,13 +228,50 @@ export function buildSkill(definition: SkillDefinition): BuiltSkill {
     frontmatter: frontmatter as JsonObject,
     resources: built.map((file) => ({ uri: file.uri, digest: file.digest, size: file.size })),
   });
-  return { uri, root, path, name, entry, files: built };
+  const description = (frontmatter as JsonObject).description as string;
+  return { uri, root, path, name, entry, files: built, dynamic: undefined, description };
+}
+
+function buildDynamicSkill(definition: DynamicSkillDefinition): BuiltSkill {
+  const segments = skillPathSegments(definition.path);
+  const path = definition.path;
+  const name = segments[segments.length - 1] as string;
+  const source = definition.dynamic;
+  if (typeof source !== 'object' || source === null || typeof source.read !== 'function')
+    throw invalid(path, 'dynamic.read must be a function');
+  if (source.list !== undefined && typeof source.list !== 'function')
+    throw invalid(path, 'dynamic.list must be a function');
+  if (typeof definition.frontmatter !== 'object' || definition.frontmatter === null)
+    throw invalid(path, 'a dynamic skill needs its frontmatter');
+  let frontmatter: JsonObject;
+  try {
+    frontmatter = JSON.parse(JSON.stringify(definition.frontmatter)) as JsonObject;
+  } catch {
+    throw invalid(path, 'frontmatter must be plain JSON');
+  }
+  checkFrontmatter(path, name, frontmatter);
+  const uri = skillManifestUri(path);
+  const entry = deepFreeze({ uri, frontmatter, resources: 'dynamic' });
+  return {
+    uri,
+    root: `${SKILL_SCHEME}://${path}`,
+    path,
+    name,
+    entry,
+    files: [],
+    dynamic: source,
+    description: frontmatter.description as string,
+  };
 }
 
 function manifestFrontmatter(path: string, name: string, text: string): JsonObject {
   const parsed = parseFrontmatter(text);
   if ('problem' in parsed) throw invalid(path, `${SKILL_MANIFEST} ${parsed.problem}`);
-  const frontmatter = parsed.value;
+  checkFrontmatter(path, name, parsed.value);
+  return parsed.value;
+}
+
+function checkFrontmatter(path: string, name: string, frontmatter: JsonObject): void {
   if (typeof frontmatter.name !== 'string' || frontmatter.name === '')
     throw invalid(path, `${SKILL_MANIFEST} frontmatter has no name`);
   if (frontmatter.name !== name) {
@@ -210,5 +285,4 @@ function manifestFrontmatter(path: string, name: string, text: string): JsonObje
     throw invalid(path, `${SKILL_MANIFEST} frontmatter has no description`);
   if (description.length > SKILL_DESCRIPTION_MAX)
     throw invalid(path, `${SKILL_MANIFEST} description is longer than ${SKILL_DESCRIPTION_MAX} characters`);
-  return frontmatter;
 }

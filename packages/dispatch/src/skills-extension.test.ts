@@ -19,6 +19,7 @@ import { sdkSocketTransport } from './test-support/sdk-socket-transport.js';
 
 const SKILL_MD =
   '---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nmetadata:\n  version: "2.1.0"\n---\n\n# PDF processing\n\nChoose the matching template from `templates/`.\n';
+const DAILY_MD = "---\nname: daily\ndescription: Assemble today's report\n---\n\nRead `data.csv`.\n";
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0xff]);
 
 let dir: string;
@@ -43,6 +44,13 @@ beforeEach(async () => {
   await put('pdf-processing/assets/logo.png', PNG);
   const dispatcher = new Dispatcher({ logger: silentLogger, surfaceDebounceMs: 5 });
   folder = await serveSkillsFolder(dispatcher, dir, { debounceMs: 50, logger: silentLogger });
+  dispatcher.registerSkill({
+    path: 'reports/daily',
+    frontmatter: { name: 'daily', description: "Assemble today's report" },
+    dynamic: {
+      read: (path) => (path === 'SKILL.md' ? DAILY_MD : path === 'data.csv' ? 'a,b\n1,2\n' : undefined),
+    },
+  });
   core = createServerCore({
     handler: dispatcher,
     serverInfo: { name: 'skills-e2e', version: '1.0.0' },
@@ -103,7 +111,10 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('the official SkillsClient 
     expect(skills.directoryRead).toBe(true);
     const listing = await skills.list();
     expect(listing.invalid).toEqual([]);
-    expect(listing.skills.map((s) => s.uri)).toEqual(['skill://pdf-processing/SKILL.md']);
+    expect(listing.skills.map((s) => s.uri)).toEqual([
+      'skill://pdf-processing/SKILL.md',
+      'skill://reports/daily/SKILL.md',
+    ]);
     // The cache fields exist only on 2026-07-28, so they also show which era was negotiated.
     if (version === '2026-07-28') expect(listing).toMatchObject({ ttlMs: 10_000, cacheScope: 'public' });
     else expect(listing.ttlMs).toBeUndefined();
@@ -127,6 +138,13 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('the official SkillsClient 
     expect(logo.verified).toBe(true);
     expect(Buffer.from(logo.bytes)).toEqual(PNG);
 
+    // A generated skill: no digests to check, but the frontmatter still must match.
+    const daily = listing.skills[1];
+    if (!daily) throw new Error('no dynamic entry');
+    expect(daily.resources).toBe('dynamic');
+    expect(await skills.read(daily)).toMatchObject({ verified: false, text: DAILY_MD });
+    expect((await skills.read(daily, 'data.csv')).text).toBe('a,b\n1,2\n');
+
     const templates = await skills.readDirectory('skill://pdf-processing/templates');
     expect(templates.resources.map((r) => [r.uri, r.mimeType])).toEqual([
       ['skill://pdf-processing/templates/invoice.md', 'text/markdown'],
@@ -136,7 +154,7 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('the official SkillsClient 
 
   it('a watched edit is seen through skills/get and verifies against the new entry', async () => {
     const skills = await sdkClient(version);
-    const before = (await skills.list()).skills[0];
+    const before = (await skills.list()).skills.find((s) => s.uri === 'skill://pdf-processing/SKILL.md');
     if (!before) throw new Error('no entry');
     await put('pdf-processing/templates/credit-note.md', '# Credit note\n');
     await expect
@@ -174,6 +192,7 @@ describe('the wire, raw', () => {
     expect((listed.skills as Array<{ uri: string }>).map((s) => s.uri)).toEqual([
       'skill://git-workflow/SKILL.md',
       'skill://pdf-processing/SKILL.md',
+      'skill://reports/daily/SKILL.md',
     ]);
   });
 

@@ -4,13 +4,15 @@
  * as `inode/directory`). Hidden skills and files answer like missing ones.
  */
 import { isTraversingSkillUri, SkillErrorText, SkillsMethod, skillsInvalidParams } from '@agentd/lifecycle';
-import type { JsonObject } from '@agentd/rpc-frame';
+import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { CompiledFilters } from './client-filters.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
-import type { BuiltSkill } from './skill-build.js';
-import type { SkillRegistry } from './skills-registry.js';
+import type { BuiltSkill, DynamicSkillSource } from './skill-build.js';
+import { skillFileMimeType } from './skill-mime.js';
+import { directoryEntry, type SkillRegistry } from './skills-registry.js';
+import { SortedList } from './sorted-list.js';
 
 /**
  * A skill is served to a peer only whole: an entry must list every file, so a peer that may not
@@ -35,7 +37,7 @@ export function handleSkillsMethod(
   method: string,
   params: JsonObject,
   context: RequestContext,
-): JsonObject {
+): JsonObject | Promise<JsonObject> {
   if (method === SkillsMethod.list) return listSkills(registry, env, params, context);
   if (method === SkillsMethod.get) return getSkill(registry, env, params, context);
   return readDirectory(registry, env, params, context);
@@ -83,9 +85,11 @@ function readDirectory(
   env: DispatchEnv,
   params: JsonObject,
   context: RequestContext,
-): JsonObject {
+): JsonObject | Promise<JsonObject> {
   const uri = checkedSkillUri(params.uri);
   const filters = env.filters(context.peer);
+  const dynamic = registry.dynamicDirectory(uri);
+  if (dynamic) return readDynamicDirectory(env, uri, dynamic, params, context);
   const visible = (fileUri: string) => filters.resourceVisible(fileUri);
   const children = registry.directory(uri);
   if (!children || (!filters.permissive && !registry.anyFileUnder(uri, visible)))
@@ -100,5 +104,57 @@ function readDirectory(
   const result: JsonObject = { resources: items.map((child) => child.entry) };
   if (nextAfter !== undefined) result.nextCursor = encodeCursor(listName, nextAfter);
   // Cacheable on 2026-07-28 like the other listings (the official client requires both fields).
+  return finishResult(context, result, env.listCache());
+}
+
+/** A generated skill's directory: its children as the source lists them now. */
+async function readDynamicDirectory(
+  env: DispatchEnv,
+  uri: string,
+  { skill, path }: { skill: BuiltSkill; path: string },
+  params: JsonObject,
+  context: RequestContext,
+): Promise<JsonObject> {
+  const filters = env.filters(context.peer);
+  if (!filters.resourceVisible(skill.uri) || skill.dynamic?.list === undefined)
+    throw skillsInvalidParams(SkillErrorText.notDirectory(uri), uri);
+  let listed: Awaited<ReturnType<NonNullable<DynamicSkillSource['list']>>>;
+  try {
+    listed = await skill.dynamic.list(path);
+  } catch (error) {
+    env.logger.error('skill directory listing failed', {
+      uri,
+      error: error instanceof Error ? error.stack : String(error),
+    });
+    throw new WireError(ErrorCode.InternalError, 'Internal error');
+  }
+  if (listed === undefined) throw skillsInvalidParams(SkillErrorText.notDirectory(uri), uri);
+  const children = new SortedList(
+    listed
+      .filter(
+        (child) =>
+          typeof child?.name === 'string' &&
+          child.name !== '' &&
+          !/[/\\\0]/.test(child.name) &&
+          child.name !== '.' &&
+          child.name !== '..',
+      )
+      .map((child) => {
+        const encoded = encodeURIComponent(child.name);
+        const childUri = `${uri}/${encoded}`;
+        const entry = child.directory
+          ? directoryEntry(childUri, encoded)
+          : { uri: childUri, name: child.name, mimeType: skillFileMimeType(child.name) };
+        return [encoded, { uri: childUri, entry }] as const;
+      }),
+  );
+  const listName = `directory ${uri}`;
+  const after = decodeCursor(listName, params.cursor);
+  const keep = filters.permissive
+    ? undefined
+    : (child: { uri: string }) => filters.resourceVisible(child.uri);
+  const { items, nextAfter } = children.page(after, env.pageSize, keep);
+  const result: JsonObject = { resources: items.map((child) => child.entry) };
+  if (nextAfter !== undefined) result.nextCursor = encodeCursor(listName, nextAfter);
   return finishResult(context, result, env.listCache());
 }

@@ -371,4 +371,87 @@ describe('skills registered in code', () => {
     await expect.poll(() => seen.length).toBe(2);
     expect((await call(d, 'skills/list')).skills).toEqual([]);
   });
+
+  it('a dynamic skill publishes "resources": "dynamic" and is read and browsed through its source', async () => {
+    const d = new Dispatcher({ logger: silentLogger });
+    const reads: string[] = [];
+    const files: Record<string, string | Uint8Array> = {
+      'SKILL.md': "---\nname: daily\ndescription: Today's report\n---\n\n# Daily\n",
+      'data/today.json': '{"ok":true}',
+      'data/chart.png': new Uint8Array([1, 2, 3]),
+    };
+    d.registerSkill({
+      path: 'reports/daily',
+      frontmatter: { name: 'daily', description: "Today's report" },
+      dynamic: {
+        read: (path) => {
+          reads.push(path);
+          return files[path];
+        },
+        list: (dir) => {
+          if (dir === '') return [{ name: 'SKILL.md' }, { name: 'data', directory: true }];
+          if (dir === 'data') return [{ name: 'today.json' }, { name: 'chart.png' }, { name: '../escape' }];
+          if (dir === 'boom') throw new Error('disk on fire');
+          return undefined;
+        },
+      },
+    });
+    const entry = ((await call(d, 'skills/list')).skills as JsonObject[])[0];
+    expect(entry).toEqual({
+      uri: 'skill://reports/daily/SKILL.md',
+      frontmatter: { name: 'daily', description: "Today's report" },
+      resources: 'dynamic',
+    });
+    expect((await call(d, 'skills/get', { uri: 'skill://reports/daily/SKILL.md' })).skill).toEqual(entry);
+    const manifest = await call(d, 'resources/read', { uri: 'skill://reports/daily/SKILL.md' });
+    expect((manifest.contents as JsonObject[])[0]).toMatchObject({
+      mimeType: 'text/markdown',
+      text: files['SKILL.md'],
+    });
+    const json = await call(d, 'resources/read', { uri: 'skill://reports/daily/data/today.json' });
+    expect((json.contents as JsonObject[])[0]).toEqual({
+      uri: 'skill://reports/daily/data/today.json',
+      mimeType: 'application/json',
+      text: '{"ok":true}',
+    });
+    const png = await call(d, 'resources/read', { uri: 'skill://reports/daily/data/chart.png' });
+    expect((png.contents as JsonObject[])[0]).toMatchObject({ mimeType: 'image/png', blob: 'AQID' });
+    expect(reads).toEqual(['SKILL.md', 'data/today.json', 'data/chart.png']);
+    // Traversal never reaches the source.
+    expect((await wireError(call(d, 'resources/read', { uri: 'skill://reports/daily/../../x' }))).code).toBe(
+      ErrorCode.InvalidParams,
+    );
+    expect(reads).toHaveLength(3);
+
+    const root = await call(d, 'resources/directory/read', { uri: 'skill://reports/daily' });
+    expect(root.resources).toEqual([
+      { uri: 'skill://reports/daily/SKILL.md', name: 'SKILL.md', mimeType: 'text/markdown' },
+      { uri: 'skill://reports/daily/data', name: 'data', mimeType: 'inode/directory' },
+    ]);
+    const data = await call(d, 'resources/directory/read', { uri: 'skill://reports/daily/data' });
+    expect((data.resources as JsonObject[]).map((r) => r.name)).toEqual(['chart.png', 'today.json']);
+    const parent = await call(d, 'resources/directory/read', { uri: 'skill://reports' });
+    expect(parent.resources).toEqual([
+      { uri: 'skill://reports/daily', name: 'daily', mimeType: 'inode/directory' },
+    ]);
+    expect(
+      (await wireError(call(d, 'resources/directory/read', { uri: 'skill://reports/daily/nope' }))).code,
+    ).toBe(ErrorCode.InvalidParams);
+    expect(
+      (await wireError(call(d, 'resources/directory/read', { uri: 'skill://reports/daily/boom' }))).code,
+    ).toBe(ErrorCode.InternalError);
+
+    expect(d.removeSkill('skill://reports/daily/SKILL.md')).toBe(true);
+    expect((await call(d, 'skills/list')).skills).toEqual([]);
+    expect((await call(d, 'resources/templates/list')).resourceTemplates).toEqual([]);
+    expect(
+      localError(() =>
+        d.registerSkill({
+          path: 'x',
+          frontmatter: { name: 'y', description: 'd' },
+          dynamic: { read: () => undefined },
+        }),
+      ).message,
+    ).toMatch(/differs from the last path segment/);
+  });
 });

@@ -3,12 +3,26 @@
  * ordinary catalogue resource (so resources/list, resources/read, filters, subscriptions and
  * list_changed apply unchanged), and the directory tree `resources/directory/read` walks.
  */
-import { DIRECTORY_MIME_TYPE, SKILL_MANIFEST } from '@agentd/lifecycle';
+import {
+  DIRECTORY_MIME_TYPE,
+  SKILL_MANIFEST,
+  SKILL_MANIFEST_MIME_TYPE,
+  SKILL_SCHEME,
+} from '@agentd/lifecycle';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { Catalogue } from './catalogue.js';
+import type { ResourceReadValue } from './definitions.js';
+import type { HandlerContext } from './handler-context.js';
 import { deepFreeze } from './json.js';
 import { dispatchError } from './local-errors.js';
-import { type BuiltSkill, buildSkill, type SkillDefinition, type SkillFile } from './skill-build.js';
+import {
+  type BuiltSkill,
+  buildSkill,
+  type DynamicSkillSource,
+  type SkillDefinition,
+  type SkillFile,
+} from './skill-build.js';
+import { skillFileMimeType } from './skill-mime.js';
 import { SortedList } from './sorted-list.js';
 
 export interface SkillsOptions {
@@ -54,6 +68,7 @@ export class SkillRegistry {
     const skill = buildSkill(definition);
     if (this.#skills.has(skill.uri))
       throw dispatchError('duplicate', `skill ${skill.uri} is already registered`);
+    if (skill.dynamic) return this.#registerDynamic(skill, skill.dynamic);
     // Check every file before publishing any, so a refused skill leaves nothing behind.
     for (const file of skill.files) {
       const published = this.#files.get(file.uri);
@@ -79,6 +94,12 @@ export class SkillRegistry {
     const skill = this.#skills.get(uri);
     if (!skill) return false;
     this.#skills.delete(uri);
+    if (skill.dynamic) {
+      this.#catalogue.removeResource(skill.uri);
+      this.#catalogue.removeTemplate(dynamicTemplate(skill));
+      this.#invalidate();
+      return true;
+    }
     for (const file of skill.files) {
       const published = this.#files.get(file.uri);
       if (!published) continue;
@@ -114,6 +135,23 @@ export class SkillRegistry {
     return this.#tree.get(uri);
   }
 
+  /** The dynamic skill whose directory `uri` is (its root or below), with the path inside it. */
+  dynamicDirectory(uri: string): { skill: BuiltSkill; path: string } | undefined {
+    for (const skill of this.#skills.values()) {
+      if (!skill.dynamic) continue;
+      if (uri === skill.root) return { skill, path: '' };
+      if (uri.startsWith(`${skill.root}/`)) {
+        const path = uri
+          .slice(skill.root.length + 1)
+          .split('/')
+          .map(decodeURIComponent)
+          .join('/');
+        return { skill, path };
+      }
+    }
+    return undefined;
+  }
+
   /** True when some file at or under `uri` passes `visible`. */
   anyFileUnder(uri: string, visible: (fileUri: string) => boolean): boolean {
     const prefix = `${uri}/`;
@@ -130,6 +168,35 @@ export class SkillRegistry {
   close(): void {
     for (const closer of [...this.#closers]) closer();
     this.#closers.clear();
+  }
+
+  #registerDynamic(skill: BuiltSkill, source: DynamicSkillSource): () => boolean {
+    const template = dynamicTemplate(skill);
+    if (this.#catalogue.resources.has(skill.uri) || this.#files.has(skill.uri))
+      throw dispatchError('duplicate', `skill ${skill.uri}: resource ${skill.uri} is already registered`);
+    if (this.#catalogue.templates.has(template))
+      throw dispatchError('duplicate', `skill ${skill.uri}: template ${template} is already registered`);
+    this.#offer();
+    this.#catalogue.addResource({
+      uri: skill.uri,
+      name: skill.name,
+      description: skill.description,
+      mimeType: SKILL_MANIFEST_MIME_TYPE,
+      read: async (_uri, context) =>
+        dynamicContent(skill.uri, SKILL_MANIFEST, await source.read(SKILL_MANIFEST, context)),
+    });
+    this.#catalogue.addTemplate({
+      uriTemplate: template,
+      name: `${skill.name} files`,
+      description: `Files of the generated skill ${skill.name}`,
+      read: async (uri: string, variables: Record<string, string | string[]>, context: HandlerContext) => {
+        const path = String(variables.path ?? '');
+        return dynamicContent(uri, path, await source.read(path, context));
+      },
+    });
+    this.#skills.set(skill.uri, skill);
+    this.#invalidate();
+    return () => this.remove(skill.uri);
   }
 
   #publish(holder: string, file: SkillFile): void {
@@ -189,12 +256,46 @@ export class SkillRegistry {
         if (map.has(childName)) continue;
         const entry = isFile
           ? (this.#catalogue.resources.get(childUri)?.entry ?? fileEntry(published.file))
-          : deepFreeze({ uri: childUri, name: decodeURIComponent(childName), mimeType: DIRECTORY_MIME_TYPE });
+          : directoryEntry(childUri, childName);
         map.set(childName, { uri: childUri, directory: !isFile, entry });
+      }
+    }
+    // A dynamic skill's root is a directory of its parent (its own children come from `list`).
+    for (const skill of this.#skills.values()) {
+      if (!skill.dynamic) continue;
+      const segments = skill.path.split('/');
+      for (let depth = 1; depth < segments.length; depth++) {
+        const dir = `${SKILL_SCHEME}://${segments.slice(0, depth).join('/')}`;
+        const childName = segments[depth] as string;
+        const map = childrenOf(dir);
+        if (map.has(childName)) continue;
+        const childUri = `${dir}/${childName}`;
+        map.set(childName, { uri: childUri, directory: true, entry: directoryEntry(childUri, childName) });
       }
     }
     return new Map([...children].map(([dir, map]) => [dir, new SortedList(map)] as const));
   }
+}
+
+function dynamicTemplate(skill: BuiltSkill): string {
+  return `${skill.root}/{+path}`;
+}
+
+/** A `resources/directory/read` entry of a subdirectory. */
+export function directoryEntry(uri: string, encodedName: string): JsonObject {
+  return deepFreeze({ uri, name: decodeURIComponent(encodedName), mimeType: DIRECTORY_MIME_TYPE });
+}
+
+function dynamicContent(
+  uri: string,
+  path: string,
+  value: string | Uint8Array | undefined,
+): ResourceReadValue {
+  if (value === undefined) return undefined;
+  const fileName = path.slice(path.lastIndexOf('/') + 1);
+  const mimeType = path === SKILL_MANIFEST ? SKILL_MANIFEST_MIME_TYPE : skillFileMimeType(fileName);
+  if (typeof value === 'string') return { uri, mimeType, text: value };
+  return { uri, mimeType, blob: Buffer.from(value).toString('base64') };
 }
 
 function fileEntry(file: SkillFile): JsonObject {
