@@ -71,11 +71,6 @@ export class SseStream implements PushWriter {
     else this.#onClose.push(listener);
   }
 
-  /** True when events are recorded for resumption. */
-  get resumable(): boolean {
-    return this.#recorder !== undefined;
-  }
-
   /** Opens the response; a resumable stream primes it unless `prime` is false (nothing to resume). */
   start(prime = true): void {
     if (this.#started || this.#closed) return;
