@@ -64,7 +64,13 @@ export {
 } from './mcp-server.js';
 export { NAME_PATTERN } from './names.js';
 export type { ArgumentIssue, SchemaValidation } from './schema-compiler.js';
-export type { SkillDefinition } from './skill-build.js';
+export type {
+  DynamicSkillChild,
+  DynamicSkillDefinition,
+  DynamicSkillSource,
+  SkillDefinition,
+  StaticSkillDefinition,
+} from './skill-build.js';
 export type { SkillRegistry, SkillsOptions } from './skills-registry.js';
 export type {
   StandardJSONSchemaV1,
