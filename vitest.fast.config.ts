@@ -48,6 +48,7 @@ const HEAVY_SUITES = [
   'packages/transport-http/src/oauth-resource-server.test.ts',
   'packages/transport-http/src/peer-identity.test.ts',
   'packages/transport-http/src/readme-example.test.ts',
+  'packages/transport-http/src/resumable-sse.test.ts',
   'packages/transport-http/src/session-rules.test.ts',
   // dispatch: the core over unix sockets, and tsc run on generated schemas.
   'packages/dispatch/src/server-core.integration.test.ts',

@@ -5,7 +5,9 @@ import { type ParamHeader, paramHeadersOf } from '@agentd/transport-http';
 import { registerCancelProbe } from './cancel-probe.js';
 import { registerClientInputTools } from './client-input-tools.js';
 import { CUSTOM_HEADERS_SCHEMA, registerContentTools } from './content-tools.js';
+import { registerExtensionFixtures } from './extension-fixtures.js';
 import { registerPrompts, registerResources, WATCHED_URI } from './prompts-and-resources.js';
+import { registerSsePollingTool } from './sse-polling-tool.js';
 import { registerTaskTools } from './task-tools.js';
 
 /** The fixture without a transport: serve `core` through any adapter, with `toolParamHeaders`. */
@@ -21,6 +23,7 @@ function buildDispatcher(core: () => ServerCore): Dispatcher {
   registerClientInputTools(dispatcher);
   registerTaskTools(dispatcher);
   registerCancelProbe(dispatcher);
+  registerSsePollingTool(dispatcher);
   dispatcher.registerTool({
     name: 'test_trigger_tool_change',
     description: 'Fires notifications/tools/list_changed to listen streams that asked for it',
@@ -39,6 +42,7 @@ function buildDispatcher(core: () => ServerCore): Dispatcher {
   });
   registerPrompts(dispatcher);
   registerResources(dispatcher);
+  registerExtensionFixtures(dispatcher);
   return dispatcher;
 }
 

@@ -39,6 +39,7 @@ export type RefusalReason =
   | 'initialize-with-session'
   | 'too-many-sessions'
   | 'stream-conflict'
+  | 'event-not-found'
   | 'internal-error';
 
 /** A WireError that names the rule behind it (`instanceof WireError` holds). */
@@ -161,5 +162,11 @@ export const refuse = {
     new Refusal('too-many-sessions', ErrorCode.InternalError, 'Too many sessions, retry later'),
   streamConflict: () =>
     invalidRequest('stream-conflict', 'Conflict: this session already has an open GET stream'),
+  /** Legacy resumption: the `Last-Event-ID` is malformed, of another session, or no longer stored. */
+  eventNotFound: () =>
+    invalidRequest(
+      'event-not-found',
+      'Last-Event-ID names no stored event of this session (malformed, expired or trimmed): open a new stream',
+    ),
   internalError: () => new Refusal('internal-error', ErrorCode.InternalError, INTERNAL_ERROR_MESSAGE),
 } as const;

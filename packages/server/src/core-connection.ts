@@ -426,7 +426,11 @@ export class Connection implements CoreConnection {
         return true;
       },
     };
-    if (era === 'legacy') io.ask = this.askFor;
+    if (era === 'legacy') {
+      io.ask = this.askFor;
+      const close = options.closeStream;
+      if (close !== undefined) io.closeStream = () => close.call(options);
+    }
     return io;
   }
 

@@ -51,6 +51,12 @@ export interface HandleOptions {
   notify?(message: JsonRpcNotification | JsonRpcRequest): void;
   /** Aborts the request (HTTP: the client closed the stream); no response is produced afterwards. */
   signal?: AbortSignal;
+  /**
+   * Ends the request's connection early while the request goes on (legacy HTTP with an event
+   * store: the client resumes with GET + `Last-Event-ID`). Offered to the handler as
+   * `RequestContext.closeStream`; absent where nothing could resume.
+   */
+  closeStream?(): void;
 }
 
 /** The legacy handshake state of a connection, after `initialize`. */

@@ -64,6 +64,13 @@ export interface RequestContext {
    * modern era, where client input travels as `input_required` results instead.
    */
   readonly sendRequest: ((method: string, params: JsonObject) => Promise<JsonObject>) | undefined;
+  /**
+   * Legacy HTTP with an event store only (SEP-1699 polling): closes this request's SSE
+   * connection now while the request goes on; the client reconnects with GET + `Last-Event-ID`
+   * and receives what followed, the response included. Undefined where nothing could resume
+   * (other transports, the 2026-07-28 era, no event store).
+   */
+  readonly closeStream?: (() => void) | undefined;
 }
 
 export interface Handler {

@@ -19,6 +19,8 @@ export interface ScopeIo {
   send(message: JsonRpcMessage, force: boolean): boolean;
   /** Legacy server-to-client request (absent in the modern era). */
   ask?(method: string, params: JsonObject, scope: RequestScope): Promise<JsonObject>;
+  /** Ends the request's resumable connection early (legacy HTTP with an event store). */
+  closeStream?(): void;
 }
 
 /**
@@ -37,6 +39,7 @@ export class RequestScope implements RequestContext {
   readonly logLevel: LoggingLevel | undefined;
   declare readonly signal: AbortSignal;
   declare readonly sendRequest: RequestContext['sendRequest'];
+  declare readonly closeStream: RequestContext['closeStream'];
   readonly notify: (message: JsonRpcNotification) => void;
   /** @internal */ controller: AbortController | undefined;
   /** @internal */ abortReason: string | undefined;
@@ -54,6 +57,7 @@ export class RequestScope implements RequestContext {
     this.logLevel = facts.logLevel;
     Object.defineProperty(this, 'signal', SIGNAL);
     Object.defineProperty(this, 'sendRequest', SEND_REQUEST);
+    Object.defineProperty(this, 'closeStream', CLOSE_STREAM);
     this.notify = (message) => {
       this.send(message);
     };
@@ -106,6 +110,14 @@ const SEND_REQUEST: PropertyDescriptor = {
     if (ask === undefined) return undefined;
     this.asker ??= (method, params) => ask.call(this.io, method, params, this);
     return this.asker;
+  },
+};
+
+const CLOSE_STREAM: PropertyDescriptor = {
+  enumerable: true,
+  configurable: false,
+  get(this: RequestScope): RequestContext['closeStream'] {
+    return this.io.closeStream;
   },
 };
 

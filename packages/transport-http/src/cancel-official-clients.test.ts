@@ -21,9 +21,13 @@ interface Server {
 }
 
 let aborted = 0;
+let requests = 0;
 const hooks = {
   onAbort: () => {
     aborted++;
+  },
+  onRequest: () => {
+    requests++;
   },
 };
 
@@ -53,13 +57,15 @@ async function abortThenReuse(
   errors: unknown[],
 ): Promise<void> {
   const before = aborted;
+  const started = requests;
   const controller = new AbortController();
   const pending = call(controller.signal);
   const outcome = pending.then(
     () => 'resolved',
     () => 'rejected',
   );
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // A cancel that overtakes its call (two POSTs on two connections) is ignored by the server.
+  await until(() => requests > started, 'the server to run the call');
   controller.abort('user cancelled');
   expect(await outcome).toBe('rejected');
   await until(() => aborted > before, 'the server to abort the call');

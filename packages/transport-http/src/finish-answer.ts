@@ -18,8 +18,8 @@ export function finishAnswer(
   response: JsonRpcResponse | undefined,
   era: Era,
 ): void {
-  if (stream.closed) return;
-  if (stream.started || response === undefined) {
+  // Closed: a resumable stream still records the response (or its end) for the client that resumes.
+  if (stream.closed || stream.started || response === undefined) {
     stream.end(response);
     return;
   }

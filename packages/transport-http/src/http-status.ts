@@ -31,6 +31,8 @@ const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = {
   'initialize-with-session': 400,
   'too-many-sessions': 503,
   'stream-conflict': 409,
+  // Not 404: that would tell the client its session is gone.
+  'event-not-found': 400,
   'internal-error': 500,
 };
 

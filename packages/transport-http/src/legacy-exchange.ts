@@ -12,9 +12,11 @@ import { finishAnswer } from './finish-answer.js';
 import { answerStatus } from './http-status.js';
 import { cancelCarried, carryRequest, deliverLegacyMessage } from './legacy-cancel.js';
 import { sendEmpty, sendJson, sendRefusal } from './replies.js';
+import { resumeStream } from './resume-stream.js';
 import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
 import { SseStream } from './sse-stream.js';
+import { StreamRecorder } from './stream-recorder.js';
 import { type Caller, headerOf, makePeer, type TransportContext } from './transport-context.js';
 
 /**
@@ -74,11 +76,13 @@ async function answer(
   connection: CoreConnection,
   request: JsonRpcRequest,
 ): Promise<void> {
+  const recorder = recorderFor(context, session, 'request');
   const stream = new SseStream(
     caller.out,
     `${session.sink.id}/${context.nextId()}`,
     context.sse,
     caller.corsHeaders,
+    recorder,
   );
   const exchange = {
     longLived: () => false,
@@ -92,13 +96,15 @@ async function answer(
   let response: JsonRpcResponse | undefined;
   try {
     // Legacy: a dropped POST stream is not a cancellation (notifications/cancelled is). A
-    // server-to-client request that can no longer ride it goes to the session's GET stream.
+    // server-to-client request that can no longer ride it (nor be recorded on it for a
+    // resuming client) goes to the session's GET stream.
     response = await connection.handle(
       { kind: 'request', message: request },
       {
         notify: (message) => {
           if (!stream.write(message) && 'id' in message) session.sink.write(message);
         },
+        ...(recorder === undefined ? {} : { closeStream: () => stream.disconnect() }),
       },
     );
   } finally {
@@ -142,17 +148,55 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
   sendJson(caller.out, 200, response, { ...caller.corsHeaders, 'mcp-session-id': sessionId });
 }
 
-/** GET: the session's server-to-client SSE stream (one at a time). */
-export function serveLegacyGet(context: TransportContext, caller: Caller, sessionId: string): void {
+/** The recorder of a new resumable stream, when the endpoint has an event store. */
+function recorderFor(
+  context: TransportContext,
+  session: Session,
+  kind: 'request' | 'standalone',
+): StreamRecorder | undefined {
+  const store = context.options.eventStore;
+  if (store === undefined) return undefined;
+  return new StreamRecorder(
+    store,
+    { sessionId: session.id, principal: session.principal, kind },
+    context.core.logger,
+  );
+}
+
+/**
+ * GET: the session's server-to-client SSE stream (one at a time), or, with `Last-Event-ID`, the
+ * rest of the stream that event belongs to (a POST's or an earlier GET's).
+ */
+export async function serveLegacyGet(
+  context: TransportContext,
+  caller: Caller,
+  sessionId: string,
+): Promise<void> {
+  const lastEventId = headerOf(caller, 'last-event-id');
+  if (lastEventId !== undefined && context.options.eventStore !== undefined) {
+    // Held here: the session's own checks (principal, protocol version header) come first.
+    const held = context.sessions.get(sessionId) !== undefined;
+    const local = held ? sessionOf(context, caller, null, sessionId) : undefined;
+    if (held && local === undefined) return;
+    await resumeStream(context, caller, sessionId, lastEventId, context.options.eventStore, local);
+    return;
+  }
   const session = sessionOf(context, caller, null, sessionId);
   if (session === undefined) return;
   if (session.sink.stream !== undefined) {
     sendRefusal(caller.out, null, refuse.streamConflict(), caller.corsHeaders);
     return;
   }
-  const stream = new SseStream(caller.out, `${session.sink.id}/get`, context.sse, caller.corsHeaders);
+  const recorder = recorderFor(context, session, 'standalone');
+  const stream = new SseStream(
+    caller.out,
+    `${session.sink.id}/get`,
+    context.sse,
+    caller.corsHeaders,
+    recorder,
+  );
   stream.start();
-  session.sink.attach(stream);
+  session.sink.attach(stream, recorder);
   stream.onClose(() => {
     session.lastSeen = Date.now();
   });

@@ -39,7 +39,11 @@ export function createEndpoint(core: ServerCore, options: McpHttpOptions = {}): 
     lifecycle: served.legacy
       ? core.lifecycleOptions
       : { ...core.lifecycleOptions, versions: served.versions },
-    sse: { keepAliveMs: resolved.keepAliveMs, maxBufferedBytes: resolved.maxStreamBufferBytes },
+    sse: {
+      keepAliveMs: resolved.keepAliveMs,
+      maxBufferedBytes: resolved.maxStreamBufferBytes,
+      retryMs: resolved.retryMs,
+    },
     sessions: new SessionStore({
       ttlMs: resolved.sessionTtlMs,
       maxSessions: resolved.maxSessions,

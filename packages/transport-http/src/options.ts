@@ -2,7 +2,9 @@
 
 import type { ParamHeader } from '@agentd/lifecycle';
 import type { AuthOptions } from './auth-gate.js';
+import type { EventStore } from './event-store.js';
 import { invalidOption } from './local-errors.js';
+import { MemoryEventStore } from './memory-event-store.js';
 
 /** The rules every host adapter applies (fetch handler, Node handler, `serveHttp`). */
 export interface McpHttpOptions {
@@ -48,6 +50,16 @@ export interface McpHttpOptions {
   maxBodyBytes?: number;
   /** SSE comment keep-alive interval (default 15 s). */
   keepAliveMs?: number;
+  /**
+   * Legacy (2025-11-25) SSE resumability, SEP-1699: where every event of a legacy SSE stream is
+   * recorded, so a client whose connection closed resumes with GET + `Last-Event-ID` and gets
+   * the rest of that stream. Default: a `MemoryEventStore` (this replica's streams); a shared
+   * one (`RedisEventStore` of `@agentd/redis`) lets the resumed GET land on any replica.
+   * `false`: no event ids, no resumption. The 2026-07-28 era has no event ids either way.
+   */
+  eventStore?: EventStore | false;
+  /** The `retry:` (ms) a resumable stream advises clients to wait before reconnecting (default 1 s). */
+  retryMs?: number;
   /** Unsent bytes per SSE stream before a non-reading client is dropped (default 1 MiB). */
   maxStreamBufferBytes?: number;
   /** Deadline for in-flight requests on `close()` (default 5 s). */
@@ -70,6 +82,8 @@ export interface ResolvedOptions {
   readonly maxSessionsPerPrincipal: number;
   readonly maxBodyBytes: number;
   readonly keepAliveMs: number;
+  readonly eventStore: EventStore | undefined;
+  readonly retryMs: number;
   readonly maxStreamBufferBytes: number;
   readonly closeDeadlineMs: number;
   readonly toolParamHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
@@ -85,6 +99,13 @@ function sessionIdPrefix(value: string | undefined): string {
   if (value === undefined) return '';
   if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(value))
     throw new TypeError('sessionIdPrefix must be 1-32 characters of A-Z a-z 0-9 _ -');
+  return value;
+}
+
+function retryMs(value: number | undefined): number {
+  if (value === undefined) return 1_000;
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw invalidOption('retryMs must be a non-negative integer');
   return value;
 }
 
@@ -106,6 +127,8 @@ export function resolveOptions(options: McpHttpOptions = {}): ResolvedOptions {
     ),
     maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024),
     keepAliveMs: positive('keepAliveMs', options.keepAliveMs, 15_000),
+    eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),
+    retryMs: retryMs(options.retryMs),
     maxStreamBufferBytes: positive('maxStreamBufferBytes', options.maxStreamBufferBytes, 1024 * 1024),
     closeDeadlineMs: positive('closeDeadlineMs', options.closeDeadlineMs, 5_000),
     toolParamHeaders: options.toolParamHeaders,

@@ -168,7 +168,7 @@ async function serveSessionMethod(
     sendRefusal(res, null, refusal, caller.corsHeaders);
     return;
   }
-  serveLegacyGet(context, caller, sessionId);
+  await serveLegacyGet(context, caller, sessionId);
 }
 
 async function servePost(context: TransportContext, caller: Caller, incoming: HttpIncoming): Promise<void> {

@@ -1,8 +1,15 @@
 // One replica of a scaled-out MCP server (built packages): HTTP on a free loopback port, the
-// subscription bus, the task store and the requestState key on Redis. Prints {"url","port"} once
-// listening; SIGTERM stops it. Env: REDIS_URL, NAME, SESSION_PREFIX (optional), REDIS_PREFIX.
+// subscription bus, the task store, the SSE event store and the requestState key on Redis. Prints
+// {"url","port"} once listening; SIGTERM stops it. Env: REDIS_URL, NAME, SESSION_PREFIX (optional),
+// REDIS_PREFIX, RETRY_MS (optional: the SSE `retry:` advice).
 import { Dispatcher } from '@agentd/dispatch';
-import { RedisConnection, RedisEventBus, RedisTaskStore, sharedRequestStateKey } from '@agentd/redis';
+import {
+  RedisConnection,
+  RedisEventBus,
+  RedisEventStore,
+  RedisTaskStore,
+  sharedRequestStateKey,
+} from '@agentd/redis';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { SubscriptionRegistry } from '@agentd/subscriptions';
 import { serveHttp } from '@agentd/transport-http/node';
@@ -12,10 +19,11 @@ const connection = await RedisConnection.connect({
   url: process.env.REDIS_URL,
   prefix: process.env.REDIS_PREFIX ?? 'agentd:',
 });
-const [bus, store, key] = await Promise.all([
+const [bus, store, key, eventStore] = await Promise.all([
   RedisEventBus.create(connection),
   RedisTaskStore.create(connection),
   sharedRequestStateKey(connection),
+  RedisEventStore.create(connection),
 ]);
 const registry = new SubscriptionRegistry({ bus });
 let aborted = 0;
@@ -81,6 +89,38 @@ dispatcher.registerTool({
     return `Hello, ${answer.content?.name} (task on ${name})`;
   },
 });
+// Parked `poll` calls by key, released by the `release` tool (on this replica).
+const parked = new Map();
+dispatcher.registerTool({
+  name: 'poll',
+  description: 'Closes its SSE stream (legacy), reports progress, answers once released or after `ms`',
+  inputSchema: {
+    type: 'object',
+    properties: { key: { type: 'string' }, ms: { type: 'number' } },
+    required: ['key'],
+  },
+  handler: async ({ key, ms }, ctx) => {
+    ctx.request.closeStream?.();
+    ctx.progress(1, 2, `closed on ${name}`);
+    await new Promise((resolve) => {
+      parked.set(key, resolve);
+      if (ms !== undefined) setTimeout(resolve, ms);
+    });
+    parked.delete(key);
+    ctx.progress(2, 2, `finishing on ${name}`);
+    return `polled ${key} on ${name}`;
+  },
+});
+dispatcher.registerTool({
+  name: 'release',
+  description: 'Lets a parked `poll` call finish',
+  inputSchema: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+  handler: ({ key }) => {
+    const resolve = parked.get(key);
+    resolve?.();
+    return resolve === undefined ? `nothing parked as ${key}` : `released ${key}`;
+  },
+});
 dispatcher.registerResource({
   uri: 'test://shared/doc',
   name: 'doc',
@@ -101,6 +141,8 @@ const transport = await serveHttp(core, {
   host: '127.0.0.1',
   port: 0,
   ...(sessionIdPrefix ? { sessionIdPrefix } : {}),
+  eventStore,
+  ...(process.env.RETRY_MS ? { retryMs: Number(process.env.RETRY_MS) } : {}),
 });
 await bus.ready();
 process.stdout.write(
@@ -109,7 +151,7 @@ process.stdout.write(
 process.once('SIGTERM', async () => {
   await transport.close(100);
   await core.close();
-  await Promise.all([bus.close(), store.close()]);
+  await Promise.all([bus.close(), store.close(), eventStore.close()]);
   await connection.close();
   process.exit(0);
 });

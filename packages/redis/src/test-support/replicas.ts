@@ -18,7 +18,7 @@ export interface Replica {
 export function startReplica(
   redisUrl: string,
   name: string,
-  options: { sessionPrefix?: string; redisPrefix?: string } = {},
+  options: { sessionPrefix?: string; redisPrefix?: string; retryMs?: number } = {},
 ): Promise<Replica> {
   if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: build the packages first (turbo run build)`);
   const child: ChildProcess = spawn(process.execPath, [REPLICA], {
@@ -29,6 +29,7 @@ export function startReplica(
       NAME: name,
       SESSION_PREFIX: options.sessionPrefix ?? '',
       REDIS_PREFIX: options.redisPrefix ?? 'agentd:',
+      RETRY_MS: options.retryMs === undefined ? '' : String(options.retryMs),
     },
   });
   let errors = '';

@@ -15,7 +15,8 @@ async function answerOf(res: Response): Promise<Answer> {
     return JSON.parse(text) as Answer;
   const messages = text
     .split('\n')
-    .filter((line) => line.startsWith('data: '))
+    // Empty data: a resumable stream's priming event.
+    .filter((line) => line.startsWith('data: ') && line.length > 6)
     .map((line) => JSON.parse(line.slice(6)) as Answer & { method?: string });
   const answer = messages.find((m) => m.method === undefined);
   if (answer === undefined) throw new Error(`no answer in ${text}`);

@@ -70,9 +70,10 @@ export function modernPost(
 
 /** Parses the `data:` lines of an SSE body into messages. */
 export function sseMessages(body: string): Record<string, unknown>[] {
+  // Empty data: a resumable stream's priming event.
   return body
     .split('\n')
-    .filter((line) => line.startsWith('data: '))
+    .filter((line) => line.startsWith('data: ') && line.length > 6)
     .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
 }
 
