@@ -19,6 +19,7 @@ import { dispatchError } from './local-errors.js';
 import { assertValidName } from './names.js';
 import { promptSchema } from './prompt-schema.js';
 import type { SchemaValidation } from './schema-compiler.js';
+import { checkedScopes } from './scopes.js';
 import { SortedList } from './sorted-list.js';
 import { type ResolvedTaskTool, resolveTaskTool } from './task-runtime.js';
 import { resolveSchema, type SchemaParser, schemaParser, type ToolSchema } from './tool-schema.js';
@@ -34,6 +35,8 @@ export interface RegisteredTool {
   readonly parse: SchemaParser;
   readonly parseOutput: SchemaParser | undefined;
   readonly requiredClientCapabilities: JsonObject | undefined;
+  /** OAuth scopes a caller's token needs to see and call it (scopes.ts). */
+  readonly requiredScopes: readonly string[] | undefined;
   /** Task support, when the tool has any. */
   readonly task: ResolvedTaskTool | undefined;
   readonly handler: ToolHandler;
@@ -99,6 +102,7 @@ export class Catalogue {
   #templateList: SortedList<RegisteredTemplate> | undefined;
   #promptList: SortedList<RegisteredPrompt> | undefined;
   #operationList: RegisteredOperation[] | undefined;
+  #scoped: boolean | undefined;
 
   constructor(
     readonly exposure: 'classic' | 'codemode',
@@ -137,6 +141,7 @@ export class Catalogue {
       requiredClientCapabilities:
         definition.requiredClientCapabilities && frozenCopy(definition.requiredClientCapabilities),
       task: resolveTaskTool(definition.task, definition.name),
+      requiredScopes: checkedScopes(`tool ${definition.name}`, definition.requiredScopes),
       handler: definition.handler,
       meta,
     };
@@ -182,6 +187,7 @@ export class Catalogue {
       inputSchema: args,
       annotations: definition.kind === 'command' ? {} : { readOnlyHint: true },
       ...(definition.task === undefined ? {} : { task: definition.task }),
+      ...(definition.requiredScopes === undefined ? {} : { requiredScopes: definition.requiredScopes }),
       handler: definition.handler,
     });
     this.#assertFreeToolName(toolName);
@@ -209,6 +215,7 @@ export class Catalogue {
       throw dispatchError('invalid_definition', `resource uri ${uri} needs a scheme`);
     requireText(`resource ${uri}: name`, definition.name);
     requireFunction(`resource ${uri}: read`, definition.read);
+    checkedScopes(`resource ${uri}`, definition.requiredScopes);
     if (this.resources.has(uri) || this.#isSchemaUri(uri)) {
       throw dispatchError('duplicate', `resource ${uri} is already registered`);
     }
@@ -234,6 +241,7 @@ export class Catalogue {
     const uriTemplate = requireText('resource template uriTemplate', definition.uriTemplate);
     requireText(`resource template ${uriTemplate}: name`, definition.name);
     requireFunction(`resource template ${uriTemplate}: read`, definition.read);
+    checkedScopes(`resource template ${uriTemplate}`, definition.requiredScopes);
     if (this.templates.has(uriTemplate))
       throw dispatchError('duplicate', `template ${uriTemplate} is already registered`);
     const template = new UriTemplate(uriTemplate);
@@ -267,6 +275,7 @@ export class Catalogue {
     assertValidName('prompt', definition.name);
     requireText(`prompt ${definition.name}: description`, definition.description);
     requireFunction(`prompt ${definition.name}: get`, definition.get);
+    checkedScopes(`prompt ${definition.name}`, definition.requiredScopes);
     if (this.prompts.has(definition.name))
       throw dispatchError('duplicate', `prompt ${definition.name} is already registered`);
     const entry: JsonObject = { name: definition.name };
@@ -378,6 +387,17 @@ export class Catalogue {
     return this.operations.get(`${kind}_${id}`);
   }
 
+  /** Whether any entry requires scopes (recomputed after a change): without, scope checks cost nothing. */
+  hasScopedEntries(): boolean {
+    this.#scoped ??=
+      [...this.tools.values()].some((t) => t.requiredScopes !== undefined) ||
+      [...this.operations.values()].some((o) => o.tool.requiredScopes !== undefined) ||
+      [...this.resources.values(), ...this.templates.values(), ...this.prompts.values()].some(
+        (r) => r.definition.requiredScopes !== undefined && r.definition.requiredScopes.length > 0,
+      );
+    return this.#scoped;
+  }
+
   hasAnyTools(): boolean {
     return this.tools.size > 0 || this.operations.size > 0 || this.metaTools.size > 0;
   }
@@ -400,6 +420,7 @@ export class Catalogue {
   }
 
   #changed(kinds: SurfaceKind[]): void {
+    this.#scoped = undefined;
     if (kinds.includes('tools')) {
       this.#toolList = undefined;
       this.#operationList = undefined;

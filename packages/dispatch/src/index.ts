@@ -3,7 +3,7 @@
  * prompts, completions, client filters, MRTR) and the seed-002 `McpServer` face.
  */
 
-export { LOGGING_LEVELS } from '@agentd/lifecycle';
+export { INSUFFICIENT_SCOPE_CODE, LOGGING_LEVELS } from '@agentd/lifecycle';
 export type { SurfaceKind } from './catalogue.js';
 export { MissingClientCapabilityError } from './client-capability.js';
 export {
@@ -45,6 +45,7 @@ export { InputRequired } from './input-required.js';
 export type { JsonSchemaType } from './json-schema-type.js';
 export type { DispatchErrorCode } from './local-errors.js';
 export { INPUT_REQUIRED_TEXT } from './mcp-contract.js';
+export type { Middleware, MiddlewareContext } from './middleware.js';
 export {
   type HandleRequestOptions,
   McpServer,
@@ -52,7 +53,9 @@ export {
   type McpToolHandler,
 } from './mcp-server.js';
 export { NAME_PATTERN } from './names.js';
+export type { RequestState } from './per-request-state.js';
 export type { ArgumentIssue, SchemaValidation } from './schema-compiler.js';
+export { defaultScopesOf, type ScopesOf } from './scopes.js';
 export type {
   StandardJSONSchemaV1,
   StandardSchemaV1,
@@ -80,6 +83,7 @@ export {
   type TaskRecord,
   type TaskStore,
 } from './task-store.js';
+export type { ToolCallContext, ToolCallHook } from './tool-call-hooks.js';
 export { isCallToolResult, ToolResult, toolError } from './tool-result.js';
 export type { InferArgs, InferOutputValue, JsonSchemaObject, ToolSchema } from './tool-schema.js';
 export { type TemplateVariables, UriTemplate } from './uri-template.js';

@@ -20,6 +20,8 @@ import type { Peer, RequestContext } from '@agentd/server';
 import { RAW_INPUT_REQUESTS } from './client-input-round.js';
 import { consoleLogger } from './console-logger.js';
 import { Dispatcher } from './dispatcher.js';
+import type { Middleware } from './middleware.js';
+import type { ToolCallHook } from './tool-call-hooks.js';
 import { InputRequired } from './input-required.js';
 import {
   CONTRACT_METHODS,
@@ -116,6 +118,18 @@ export class McpServer {
         }
       },
     });
+  }
+
+  /** Adds request middleware to the dispatcher behind this face (see `Dispatcher.use`). */
+  use(middleware: Middleware): this {
+    this.dispatcher.use(middleware);
+    return this;
+  }
+
+  /** Adds a tool-call hook to the dispatcher behind this face (see `Dispatcher.useToolCall`). */
+  useToolCall(hook: ToolCallHook): this {
+    this.dispatcher.useToolCall(hook);
+    return this;
   }
 
   /** Answers one JSON-RPC request object; always resolves to a response object. */

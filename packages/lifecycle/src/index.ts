@@ -19,6 +19,7 @@ export {
   type ResolvedLifecycle,
   resolveLifecycle,
 } from './lifecycle-options.js';
+export { INSUFFICIENT_SCOPE_CODE, insufficientScope, requiredScopesOf } from './insufficient-scope.js';
 export { lifecycleResponse } from './lifecycle-response.js';
 export type { LifecycleErrorCode } from './local-errors.js';
 export { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS, type LoggingLevel } from './logging-level.js';
