@@ -7,7 +7,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from '@agentd/rpc-frame';
-import type { CoreConnection } from '@agentd/server';
+import type { CoreConnection, Peer, PeerAuth } from '@agentd/server';
 import { finishAnswer } from './finish-answer.js';
 import { answerStatus } from './http-status.js';
 import { sendEmpty, sendJson, sendRefusal } from './replies.js';
@@ -38,6 +38,7 @@ function sessionOf(
     return undefined;
   }
   session.lastSeen = Date.now();
+  session.credentials.auth = caller.principal?.auth;
   return session;
 }
 
@@ -117,7 +118,8 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
   }
   const sessionId = `${context.options.sessionIdPrefix}${SessionStore.mintId()}`;
   const sink = new SessionSink(`http-session-${sessionId}`);
-  const connection = context.core.openConnection(makePeer(sink.id, caller), sink);
+  const credentials = { auth: caller.principal?.auth };
+  const connection = context.core.openConnection(sessionPeer(makePeer(sink.id, caller), credentials), sink);
   const response = await connection.handle({ kind: 'request', message: request });
   if (response === undefined || 'error' in response) {
     connection.close();
@@ -130,12 +132,19 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     id: sessionId,
     sink,
     principal: caller.principal?.auth.principal,
+    credentials,
     connection,
     version: typeof version === 'string' ? version : '',
     lastSeen: Date.now(),
     active: 0,
   });
   sendJson(caller.out, 200, response, { ...caller.corsHeaders, 'mcp-session-id': sessionId });
+}
+
+/** The session's peer, whose `auth` is always that of the session's latest request (same principal). */
+function sessionPeer(peer: Peer, credentials: { auth: PeerAuth | undefined }): Peer {
+  if (peer.auth === undefined) return peer;
+  return Object.defineProperty({ ...peer }, 'auth', { enumerable: true, get: () => credentials.auth });
 }
 
 /** GET: the session's server-to-client SSE stream (one at a time). */
