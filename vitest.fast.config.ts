@@ -49,10 +49,12 @@ const HEAVY_SUITES = [
   'packages/transport-http/src/peer-identity.test.ts',
   'packages/transport-http/src/readme-example.test.ts',
   'packages/transport-http/src/session-rules.test.ts',
+  'packages/transport-http/src/scope-step-up.test.ts',
   // dispatch: the core over unix sockets, and tsc run on generated schemas.
   'packages/dispatch/src/server-core.integration.test.ts',
   'packages/dispatch/src/tasks-*.test.ts',
   'packages/dispatch/src/schema-validation-auto.test.ts',
+  'packages/dispatch/src/scopes-code-mode.test.ts',
   // codemode: QuickJS worker pools and child processes.
   'packages/codemode/src/code-mode-runner.test.ts',
   'packages/codemode/src/fairness.test.ts',

@@ -27,7 +27,11 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  as = await startAuthorizationServer({ id: 'ops', secret: 'ops-secret', scopes: ['agentd:use', 'agentd:operator'] });
+  as = await startAuthorizationServer({
+    id: 'ops',
+    secret: 'ops-secret',
+    scopes: ['agentd:use', 'agentd:operator'],
+  });
   const port = await freePort();
   url = `http://127.0.0.1:${port}/mcp`;
   agentd = await startAgentd({
@@ -60,7 +64,8 @@ const META = {
 };
 
 function post(token: string, method: string, params: Json = {}) {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const target = params.name ?? params.uri;
+  const name = typeof target === 'string' ? { 'mcp-name': target } : {};
   return fetch(url, {
     method: 'POST',
     headers: {
@@ -98,8 +103,24 @@ describe('agentd operation scopes over OAuth', () => {
     );
   });
 
+  it('lists in agent://capabilities only the operations the token has scopes for', async () => {
+    const read = async (scope: string) => {
+      const res = await post(await token(scope), 'resources/read', { uri: 'agent://capabilities' });
+      const body = (await res.json()) as { result: { contents: { text: string }[] } };
+      const capabilities = JSON.parse(body.result.contents[0]?.text ?? '{}') as {
+        operations: { id: string }[];
+      };
+      return capabilities.operations.map((o) => o.id);
+    };
+    expect(await read('agentd:use')).not.toContain('drain');
+    expect(await read('agentd:use agentd:operator')).toContain('drain');
+  });
+
   it('answers a call without the scope 403 with the step-up challenge', async () => {
-    const res = await post(await token('agentd:use'), 'tools/call', { name: 'command_resume', arguments: {} });
+    const res = await post(await token('agentd:use'), 'tools/call', {
+      name: 'command_resume',
+      arguments: {},
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", scope="agentd:use agentd:operator", resource_metadata="${url.replace('/mcp', '/.well-known/oauth-protected-resource/mcp')}"`,

@@ -24,9 +24,9 @@ import type {
 import type { DispatchEnv } from './dispatch-env.js';
 import { getPrompt } from './get-prompt.js';
 import { isJsonObject } from './json.js';
-import { type Middleware, runMiddleware } from './middleware.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
 import { dispatchError } from './local-errors.js';
+import { type Middleware, runMiddleware } from './middleware.js';
 import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { type ArgumentIssue, describeIssues, type SchemaValidation } from './schema-compiler.js';
@@ -316,14 +316,16 @@ export class Dispatcher implements Handler {
    * is covered (not the lifecycle methods the server core answers, nor notifications).
    */
   use(middleware: Middleware): this {
-    if (typeof middleware !== 'function') throw dispatchError('invalid_option', 'middleware must be a function');
+    if (typeof middleware !== 'function')
+      throw dispatchError('invalid_option', 'middleware must be a function');
     this.#middleware.push(middleware);
     return this;
   }
 
   /** Adds a tool-call hook: `(call, next)` around every tool handler, seeing validated arguments and the result. */
   useToolCall(hook: ToolCallHook): this {
-    if (typeof hook !== 'function') throw dispatchError('invalid_option', 'tool-call hook must be a function');
+    if (typeof hook !== 'function')
+      throw dispatchError('invalid_option', 'tool-call hook must be a function');
     this.#toolHooks.push(hook);
     return this;
   }

@@ -45,13 +45,13 @@ export { InputRequired } from './input-required.js';
 export type { JsonSchemaType } from './json-schema-type.js';
 export type { DispatchErrorCode } from './local-errors.js';
 export { INPUT_REQUIRED_TEXT } from './mcp-contract.js';
-export type { Middleware, MiddlewareContext } from './middleware.js';
 export {
   type HandleRequestOptions,
   McpServer,
   type McpServerOptions,
   type McpToolHandler,
 } from './mcp-server.js';
+export type { Middleware, MiddlewareContext } from './middleware.js';
 export { NAME_PATTERN } from './names.js';
 export type { RequestState } from './per-request-state.js';
 export type { ArgumentIssue, SchemaValidation } from './schema-compiler.js';

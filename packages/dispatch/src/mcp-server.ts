@@ -20,8 +20,6 @@ import type { Peer, RequestContext } from '@agentd/server';
 import { RAW_INPUT_REQUESTS } from './client-input-round.js';
 import { consoleLogger } from './console-logger.js';
 import { Dispatcher } from './dispatcher.js';
-import type { Middleware } from './middleware.js';
-import type { ToolCallHook } from './tool-call-hooks.js';
 import { InputRequired } from './input-required.js';
 import {
   CONTRACT_METHODS,
@@ -37,6 +35,8 @@ import {
   withContractInput,
   withoutNullId,
 } from './mcp-contract.js';
+import type { Middleware } from './middleware.js';
+import type { ToolCallHook } from './tool-call-hooks.js';
 
 /** `handler(arguments, inputResponses)`; may be async; throw `InputRequired` to ask the client for input. */
 /** `inputResponses` is undefined when the call carried none, as in the seed contract. */

@@ -156,9 +156,10 @@ describe('Dispatcher.use', () => {
     });
     const core = serve(dispatcher);
     expect((await core.call('tools/list')).error).toMatchObject({ code: ErrorCode.InternalError });
-    expect(
-      (await core.call('tools/call', { name: 'echo', arguments: {} })).error,
-    ).toMatchObject({ code: ErrorCode.InternalError, message: 'Internal error' });
+    expect((await core.call('tools/call', { name: 'echo', arguments: {} })).error).toMatchObject({
+      code: ErrorCode.InternalError,
+      message: 'Internal error',
+    });
     expect(logger.lines.join('\n')).toContain('non-object result');
   });
 

@@ -161,7 +161,8 @@ describe('requiredScopes', () => {
   it('with stepUp, answers insufficient scope naming the scopes, but never for what filters hide', async () => {
     const dispatcher = build({
       stepUp: true,
-      filtersFor: (peer) => (peer.auth?.principal === 'ada' ? { visible: { deny: ['command_*'] } } : undefined),
+      filtersFor: (peer) =>
+        peer.auth?.principal === 'ada' ? { visible: { deny: ['command_*'] } } : undefined,
     });
     const core = serve(dispatcher, oauth(['runs:read']));
     const refused = await core.call('tools/call', { name: 'runs_start', arguments: {} });

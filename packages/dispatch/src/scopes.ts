@@ -68,12 +68,11 @@ export function withScopes(
     callRefusal: (name, args) => base.callRefusal(name, args),
     resourceVisible: (uri) =>
       base.resourceVisible(uri) &&
-      lacking(
-        (catalogue.resources.get(uri) ?? catalogue.templates.get(uri))?.definition.requiredScopes,
-        held,
-      ).length === 0,
+      lacking((catalogue.resources.get(uri) ?? catalogue.templates.get(uri))?.definition.requiredScopes, held)
+        .length === 0,
     promptVisible: (name) =>
-      base.promptVisible(name) && lacking(catalogue.prompts.get(name)?.definition.requiredScopes, held).length === 0,
+      base.promptVisible(name) &&
+      lacking(catalogue.prompts.get(name)?.definition.requiredScopes, held).length === 0,
     missingScopes(name) {
       if (!base.toolVisible(name)) return undefined;
       const missing = lacking(toolScopes(name), held);

@@ -40,7 +40,10 @@ function setup() {
     description: 'Asks the client for a colour',
     handler: async (_args, context) => {
       const answer = await context.elicit(
-        { message: 'Colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } },
+        {
+          message: 'Colour?',
+          requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } },
+        },
         { key: 'colour' },
       );
       return `you chose ${String(answer.content?.colour)}`;

@@ -4,7 +4,14 @@
  * reaches a handler (classic operations and Code Mode's `search`/`execute` included; the
  * operations one `execute` calls inside the sandbox are not tool calls), once per MRTR round.
  */
-import { ErrorCode, errorFields, isJsonObject, type JsonObject, type Logger, WireError } from '@agentd/rpc-frame';
+import {
+  ErrorCode,
+  errorFields,
+  isJsonObject,
+  type JsonObject,
+  type Logger,
+  WireError,
+} from '@agentd/rpc-frame';
 import type { Era, Peer } from '@agentd/server';
 import type { HandlerContext } from './handler-context.js';
 import type { RequestState } from './per-request-state.js';

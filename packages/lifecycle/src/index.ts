@@ -13,13 +13,13 @@ export {
   postHeadersRefusal,
   streamAcceptRefusal,
 } from './http-post-route.js';
+export { INSUFFICIENT_SCOPE_CODE, insufficientScope, requiredScopesOf } from './insufficient-scope.js';
 export {
   DEFAULT_DISCOVER_TTL_MS,
   type LifecycleOptions,
   type ResolvedLifecycle,
   resolveLifecycle,
 } from './lifecycle-options.js';
-export { INSUFFICIENT_SCOPE_CODE, insufficientScope, requiredScopesOf } from './insufficient-scope.js';
 export { lifecycleResponse } from './lifecycle-response.js';
 export type { LifecycleErrorCode } from './local-errors.js';
 export { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS, type LoggingLevel } from './logging-level.js';

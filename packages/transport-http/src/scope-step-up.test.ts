@@ -40,7 +40,11 @@ beforeAll(async () => {
       return 'started';
     },
   });
-  core = createServerCore({ handler: dispatcher, serverInfo: { name: 'step-up', version: '1' }, logger: silentLogger });
+  core = createServerCore({
+    handler: dispatcher,
+    serverInfo: { name: 'step-up', version: '1' },
+    logger: silentLogger,
+  });
   let verify: ReturnType<typeof createJwtVerifier> | undefined;
   http = await serveHttp(core, {
     auth: {

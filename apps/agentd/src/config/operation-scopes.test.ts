@@ -11,7 +11,10 @@ import { redactConfig } from './redact-config.js';
 import { resolveConfig } from './resolve-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentd-operation-scopes-'));
-const host = { agents: () => [{ name: 'example' }], defaultAgent: () => 'example' } as unknown as OperationHost;
+const host = {
+  agents: () => [{ name: 'example' }],
+  defaultAgent: () => 'example',
+} as unknown as OperationHost;
 
 function resolveWith(auth: unknown) {
   const path = join(dir, `${Math.random().toString(36).slice(2)}.json`);

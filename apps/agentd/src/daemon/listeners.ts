@@ -154,7 +154,9 @@ export async function startListener(target: ServeTarget, ctx: ListenContext): Pr
 function oauthOf(config: AgentdConfig['auth']['oauth'], operationScopes: Record<string, string[]>) {
   if (config === undefined) return undefined;
   // Advertised (RFC 9728 scopes_supported): what every request needs plus what operations need.
-  const supported = [...new Set([...(config.requiredScopes ?? []), ...Object.values(operationScopes).flat()])];
+  const supported = [
+    ...new Set([...(config.requiredScopes ?? []), ...Object.values(operationScopes).flat()]),
+  ];
   return {
     verifyToken: createJwtVerifier({
       issuer: config.issuer,

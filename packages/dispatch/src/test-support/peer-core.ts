@@ -3,7 +3,7 @@ import { classify, type JsonObject, type JsonRpcMessage, type Logger } from '@ag
 import { createServerCore, type Peer, silentLogger } from '@agentd/server';
 import type { Dispatcher } from '../dispatcher.js';
 
-export const MODERN = {
+const MODERN = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
 };
