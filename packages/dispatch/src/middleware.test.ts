@@ -1,10 +1,11 @@
 /** `Dispatcher.use`: onion order, the per-request bag, short-circuits, errors, coverage, behind the real server core. */
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { ErrorCode, type JsonObject, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import type { MiddlewareContext } from './middleware.js';
 import { type PeerCore, peerCore, recordingLogger } from './test-support/peer-core.js';
+import { makeContext } from './test-support/request-context.js';
 
 const OAUTH_PEER: Peer = {
   origin: 'management',
@@ -109,6 +110,19 @@ describe('Dispatcher.use', () => {
     });
     const response = await serve(dispatcher).call('tools/call', { name: 'echo', arguments: { text: 'hi' } });
     expect(response.result).toMatchObject({ structuredContent: { text: 'rewritten' } });
+  });
+
+  it('leaves params that are not an object for the dispatcher to refuse', async () => {
+    const { dispatcher } = echoDispatcher();
+    let seen: unknown;
+    dispatcher.use((ctx, next) => {
+      seen = ctx.params;
+      return next();
+    });
+    const request = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [1] } as unknown as JsonRpcRequest;
+    const error = await dispatcher.handle(request, makeContext()).catch((e: unknown) => e);
+    expect(seen).toEqual({});
+    expect(error).toMatchObject({ code: ErrorCode.InvalidParams });
   });
 
   it('short-circuits with a result (the handler never runs) or with a WireError', async () => {

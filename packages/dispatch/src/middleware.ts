@@ -58,9 +58,12 @@ export async function runMiddleware(
   inner: Inner,
 ): Promise<JsonObject> {
   const raw = request.params;
+  // Not an object (absent, or an array the dispatcher refuses): middleware sees `{}`, and the
+  // request goes on untouched unless a middleware assigns new params.
+  const initial: JsonObject = isJsonObject(raw) ? raw : {};
   const ctx: MiddlewareContext = {
     method: request.method,
-    params: isJsonObject(raw) ? raw : {},
+    params: initial,
     peer: context.peer,
     auth: context.peer.auth,
     era: context.era,
@@ -78,7 +81,7 @@ export async function runMiddleware(
   let innerFailure: { error: unknown } | undefined;
   const callInner = async (): Promise<JsonObject> => {
     try {
-      return await inner(ctx.params === raw ? request : { ...request, params: ctx.params }, context);
+      return await inner(ctx.params === initial ? request : { ...request, params: ctx.params }, context);
     } catch (error) {
       innerFailure = { error };
       throw error;
@@ -93,13 +96,18 @@ export async function runMiddleware(
       called = true;
       return step(index + 1);
     };
-    return Promise.resolve()
-      .then(() => current(ctx, next))
-      .then((result) => {
-        if (isJsonObject(result)) return result;
-        logger.error('middleware returned a non-object result', { method: request.method, index });
-        throw new WireError(ErrorCode.InternalError, INTERNAL);
-      });
+    const checked = (result: JsonObject): JsonObject => {
+      if (isJsonObject(result)) return result;
+      logger.error('middleware returned a non-object result', { method: request.method, index });
+      throw new WireError(ErrorCode.InternalError, INTERNAL);
+    };
+    // Called in place (no extra microtask per layer); a synchronous throw becomes a rejection.
+    try {
+      const result = current(ctx, next);
+      return result instanceof Promise ? result.then(checked) : Promise.resolve(checked(result));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
   try {
     return await step(0);

@@ -81,13 +81,18 @@ export async function runToolHooks(
       called = true;
       return step(index + 1);
     };
-    return Promise.resolve()
-      .then(() => hook(call, next))
-      .then((result) => {
-        if (isJsonObject(result)) return result;
-        logger.error('tool-call hook returned a non-object result', { tool: name, index });
-        throw new WireError(ErrorCode.InternalError, INTERNAL);
-      });
+    const checked = (result: JsonObject): JsonObject => {
+      if (isJsonObject(result)) return result;
+      logger.error('tool-call hook returned a non-object result', { tool: name, index });
+      throw new WireError(ErrorCode.InternalError, INTERNAL);
+    };
+    // Called in place (no extra microtask per layer); a synchronous throw becomes a rejection.
+    try {
+      const result = hook(call, next);
+      return result instanceof Promise ? result.then(checked) : Promise.resolve(checked(result));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
   try {
     return await step(0);
