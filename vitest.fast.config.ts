@@ -55,6 +55,11 @@ const HEAVY_SUITES = [
   'packages/dispatch/src/tasks-*.test.ts',
   'packages/dispatch/src/schema-validation-auto.test.ts',
   'packages/dispatch/src/scopes-code-mode.test.ts',
+  // dispatch: MCP Apps in a real headless Chromium.
+  'packages/dispatch/src/mcp-apps.browser.test.ts',
+  // dispatch: skills over a unix socket with the official client; a watched skills folder.
+  'packages/dispatch/src/skills-extension.test.ts',
+  'packages/dispatch/src/skills-folder.test.ts',
   // codemode: QuickJS worker pools and child processes.
   'packages/codemode/src/code-mode-runner.test.ts',
   'packages/codemode/src/fairness.test.ts',

@@ -5,88 +5,20 @@
  * and a clean stop. Runs under whichever Node runs the suite (20 and 24). Needs a build first.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const app = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const root = resolve(app, '../..');
-
-interface Manifest {
-  name: string;
-  version: string;
-  dependencies?: Record<string, string>;
-}
-
-const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
-
-/** The workspace packages agentd needs at runtime: its @agentd/* dependencies, transitively. */
-function workspaceClosure(): Map<string, string> {
-  const dirs = new Map<string, string>();
-  for (const entry of readdirSync(join(root, 'packages'))) {
-    try {
-      dirs.set(readManifest(join(root, 'packages', entry)).name, join(root, 'packages', entry));
-    } catch {
-      // not a package
-    }
-  }
-  const needed = new Map<string, string>([[readManifest(app).name, app]]);
-  const queue = [app];
-  while (queue.length > 0) {
-    const dir = queue.pop() as string;
-    for (const dep of Object.keys(readManifest(dir).dependencies ?? {})) {
-      const depDir = dirs.get(dep);
-      if (depDir === undefined || needed.has(dep)) continue;
-      needed.set(dep, depDir);
-      queue.push(depDir);
-    }
-  }
-  return needed;
-}
-
-/** The outer test run's npm_* variables and NODE_OPTIONS must not leak into the nested npm. */
-function scrubbedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) || key === 'NODE_OPTIONS' || key === 'INIT_CWD' || key.startsWith('AGENTD_'))
-      continue;
-    env[key] = value;
-  }
-  // The installed bin's `#!/usr/bin/env node` must find the Node this suite runs on.
-  env.PATH = [dirname(process.execPath), env.PATH ?? ''].join(delimiter);
-  return { ...env, ...extra };
-}
-
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env = scrubbedEnv(),
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => {
-      stdout += t;
-    });
-    child.stderr.setEncoding('utf8').on('data', (t: string) => {
-      stderr += t;
-    });
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
-
-async function checked(command: string, args: string[], cwd: string): Promise<string> {
-  const result = await run(command, args, cwd);
-  if (result.code !== 0)
-    throw new Error(`${command} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+import {
+  app,
+  checked,
+  installManifest,
+  NPM_INSTALL,
+  packAgentd,
+  readManifest,
+  run,
+  scrubbedEnv,
+} from './support/packed-agentd.js';
 
 let scratch = '';
 let project = '';
@@ -98,28 +30,9 @@ beforeAll(async () => {
   project = join(scratch, 'project');
   await mkdir(tarballs);
   await mkdir(project);
-  const pnpmVersion = (
-    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager: string }
-  ).packageManager;
-  const pnpm = (await checked('npx', ['-y', '-p', pnpmVersion, '-c', 'command -v pnpm'], tmpdir())).trim();
-  const local: Record<string, string> = {};
-  for (const [name, dir] of workspaceClosure()) {
-    const out = await checked(pnpm, ['pack', '--json', '--pack-destination', tarballs], dir);
-    local[name] = `file:${resolve(dir, (JSON.parse(out) as { filename: string }).filename)}`;
-  }
-  // An empty project that depends on the daemon alone; overrides point @agentd/* at the tarballs.
-  const manifest = {
-    name: 'agentd-install-check',
-    private: true,
-    dependencies: { '@agentd/agentd': local['@agentd/agentd'] },
-    overrides: local,
-  };
-  await writeFile(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  await checked(
-    'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'],
-    project,
-  );
+  const local = await packAgentd(tarballs);
+  await writeFile(join(project, 'package.json'), installManifest(local));
+  await checked('npm', NPM_INSTALL, project);
 }, 600_000);
 
 afterAll(async () => {

@@ -2,6 +2,7 @@
 import { Dispatcher } from '@agentd/dispatch';
 import { createServerCore, type Handler, type ServerCore, silentLogger } from '@agentd/server';
 import { type ParamHeader, paramHeadersOf } from '@agentd/transport-http';
+import { registerCancelProbe } from './cancel-probe.js';
 import { registerClientInputTools } from './client-input-tools.js';
 import { CUSTOM_HEADERS_SCHEMA, registerContentTools } from './content-tools.js';
 import { registerPrompts, registerResources, WATCHED_URI } from './prompts-and-resources.js';
@@ -19,6 +20,7 @@ function buildDispatcher(core: () => ServerCore): Dispatcher {
   registerContentTools(dispatcher);
   registerClientInputTools(dispatcher);
   registerTaskTools(dispatcher);
+  registerCancelProbe(dispatcher);
   dispatcher.registerTool({
     name: 'test_trigger_tool_change',
     description: 'Fires notifications/tools/list_changed to listen streams that asked for it',

@@ -3,7 +3,11 @@
  * ServerCore + fetch handler — under Bun and Deno, and bundled for workerd (which forbids code
  * generation, so the Dispatcher validates arguments by interpreting their schemas), each driven
  * by the official SDK clients in both eras. Binaries come from the `bun`, `deno` and
- * `workerd` npm packages. Runs on the Node 20 pass only (one runtime run is enough).
+ * `workerd` npm packages; Miniflare (workerd as `wrangler dev` runs it) comes through npx on a
+ * pinned Node. Cancellation in both eras must reach the handler everywhere: a legacy
+ * `notifications/cancelled` (workerd forbids one request to touch another's objects), and a
+ * 2026-07-28 client closing its stream (workerd and Deno notice only when writing). Runs on the
+ * Node 20 pass only (one runtime run is enough).
  */
 import {
   Client as ClientV2,
@@ -11,13 +15,48 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FixtureProcess, PRIMARY_NODE_RUN } from './test-support/fixture-process.js';
 import { binaryOf, type Runtime, startRuntime } from './test-support/runtimes.js';
 
 const EXPECTED = [{ type: 'text', text: 'This is a simple text response for testing.' }];
 
-for (const runtime of ['bun', 'deno', 'workerd'] as const satisfies readonly Runtime[]) {
+type V2 = InstanceType<typeof ClientV2>;
+
+async function cancelCounts(client: V2): Promise<{ waiting: number; cancelled: number }> {
+  const result = await client.callTool({ name: 'test_cancel_counts', arguments: {} });
+  return JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}');
+}
+
+/**
+ * Starts a call that waits until it is cancelled, cancels it through the client's signal once
+ * the handler runs, and waits until the server counts it cancelled (the handler's signal fired).
+ */
+async function cancelOneCall(client: V2): Promise<void> {
+  const before = await cancelCounts(client);
+  const abort = new AbortController();
+  const call = client.callTool(
+    { name: 'test_wait_for_cancel', arguments: { seconds: 60 } },
+    { signal: abort.signal, timeout: 120_000 },
+  );
+  call.catch(() => undefined);
+  await vi.waitFor(async () => expect((await cancelCounts(client)).waiting).toBe(before.waiting + 1), {
+    timeout: 20_000,
+    interval: 100,
+  });
+  abort.abort('the user gave up');
+  await expect(call).rejects.toThrow('the user gave up');
+  await vi.waitFor(
+    async () =>
+      expect(await cancelCounts(client)).toEqual({
+        waiting: before.waiting,
+        cancelled: before.cancelled + 1,
+      }),
+    { timeout: 20_000, interval: 200 },
+  );
+}
+
+for (const runtime of ['bun', 'deno', 'workerd', 'miniflare'] as const satisfies readonly Runtime[]) {
   const binary = binaryOf(runtime);
   const runnable = PRIMARY_NODE_RUN && 'path' in binary;
   if (!runnable) {
@@ -30,7 +69,7 @@ for (const runtime of ['bun', 'deno', 'workerd'] as const satisfies readonly Run
     let fixture: FixtureProcess;
     beforeAll(async () => {
       fixture = await startRuntime(runtime, (binary as { path: string }).path);
-    }, 60_000);
+    }, 240_000);
     afterAll(() => fixture?.stop());
 
     it('SDK v1, legacy session: lists and calls tools', async () => {
@@ -85,5 +124,62 @@ for (const runtime of ['bun', 'deno', 'workerd'] as const satisfies readonly Run
       ]);
       await client.close();
     });
+
+    it('SDK v2, legacy session: notifications/cancelled aborts the handler, no transport error', async () => {
+      const client = new ClientV2({ name: 'v2', version: '1.0.0' });
+      const errors: unknown[] = [];
+      client.onerror = (error) => errors.push(error);
+      await client.connect(new TransportV2(new URL(fixture.url)));
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      await cancelOneCall(client);
+      expect(errors).toEqual([]);
+      await client.close();
+    }, 90_000);
+
+    it('SDK v2, legacy session: ending the session (DELETE) while a call runs aborts its handler', async () => {
+      const client = new ClientV2({ name: 'v2', version: '1.0.0' });
+      const transport = new TransportV2(new URL(fixture.url));
+      await client.connect(transport);
+      const before = await cancelCounts(client);
+      const call = client.callTool(
+        { name: 'test_wait_for_cancel', arguments: { seconds: 60 } },
+        { timeout: 120_000 },
+      );
+      call.catch(() => undefined);
+      await vi.waitFor(async () => expect((await cancelCounts(client)).waiting).toBe(before.waiting + 1), {
+        timeout: 20_000,
+        interval: 100,
+      });
+      await transport.terminateSession();
+      expect(transport.sessionId).toBeUndefined();
+      await client.close();
+      const other = new ClientV2({ name: 'v2', version: '1.0.0' });
+      await other.connect(new TransportV2(new URL(fixture.url)));
+      await vi.waitFor(
+        async () =>
+          expect(await cancelCounts(other)).toEqual({
+            waiting: before.waiting,
+            cancelled: before.cancelled + 1,
+          }),
+        { timeout: 20_000, interval: 200 },
+      );
+      await other.close();
+    }, 90_000);
+
+    // Not under Miniflare: its entry worker, which relays the answer, does not pass a client's
+    // close on to the worker (the handler runs to its end); plain workerd does.
+    it.skipIf(runtime === 'miniflare')(
+      'SDK v2, stateless 2026-07-28: aborting a call closes its stream and aborts the handler',
+      async () => {
+        const client = new ClientV2(
+          { name: 'v2', version: '1.0.0' },
+          { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+        );
+        await client.connect(new TransportV2(new URL(fixture.url)));
+        await cancelOneCall(client);
+        await client.close();
+      },
+      90_000,
+    );
   });
 }

@@ -1,5 +1,5 @@
 /** tools/call: lookup under the peer's filters, capability and callability checks, argument validation, MRTR, result shaping. */
-import { insufficientScope } from '@agentd/lifecycle';
+import { clientExtension, insufficientScope } from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { RegisteredTool } from './catalogue.js';
@@ -21,10 +21,24 @@ function unknownTool(name: string): WireError {
   return new WireError(ErrorCode.InvalidParams, `Unknown tool: ${shown}`);
 }
 
-function visibleTool(env: DispatchEnv, filters: CompiledFilters, name: string): RegisteredTool | undefined {
+function visibleTool(
+  env: DispatchEnv,
+  filters: CompiledFilters,
+  name: string,
+  context: RequestContext,
+): RegisteredTool | undefined {
   const tool = env.catalogue.findTool(name);
-  if (!tool) return undefined;
+  if (!tool || !toolExistsFor(tool, context)) return undefined;
   return (tool.meta ? filters.metaToolVisible(name) : filters.toolVisible(name)) ? tool : undefined;
+}
+
+/** A tool with `onlyForExtension` exists only for a client that declared that extension. */
+export function toolExistsFor(
+  tool: { onlyForExtension: string | undefined },
+  context: RequestContext,
+): boolean {
+  const id = tool.onlyForExtension;
+  return id === undefined || clientExtension(context.clientCapabilities, id) !== undefined;
 }
 
 function readCallParams(params: JsonObject): { name: string; args: Record<string, unknown> } {
@@ -45,9 +59,11 @@ export async function callTool(
 ): Promise<JsonObject> {
   const { name, args } = readCallParams(params);
   const filters = env.filters(context.peer);
-  const tool = visibleTool(env, filters, name);
+  const tool = visibleTool(env, filters, name, context);
   if (!tool) {
-    const missing = env.stepUp ? filters.missingScopes?.(name) : undefined;
+    const known = env.stepUp ? env.catalogue.findTool(name) : undefined;
+    const missing =
+      known !== undefined && toolExistsFor(known, context) ? filters.missingScopes?.(name) : undefined;
     throw missing === undefined ? unknownTool(name) : insufficientScope(missing);
   }
   return finishResult(context, await runTool(env, filters, tool, args, params, context));
@@ -142,7 +158,20 @@ function requiredCapabilities(tool: RegisteredTool, declared: JsonObject): JsonO
         declared,
       );
       if (missing) Object.assign(lacking, missing);
+    } else if (capability === 'extensions') {
+      const missing = missingExtensions(value, declared);
+      if (missing) lacking.extensions = missing;
     } else if (!isJsonObject(declared[capability])) lacking[capability] = value;
+  }
+  return Object.keys(lacking).length > 0 ? lacking : undefined;
+}
+
+/** The required extensions (id → settings) the client did not declare. */
+function missingExtensions(required: unknown, declared: JsonObject): JsonObject | undefined {
+  if (!isJsonObject(required)) return undefined;
+  const lacking: JsonObject = {};
+  for (const [id, settings] of Object.entries(required)) {
+    if (clientExtension(declared, id) === undefined) lacking[id] = settings;
   }
   return Object.keys(lacking).length > 0 ? lacking : undefined;
 }

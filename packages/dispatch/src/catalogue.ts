@@ -1,5 +1,6 @@
 /** The shared registries: tools, operations, resources, templates, prompts and completers, with precomputed sorted lists. */
 import { jsonSchemaToTs } from '@agentd/codemode/tools';
+import { isExtensionId } from '@agentd/lifecycle';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { CompiledFilters } from './client-filters.js';
 import type {
@@ -37,6 +38,8 @@ export interface RegisteredTool {
   readonly requiredClientCapabilities: JsonObject | undefined;
   /** OAuth scopes a caller's token needs to see and call it (scopes.ts). */
   readonly requiredScopes: readonly string[] | undefined;
+  /** Listed and callable only for a client that declared this extension. */
+  readonly onlyForExtension: string | undefined;
   /** Task support, when the tool has any. */
   readonly task: ResolvedTaskTool | undefined;
   readonly handler: ToolHandler;
@@ -97,6 +100,7 @@ export class Catalogue {
   readonly completers = new Map<string, Completer>();
   readonly metaTools = new Map<string, RegisteredTool>();
 
+  #extensionTools = 0;
   #toolList: SortedList<RegisteredTool> | undefined;
   #resourceList: SortedList<ListedResource> | undefined;
   #templateList: SortedList<RegisteredTemplate> | undefined;
@@ -140,6 +144,7 @@ export class Catalogue {
       parseOutput: output && schemaParser(output, frozen.outputSchema, outWhat, this.schemaValidation),
       requiredClientCapabilities:
         definition.requiredClientCapabilities && frozenCopy(definition.requiredClientCapabilities),
+      onlyForExtension: extensionOf(definition),
       task: resolveTaskTool(definition.task, definition.name),
       requiredScopes: checkedScopes(`tool ${definition.name}`, definition.requiredScopes),
       handler: definition.handler,
@@ -151,14 +156,23 @@ export class Catalogue {
     const tool = this.buildTool(definition);
     this.#assertFreeToolName(tool.name);
     this.tools.set(tool.name, tool);
+    if (tool.onlyForExtension !== undefined) this.#extensionTools++;
     this.#changed(['tools']);
     return () => this.removeTool(tool.name);
   }
 
   removeTool(name: string): boolean {
-    if (!this.tools.delete(name)) return false;
+    const tool = this.tools.get(name);
+    if (tool === undefined) return false;
+    this.tools.delete(name);
+    if (tool.onlyForExtension !== undefined) this.#extensionTools--;
     this.#changed(['tools']);
     return true;
+  }
+
+  /** Whether some tool exists only for clients with an extension (tools/list must then filter per request). */
+  hasExtensionTools(): boolean {
+    return this.#extensionTools > 0;
   }
 
   setMetaTool(tool: RegisteredTool): void {
@@ -468,4 +482,13 @@ function indexEntry(definition: OperationDefinition): OperationIndexEntry {
     }),
     outputType: definition.outputType ?? 'unknown',
   };
+}
+
+function extensionOf(definition: ErasedToolDefinition): string | undefined {
+  const id = definition.onlyForExtension;
+  if (id === undefined || isExtensionId(id)) return id;
+  throw dispatchError(
+    'invalid_definition',
+    `tool ${definition.name}: onlyForExtension ${JSON.stringify(id)} is not {vendor-prefix}/{name}`,
+  );
 }

@@ -61,6 +61,12 @@ export interface ToolDefinition<
   /** Client capabilities the tool cannot work without, e.g. `{sampling: {}}` (checked before the handler runs). */
   requiredClientCapabilities?: JsonObject;
   /**
+   * The tool exists only for clients that declared this extension (legacy: in `initialize`;
+   * 2026-07-28: on the request): others neither list nor call it (an unknown tool to them).
+   * MCP Apps' app-only tools use it, so a host without apps never hands them to its model.
+   */
+  onlyForExtension?: string;
+  /**
    * Task support (2026-07-28 tasks extension, 2025-11-25 tasks): `optional` answers with a task
    * when the client can take one, `required` never runs as a normal call. See the README's Tasks.
    */

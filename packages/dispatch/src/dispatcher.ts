@@ -1,5 +1,12 @@
 /** The Dispatcher: one shared instance implementing the server's Handler over registries of tools, operations, resources and prompts. */
 import type { CodeModeRunner } from '@agentd/codemode';
+import {
+  isExtensionId,
+  legacyTasksCapability,
+  SKILL_SCHEME,
+  SKILLS_EXTENSION,
+  TASKS_EXTENSION,
+} from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, type JsonRpcRequest, type Logger, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 import { callTool } from './call-tool.js';
@@ -31,8 +38,11 @@ import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { type ArgumentIssue, describeIssues, type SchemaValidation } from './schema-compiler.js';
 import { defaultScopesOf, type ScopesOf, withScopes } from './scopes.js';
+import type { SkillDefinition } from './skill-build.js';
+import { checkedSkillUri, handleSkillsMethod, isSkillsMethod } from './skills-methods.js';
+import { SkillRegistry, type SkillsOptions } from './skills-registry.js';
 import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
-import { handleTaskMethod, isTaskMethod, taskCapabilities } from './task-methods.js';
+import { handleTaskMethod, isTaskMethod } from './task-methods.js';
 import type { TaskStatusEvent } from './task-notification.js';
 import { TaskRuntime, type TasksOptions } from './task-runtime.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
@@ -86,6 +96,16 @@ export interface DispatcherOptions {
    * instead of unknown tool. Default false (such tools stay indistinguishable from absent ones).
    */
   stepUp?: boolean;
+  /**
+   * Extensions this server offers, id → settings (`capabilities.extensions`), as
+   * `declareExtension` adds them. Lifecycle shows each era the ones served in it.
+   */
+  extensions?: Readonly<Record<string, JsonObject>>;
+  /**
+   * Offer the Skills extension from the start (else from the first registered skill or folder).
+   * An explicit `extensions["io.modelcontextprotocol/skills"]` declaration wins over these settings.
+   */
+  skills?: SkillsOptions;
 }
 
 /**
@@ -124,6 +144,8 @@ export class Dispatcher implements Handler {
   readonly #middleware: Middleware[] = [];
   readonly #toolHooks: ToolCallHook[] = [];
   readonly #logger: Logger;
+  readonly #extensions = new Map<string, JsonObject>();
+  readonly #skills: SkillRegistry;
   #started = false;
 
   constructor(options: DispatcherOptions = {}) {
@@ -149,6 +171,11 @@ export class Dispatcher implements Handler {
     if (validation !== 'auto' && validation !== 'compiled' && validation !== 'interpreted')
       throw dispatchError('invalid_option', `schemaValidation must be 'auto', 'compiled' or 'interpreted'`);
     this.#catalogue = new Catalogue(this.exposure, scheme, (kinds) => this.#changed(kinds), validation);
+    // The first skill (or folder) offers the extension through the seam, unless already declared.
+    this.#skills = new SkillRegistry(this.#catalogue, () => {
+      if (!this.#extensions.has(SKILLS_EXTENSION))
+        this.declareExtension(SKILLS_EXTENSION, skillsSettings(options.skills));
+    });
     const cacheScope = options.cache?.cacheScope ?? (options.filtersFor ? 'private' : 'public');
     const listHints = { ttlMs: options.cache?.listTtlMs ?? 10_000, cacheScope };
     const readTtlMs = options.cache?.readTtlMs ?? 0;
@@ -174,6 +201,9 @@ export class Dispatcher implements Handler {
       toolHooks: this.#toolHooks,
       stepUp: options.stepUp ?? false,
     };
+    for (const [id, settings] of Object.entries(options.extensions ?? {}))
+      this.declareExtension(id, settings);
+    if (options.skills !== undefined) this.#skills.declare();
     if (this.exposure === 'codemode') {
       this.#codeMode = createCodeMode(this.#env, options.codeMode ?? {}, async () => {
         const { CodeModeRunner } = await import('@agentd/codemode');
@@ -187,6 +217,28 @@ export class Dispatcher implements Handler {
   }
 
   // ---- registration ---------------------------------------------------------------------
+
+  /**
+   * Offers extension `id` (`{vendor-prefix}/{name}`) with `settings` in `capabilities.extensions`
+   * of `initialize` (legacy) and `server/discover` (2026-07-28); declaring it again replaces the
+   * settings. Returns a function that withdraws this declaration. Handlers read what the client
+   * declared with `context.extension(id)`. The tasks extension is declared by task tools themselves.
+   */
+  declareExtension(id: string, settings: JsonObject = {}): () => boolean {
+    if (!isExtensionId(id)) {
+      throw dispatchError(
+        'invalid_definition',
+        `extension id ${JSON.stringify(id)} is not {vendor-prefix}/{name}, e.g. io.modelcontextprotocol/ui`,
+      );
+    }
+    if (id === TASKS_EXTENSION)
+      throw dispatchError('invalid_definition', `${id} is declared by registering tools with \`task\``);
+    if (!isJsonObject(settings))
+      throw dispatchError('invalid_definition', `extension ${id}: settings must be a JSON object`);
+    const declared = Object.freeze(structuredClone(settings));
+    this.#extensions.set(id, declared);
+    return () => this.#extensions.get(id) === declared && this.#extensions.delete(id);
+  }
 
   /**
    * Registers a tool; returns a function that removes it. The handler's argument and return types
@@ -265,6 +317,24 @@ export class Dispatcher implements Handler {
 
   removeResourceTemplate(uriTemplate: string): boolean {
     return this.#catalogue.removeTemplate(uriTemplate);
+  }
+
+  /**
+   * Registers a skill (SEP-2640): its files become `skill://<path>/<file>` resources, and
+   * skills/list, skills/get and resources/directory/read serve it. Returns a function that removes it.
+   */
+  registerSkill(definition: SkillDefinition): () => boolean {
+    return this.#skills.register(definition);
+  }
+
+  /** Removes the skill whose SKILL.md is at `uri`. */
+  removeSkill(uri: string): boolean {
+    return this.#skills.remove(uri);
+  }
+
+  /** The skills registry (what a skills folder feeds). */
+  get skills(): SkillRegistry {
+    return this.#skills;
   }
 
   /** Registers a prompt; with an `argsSchema`, `get`'s argument type is inferred from it. */
@@ -352,7 +422,8 @@ export class Dispatcher implements Handler {
     const capabilities: ServerCapabilities = {};
     if (c.hasAnyTools()) capabilities.tools = { listChanged: true };
     const schemaResources = c.schemaScheme !== false && c.operations.size > 0;
-    if (c.resources.size > 0 || c.templates.size > 0 || schemaResources) {
+    // Skill files are resources: a server offering skills declares resources even while it has none.
+    if (c.resources.size > 0 || c.templates.size > 0 || schemaResources || this.#offersSkills()) {
       capabilities.resources = this.#subscribe
         ? { subscribe: true, listChanged: true }
         : { listChanged: true };
@@ -360,8 +431,12 @@ export class Dispatcher implements Handler {
     if (c.prompts.size > 0) capabilities.prompts = { listChanged: true };
     if (c.prompts.size > 0 || c.templates.size > 0) capabilities.completions = {};
     if (capabilities.tools || capabilities.resources || capabilities.prompts) capabilities.logging = {};
-    if (this.#tasks !== undefined && this.#taskTools.size > 0)
-      Object.assign(capabilities, taskCapabilities());
+    const extensions: JsonObject = Object.fromEntries(this.#extensions);
+    if (this.#servesTasks()) {
+      extensions[TASKS_EXTENSION] = {};
+      capabilities.tasks = legacyTasksCapability();
+    }
+    if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
     return capabilities;
   }
 
@@ -372,11 +447,18 @@ export class Dispatcher implements Handler {
 
   async #serve(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
     this.#started = true;
-    if (this.#tasks !== undefined && this.#taskTools.size > 0 && isTaskMethod(request.method)) {
+    if (this.#tasks !== undefined && this.#servesTasks() && isTaskMethod(request.method)) {
       const params = request.params ?? {};
       if (!isJsonObject(params))
         throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
       return handleTaskMethod(this.#tasks, request.method, params, context);
+    }
+    const skills = this.#extensions.get(SKILLS_EXTENSION);
+    if (skills !== undefined && isSkillsMethod(request.method, skills.directoryRead === true)) {
+      const params = request.params ?? {};
+      if (!isJsonObject(params))
+        throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
+      return handleSkillsMethod(this.#skills, this.#env, request.method, params, context);
     }
     const method = METHODS[request.method];
     if (
@@ -392,6 +474,9 @@ export class Dispatcher implements Handler {
     const params = request.params ?? {};
     if (!isJsonObject(params))
       throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
+    // A traversing skill URI is refused as such, not answered as an unknown resource.
+    if (request.method === 'resources/read' && skills !== undefined && isSkillUri(params.uri))
+      checkedSkillUri(params.uri);
     return method.impl(this.#env, params, context);
   }
 
@@ -406,11 +491,28 @@ export class Dispatcher implements Handler {
   /** Drops pending surface events and closes the Code Mode runner the dispatcher created. */
   async close(): Promise<void> {
     this.#events.close();
+    this.#skills.close();
     await this.#codeMode?.close();
     await this.#tasks?.close();
+  }
+
+  #servesTasks(): boolean {
+    return this.#tasks !== undefined && this.#taskTools.size > 0;
+  }
+
+  #offersSkills(): boolean {
+    return this.#extensions.has(SKILLS_EXTENSION);
   }
 
   #changed(kinds: SurfaceKind[]): void {
     if (this.#started) this.#events.mark(kinds);
   }
+}
+
+function skillsSettings(options: SkillsOptions | undefined): JsonObject {
+  return options?.directoryRead === false ? {} : { directoryRead: true };
+}
+
+function isSkillUri(uri: unknown): boolean {
+  return typeof uri === 'string' && uri.startsWith(`${SKILL_SCHEME}://`);
 }

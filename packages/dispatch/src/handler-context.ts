@@ -1,5 +1,5 @@
 /** The context every tool, prompt and resource handler receives: signal, peer, progress, log and client input. */
-import { isLevelEnabled, isLoggingLevel } from '@agentd/lifecycle';
+import { clientExtension, isLevelEnabled, isLoggingLevel } from '@agentd/lifecycle';
 import type { JsonObject, RequestId } from '@agentd/rpc-frame';
 import type { Era, LoggingLevel, Peer, RequestContext } from '@agentd/server';
 import type { InputSession } from './input-session.js';
@@ -42,6 +42,12 @@ export interface HandlerContext {
   log(level: LoggingLevel, data: unknown, logger?: string): boolean;
   /** Whether this request's client declared the capability. */
   supports(capability: 'elicitation' | 'sampling' | 'roots'): boolean;
+  /**
+   * The settings this request's client declared for extension `id` (legacy: in `initialize`;
+   * 2026-07-28: in this request's `_meta` client capabilities), or undefined when it did not.
+   * E.g. `context.extension('io.modelcontextprotocol/ui')?.mimeTypes`.
+   */
+  extension(id: string): Readonly<JsonObject> | undefined;
   /**
    * `elicitation/create`; resolves to the ElicitResult `{action, content?}`. With a literal
    * `requestedSchema`, `content` is typed from it (as tool arguments are).
@@ -132,6 +138,7 @@ export function createHandlerContext(
       const value = request.clientCapabilities[capability];
       return typeof value === 'object' && value !== null;
     },
+    extension: (id) => clientExtension(request.clientCapabilities, id),
     elicit: (params, options) =>
       input().ask('elicitation/create', params, options?.key) as Promise<ElicitResult<never>>,
     sample: (params, options) => input().ask('sampling/createMessage', params, options?.key),

@@ -3,7 +3,19 @@
  * prompts, completions, client filters, MRTR) and the seed-002 `McpServer` face.
  */
 
-export { INSUFFICIENT_SCOPE_CODE, LOGGING_LEVELS } from '@agentd/lifecycle';
+export {
+  APP_MIME_TYPE,
+  APPS_EXTENSION,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceUi,
+  type AppToolUi,
+  type AppVisibility,
+  INSUFFICIENT_SCOPE_CODE,
+  LOGGING_LEVELS,
+} from '@agentd/lifecycle';
+export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
+export { type AppToolDefinition, registerAppTool } from './app-tool.js';
 export type { SurfaceKind } from './catalogue.js';
 export { MissingClientCapabilityError } from './client-capability.js';
 export {
@@ -56,6 +68,14 @@ export { NAME_PATTERN } from './names.js';
 export type { RequestState } from './per-request-state.js';
 export type { ArgumentIssue, SchemaValidation } from './schema-compiler.js';
 export { defaultScopesOf, type ScopesOf } from './scopes.js';
+export type {
+  DynamicSkillChild,
+  DynamicSkillDefinition,
+  DynamicSkillSource,
+  SkillDefinition,
+  StaticSkillDefinition,
+} from './skill-build.js';
+export type { SkillRegistry, SkillsOptions } from './skills-registry.js';
 export type {
   StandardJSONSchemaV1,
   StandardSchemaV1,

@@ -1,6 +1,7 @@
 /** tools/list, resources/list, resources/templates/list and prompts/list: sorted, paged, filtered per peer. */
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
+import { toolExistsFor } from './call-tool.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import type { SortedList } from './sorted-list.js';
@@ -25,10 +26,12 @@ function page<T>(
 
 export function listTools(env: DispatchEnv, params: JsonObject, context: RequestContext): JsonObject {
   const filters = env.filters(context.peer);
-  const keep = filters.permissive
-    ? undefined
-    : (tool: { name: string; meta: boolean }) =>
-        tool.meta ? filters.metaToolVisible(tool.name) : filters.toolVisible(tool.name);
+  const keep =
+    filters.permissive && !env.catalogue.hasExtensionTools()
+      ? undefined
+      : (tool: { name: string; meta: boolean; onlyForExtension: string | undefined }) =>
+          toolExistsFor(tool, context) &&
+          (tool.meta ? filters.metaToolVisible(tool.name) : filters.toolVisible(tool.name));
   return page(
     env,
     'tools',

@@ -183,4 +183,40 @@ describe('mcpHttpListener', () => {
     expect((await send(listed, body, { headers: { origin: 'https://app.example.com' } })).status).toBe(200);
     expect((await send(listed, body, { headers: { host: 'other.example.com' } })).status).toBe(403);
   });
+
+  it('answers -32603 when the server’s handling rejects, logs it at warn with a count, and keeps serving', async () => {
+    class RejectingServer extends McpServer {
+      override handle(text: string, options?: Parameters<McpServer['handle']>[1]): Promise<string> {
+        if (text.includes('"name":"reject"')) return Promise.reject(new Error('handle blew up'));
+        return super.handle(text, options);
+      }
+    }
+    const mcp = new RejectingServer({ logger: silentLogger });
+    mcp.registerTool('echo', 'Echoes', {}, () => 'still here');
+    const warnings: [string, Record<string, unknown> | undefined][] = [];
+    const logger = {
+      ...silentLogger,
+      warn: (message: string, fields?: Record<string, unknown>) => warnings.push([message, fields]),
+    };
+    const server = createServer(mcpHttpListener(mcp, { logger }));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const at = (server.address() as AddressInfo).port;
+    const call = (id: unknown, name: string) =>
+      send(at, rpc({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }));
+    const failed = await call(7, 'reject');
+    expect(failed.status).toBe(200);
+    expect(JSON.parse(failed.body)).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32603, message: 'Internal error' },
+    });
+    expect(JSON.parse((await call(8, 'echo')).body).result.content).toEqual([
+      { type: 'text', text: 'still here' },
+    ]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.[0]).toBe('McpServer.handle rejected; the request was answered -32603');
+    expect(warnings[0]?.[1]).toMatchObject({ transport: 'http', internalErrors: 1 });
+    expect(String(warnings[0]?.[1]?.error)).toContain('handle blew up');
+  });
 });

@@ -1,9 +1,11 @@
 /** Serves an McpServer over HTTP: `POST` one JSON-RPC request, get its JSON-RPC response back. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostPolicy, isAllowedHost, isAllowedOrigin } from '@agentd/lifecycle';
-import { ErrorCode, errorResponse, type JsonRpcErrorObject } from '@agentd/rpc-frame';
+import { ErrorCode, errorResponse, type JsonRpcErrorObject, type Logger } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
+import { consoleLogger } from './console-logger.js';
 import type { McpServer } from './mcp-server.js';
+import { TransportAnswers } from './transport-answers.js';
 
 export interface McpHttpOptions {
   /** Largest accepted body in bytes; past it 413. Default 4 MiB. */
@@ -12,6 +14,8 @@ export interface McpHttpOptions {
   allowedHosts?: readonly string[];
   /** Origins besides loopback that browsers may call from (`https://app.example.com`). */
   allowedOrigins?: readonly string[];
+  /** Where a request that failed inside the server (answered -32603) is reported, at warn. Default: console (stderr). */
+  logger?: Logger;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -31,6 +35,7 @@ export function mcpHttpListener(
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const policy = hostPolicy(options.allowedHosts, options.allowedOrigins);
+  const answers = new TransportAnswers(server, options.logger ?? consoleLogger, 'http');
   return (request, response) => {
     if (!isAllowedHost(request.headers.host, policy) || !isAllowedOrigin(request.headers.origin, policy)) {
       refuse(response, 403, 'Forbidden: Host or Origin not allowed');
@@ -69,8 +74,8 @@ export function mcpHttpListener(
         transport: 'http',
         attributes: { remoteAddress: request.socket.remoteAddress },
       };
-      void server
-        .handle(Buffer.concat(chunks).toString('utf8'), { peer, signal: abort.signal })
+      void answers
+        .answer(Buffer.concat(chunks).toString('utf8'), { peer, signal: abort.signal })
         .then((body) => {
           if (response.destroyed) return;
           response.writeHead(200, {

@@ -146,4 +146,41 @@ describe('serveMcpStdio', () => {
     expect(stderr).toContain('console.log from the handler');
     expect(stderr).toContain('stdin ended, exiting');
   });
+
+  it('as a child process: a request whose handling rejects is answered -32603 and frees its slot', async () => {
+    const fixture = join(here, 'test-support', 'mcp-stdio-rejecting-child.mjs');
+    const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    // maxInFlight 1: had the rejection kept its slot, nothing after it would be read.
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reject"}}\n');
+    child.stdin.write('{"jsonrpc":"2.0","id":"r2","method":"tools/call","params":{"name":"reject"}}\n');
+    child.stdin.end(
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"still here"}}}\n',
+    );
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    const messages = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(messages).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } },
+      { jsonrpc: '2.0', id: 'r2', error: { code: -32603, message: 'Internal error' } },
+      expect.objectContaining({
+        id: 3,
+        result: expect.objectContaining({ content: [{ type: 'text', text: 'still here' }] }),
+      }),
+    ]);
+    expect(stderr).toContain('McpServer.handle rejected; the request was answered -32603');
+    expect(stderr).toMatch(/internalErrors: 2/);
+    expect(stderr).toContain('handle blew up');
+    expect(stderr).toContain('stdin ended, exiting');
+  });
 });

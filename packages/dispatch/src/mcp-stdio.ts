@@ -6,9 +6,12 @@ import {
   encodeFrame,
   errorResponse,
   type JsonRpcNotification,
+  type Logger,
 } from '@agentd/rpc-frame';
 import { type Peer, redirectConsoleToStderr } from '@agentd/server';
+import { consoleLogger } from './console-logger.js';
 import type { McpServer } from './mcp-server.js';
+import { TransportAnswers } from './transport-answers.js';
 
 export interface McpStdioOptions {
   /** Default process.stdin. */
@@ -24,6 +27,8 @@ export interface McpStdioOptions {
    * protocol stream. Default true when stdout is process.stdout.
    */
   redirectConsole?: boolean;
+  /** Where a request that failed inside the server (answered -32603) is reported, at warn. Default: console (stderr). */
+  logger?: Logger;
 }
 
 const NEWLINE = 0x0a;
@@ -44,6 +49,7 @@ export function serveMcpStdio(server: McpServer, options: McpStdioOptions = {}):
   const stdout = options.stdout ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_FRAME_BYTES;
   const maxInFlight = options.maxInFlight ?? 32;
+  const answers = new TransportAnswers(server, options.logger ?? consoleLogger, 'stdio');
   const restore =
     (options.redirectConsole ?? stdout === process.stdout) ? redirectConsoleToStderr() : () => {};
   let pending: Buffer[] = [];
@@ -78,11 +84,14 @@ export function serveMcpStdio(server: McpServer, options: McpStdioOptions = {}):
     inFlight++;
     if (inFlight >= maxInFlight) stdin.pause();
     const notify = (message: JsonRpcNotification): void => write(encodeFrame(message));
-    void server.handle(line, { peer: STDIO_PEER, notify }).then((response) => {
-      write(`${response}\n`);
-      inFlight--;
-      resume();
-      settle();
+    void answers.answer(line, { peer: STDIO_PEER, notify }).then((response) => {
+      try {
+        write(`${response}\n`);
+      } finally {
+        inFlight--;
+        resume();
+        settle();
+      }
     });
   };
   const tooLong = (): void => {

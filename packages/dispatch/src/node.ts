@@ -4,3 +4,4 @@
  */
 export { type McpHttpOptions, mcpHttpListener } from './mcp-http.js';
 export { type McpStdioOptions, serveMcpStdio } from './mcp-stdio.js';
+export { type SkillsFolder, type SkillsFolderOptions, serveSkillsFolder } from './skills-folder.js';

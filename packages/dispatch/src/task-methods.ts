@@ -10,12 +10,10 @@ import {
   declaresTasksExtension,
   isTerminalTaskStatus,
   LEGACY_TASK_METHODS,
-  legacyTasksCapability,
   legacyVersionHasTasks,
   MODERN_TASK_METHODS,
   missingTasksExtension,
   RELATED_TASK_META,
-  TASKS_EXTENSION,
   TaskErrorText,
   taskWire,
 } from '@agentd/lifecycle';
@@ -163,9 +161,4 @@ async function result(runtime: TaskRuntime, first: TaskRecord, context: RequestC
   }
   const error = record.error;
   throw new WireError(error?.code ?? ErrorCode.InternalError, error?.message ?? 'Task failed', error?.data);
-}
-
-/** What a dispatcher with task tools declares: the extension (modern) and the 2025-11-25 `tasks` slot (lifecycle shows each era its own). */
-export function taskCapabilities(): { extensions: JsonObject; tasks: JsonObject } {
-  return { extensions: { [TASKS_EXTENSION]: {} }, tasks: legacyTasksCapability() };
 }

@@ -1,10 +1,21 @@
 /** MemoryTaskStore: owner binding, terminal immutability, paging, purge after expiry, per-owner limit. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryTaskStore, TaskLimitError } from './task-store.js';
 
 const base = { era: 'modern', method: 'tools/call', ttlMs: 1_000 } as const;
 
 describe('MemoryTaskStore', () => {
+  it('works where setInterval returns a plain number (workerd, web timers)', async () => {
+    const spy = vi.spyOn(globalThis, 'setInterval').mockImplementation((() => 7) as never);
+    try {
+      const store = new MemoryTaskStore();
+      const task = await store.create({ ...base, owner: 'a' });
+      expect(await store.get(task.taskId, 'a')).toMatchObject({ status: 'working' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('binds every task to its owner and never changes a terminal task', async () => {
     let now = 1_000;
     const store = new MemoryTaskStore({ now: () => now });

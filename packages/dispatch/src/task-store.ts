@@ -151,7 +151,8 @@ export class MemoryTaskStore implements TaskStore {
     this.#retainExpiredMs = options.retainExpiredMs ?? 60_000;
     this.#maxPerOwner = options.maxTasksPerOwner ?? 1_000;
     this.#sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
-    this.#sweeper.unref();
+    // Workers (workerd, Deno's web timers) hand back a plain number: nothing to unref there.
+    (this.#sweeper as { unref?: () => void }).unref?.();
   }
 
   get size(): number {

@@ -2,7 +2,31 @@
  * @agentd/lifecycle: MCP protocol eras and versions; answers initialize, server/discover and ping
  * and checks modern per-request `_meta`. This file is the package's public API.
  */
+export {
+  APP_MIME_TYPE,
+  APP_RESOURCE_URI_META,
+  APPS_EXTENSION,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceUi,
+  type AppToolUi,
+  type AppVisibility,
+  appResourceUiProblem,
+  appToolMeta,
+  appToolUiProblem,
+  isUiUri,
+  looksLikeHtmlDocument,
+  visibleToModel,
+} from './apps-extension.js';
 export { checkModernMeta, type ModernMeta, modernRequestRefusal } from './check-modern-meta.js';
+export {
+  clientExtension,
+  EXTENSION_ID_PATTERN,
+  extensionServedIn,
+  extensionsForEra,
+  isExtensionId,
+  missingExtension,
+} from './extensions.js';
 export { decodeHeaderValue } from './header-value.js';
 export { type HostPolicy, hostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
 export {
@@ -30,6 +54,23 @@ export { checkParamHeaders, type ParamHeader, paramHeadersOf } from './param-hea
 export type { Implementation, ServerCapabilities } from './protocol-types.js';
 export { Refusal, type RefusalReason, refuse, SESSION_NOT_FOUND_CODE } from './refusals.js';
 export { requestEra, servedEra } from './request-era.js';
+export {
+  DIRECTORY_MIME_TYPE,
+  isTraversingSkillUri,
+  SKILL_AUTHORITY_PATTERN,
+  SKILL_DESCRIPTION_MAX,
+  SKILL_DIGEST_PATTERN,
+  SKILL_LIMITS,
+  SKILL_MANIFEST,
+  SKILL_MANIFEST_MIME_TYPE,
+  SKILL_NAME_PATTERN,
+  SKILL_SCHEME,
+  SKILLS_EXTENSION,
+  SkillErrorText,
+  SkillsMethod,
+  skillManifestUri,
+  skillsInvalidParams,
+} from './skills-extension.js';
 export {
   capabilitiesForEra,
   createTaskResult,

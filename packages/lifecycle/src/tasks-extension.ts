@@ -3,7 +3,8 @@
  * 2026-07-28 (SEP-2663) and the experimental tasks of 2025-11-25. Field names, methods, gating and
  * error texts live here; the runtime lives in `@agentd/dispatch`.
  */
-import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import type { JsonObject, WireError } from '@agentd/rpc-frame';
+import { clientExtension, extensionsForEra, missingExtension } from './extensions.js';
 import type { Era } from './versions.js';
 
 /** The extension identifier (client and server `capabilities.extensions` key). */
@@ -58,15 +59,12 @@ export const TaskErrorText = {
 
 /** True when this request's (modern) or this session's (legacy) capabilities declare the extension. */
 export function declaresTasksExtension(clientCapabilities: JsonObject): boolean {
-  const extensions = clientCapabilities.extensions;
-  return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION]);
+  return clientExtension(clientCapabilities, TASKS_EXTENSION) !== undefined;
 }
 
 /** `-32021` naming the extension, for a request that needs it and did not declare it. */
 export function missingTasksExtension(): WireError {
-  return new WireError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+  return missingExtension(TASKS_EXTENSION);
 }
 
 /** Whether a legacy session at `version` has tasks (2025-11-25 and later legacy revisions). */
@@ -118,29 +116,20 @@ export function createTaskResult(info: TaskInfo, era: Era): JsonObject {
 
 /**
  * Capabilities as each era states them: modern `server/discover` never shows the 2025-11-25
- * `tasks` slot; a legacy `initialize` shows `tasks` only from 2025-11-25 and never the
- * 2026-07-28 tasks extension.
+ * `tasks` slot; a legacy `initialize` shows `tasks` only from 2025-11-25, and each era shows only
+ * the extensions served in it (`extensionServedIn`: never the 2026-07-28 tasks extension in legacy).
  */
 export function capabilitiesForEra<T extends { tasks?: unknown; extensions?: JsonObject }>(
   capabilities: T,
   era: Era,
   version: string,
 ): T {
-  if (era === 'modern') {
-    if (capabilities.tasks === undefined) return capabilities;
-    const { tasks: _legacy, ...rest } = capabilities;
-    return rest as T;
-  }
-  let out = capabilities;
-  if (out.tasks !== undefined && !legacyVersionHasTasks(version)) {
-    const { tasks: _legacy, ...rest } = out;
-    out = rest as T;
-  }
-  const extensions = out.extensions;
-  if (isJsonObject(extensions) && TASKS_EXTENSION in extensions) {
-    const { [TASKS_EXTENSION]: _ext, ...others } = extensions;
-    const { extensions: _all, ...rest } = out;
-    out = (Object.keys(others).length > 0 ? { ...rest, extensions: others } : rest) as T;
-  }
-  return out;
+  const dropTasks = capabilities.tasks !== undefined && (era === 'modern' || !legacyVersionHasTasks(version));
+  const extensions = extensionsForEra(capabilities.extensions, era);
+  if (!dropTasks && extensions === capabilities.extensions) return capabilities;
+  const { tasks, extensions: _all, ...rest } = capabilities;
+  const out: { tasks?: unknown; extensions?: JsonObject } = rest;
+  if (!dropTasks && tasks !== undefined) out.tasks = tasks;
+  if (extensions !== undefined) out.extensions = extensions;
+  return out as T;
 }

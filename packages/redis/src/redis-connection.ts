@@ -24,12 +24,18 @@ export interface RedisConnectionOptions {
   connectTimeoutMs?: number;
 }
 
+/** Malformed pub/sub messages are logged at most this often per channel (all are counted). */
+const MALFORMED_LOG_INTERVAL_MS = 60_000;
+
 export class RedisConnection {
   readonly prefix: string;
   readonly logger: Logger;
   readonly #client: RedisClient;
   #subscriber: Promise<RedisClient> | undefined;
   readonly #readyListeners = new Set<() => void>();
+  readonly #malformed = new Map<string, number>();
+  /** Per channel: when a drop was last logged, and how many were dropped since without a line. */
+  readonly #malformedLog = new Map<string, { at: number; unlogged: number }>();
   #closed = false;
 
   private constructor(client: RedisClient, prefix: string, logger: Logger) {
@@ -122,11 +128,44 @@ export class RedisConnection {
    */
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
     const sub = await this.#pubsub();
-    const wrapped = (message: string) => listener(message);
+    const wrapped = (message: string) => {
+      try {
+        listener(message);
+      } catch (error) {
+        this.logger.error('pub/sub listener failed', { channel, ...errorFields(error) });
+      }
+    };
     await sub.subscribe(channel, wrapped);
     return async () => {
       if (sub.isReady) await sub.unsubscribe(channel, wrapped).catch(() => undefined);
     };
+  }
+
+  /** Pub/sub messages dropped as malformed (see `dropMalformed`), by channel, since the connection opened. */
+  get malformed(): ReadonlyMap<string, number> {
+    return this.#malformed;
+  }
+
+  /**
+   * The one path for a pub/sub message its subscriber cannot use (another writer on the channel,
+   * a replica of another version, a bug): counted by channel and logged at `warn`, at most once a
+   * minute per channel (the next line says how many went unlogged), so a flood cannot drown the log.
+   */
+  dropMalformed(channel: string, reason: string): void {
+    this.#malformed.set(channel, (this.#malformed.get(channel) ?? 0) + 1);
+    const now = Date.now();
+    const last = this.#malformedLog.get(channel);
+    if (last !== undefined && now - last.at < MALFORMED_LOG_INTERVAL_MS) {
+      last.unlogged += 1;
+      return;
+    }
+    this.logger.warn('malformed pub/sub message dropped', {
+      channel,
+      reason,
+      droppedUnlogged: last?.unlogged ?? 0,
+      droppedTotal: this.#malformed.get(channel) ?? 0,
+    });
+    this.#malformedLog.set(channel, { at: now, unlogged: 0 });
   }
 
   /** Called each time either client (re)connects: after a Redis restart, the pub/sub client has re-subscribed. */

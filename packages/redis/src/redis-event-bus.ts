@@ -22,7 +22,7 @@ export interface RedisEventBusStats {
   received: number;
   /** Not published: Redis was unreachable (the local delivery happened). */
   dropped: number;
-  /** Received but not a bus event (another writer on the channel): ignored. */
+  /** Received but not a bus event (another writer on the channel): dropped, and logged by the connection (`RedisConnection.malformed`). */
   malformed: number;
 }
 
@@ -132,16 +132,21 @@ export class RedisEventBus implements EventBus {
     });
   }
 
+  #malformed(reason: string): void {
+    this.stats.malformed += 1;
+    this.#connection.dropMalformed(this.channel, reason);
+  }
+
   #receive(raw: string): void {
     let envelope: Partial<Envelope>;
     try {
       envelope = JSON.parse(raw) as Partial<Envelope>;
     } catch {
-      this.stats.malformed += 1;
+      this.#malformed('not JSON');
       return;
     }
     if (!isJsonObject(envelope) || typeof envelope.o !== 'string') {
-      this.stats.malformed += 1;
+      this.#malformed('not a bus envelope (no member id)');
       return;
     }
     if (envelope.o === this.memberId) {
@@ -150,7 +155,7 @@ export class RedisEventBus implements EventBus {
     }
     if (envelope.p !== undefined) return; // another member's probe
     if (!isBusEvent(envelope.e)) {
-      this.stats.malformed += 1;
+      this.#malformed('not a bus event');
       return;
     }
     this.stats.received += 1;

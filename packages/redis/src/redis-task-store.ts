@@ -38,6 +38,7 @@ const MAX_CAS_ATTEMPTS = 16;
 const LIST_BATCH = 100;
 
 export class RedisTaskStore implements TaskStore {
+  readonly #connection: RedisConnection;
   readonly #client: RedisClient;
   readonly #prefix: string;
   readonly #now: () => number;
@@ -49,6 +50,7 @@ export class RedisTaskStore implements TaskStore {
   #unsubscribe: (() => Promise<void>)[] = [];
 
   private constructor(connection: RedisConnection, options: RedisTaskStoreOptions) {
+    this.#connection = connection;
     this.#client = clientsOf(connection).client;
     this.#prefix = options.prefix ?? `${connection.prefix}tasks:`;
     this.#now = options.now ?? Date.now;
@@ -224,9 +226,13 @@ export class RedisTaskStore implements TaskStore {
     try {
       parsed = JSON.parse(message);
     } catch {
+      this.#connection.dropMalformed(this.#inputChannel, 'not JSON');
       return;
     }
-    if (!isJsonObject(parsed) || typeof parsed.t !== 'string' || !isJsonObject(parsed.r)) return;
+    if (!isJsonObject(parsed) || typeof parsed.t !== 'string' || !isJsonObject(parsed.r)) {
+      this.#connection.dropMalformed(this.#inputChannel, 'not {t: task id, r: responses}');
+      return;
+    }
     const responses = parsed.r;
     for (const listener of [...(this.#inputListeners.get(parsed.t) ?? [])]) listener(responses);
   }
@@ -234,7 +240,10 @@ export class RedisTaskStore implements TaskStore {
   #changed(message: string): void {
     const space = message.indexOf(' ');
     const status = message.slice(space + 1);
-    if (space <= 0 || !STATUSES.has(status)) return;
+    if (space <= 0 || !STATUSES.has(status)) {
+      this.#connection.dropMalformed(this.#channel, 'not "<task id> <status>"');
+      return;
+    }
     const listeners = this.#watchers.get(message.slice(0, space));
     for (const listener of [...(listeners ?? [])]) listener(status as TaskStatus);
   }

@@ -65,7 +65,8 @@ export class ClientRequests {
           ),
         );
       }, this.timeoutMs);
-      timer.unref();
+      // Workers (workerd, Deno's web timers) hand back a plain number: nothing to unref there.
+      (timer as { unref?: () => void }).unref?.();
       signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
         resolve: (result) => {

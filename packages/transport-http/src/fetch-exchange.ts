@@ -31,6 +31,7 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
   #sent = false;
   #closed = false;
   #listeners: (() => void)[] = [];
+  readonly seesCloseOnWrite = true;
 
   constructor(request: Request, remoteAddress: string | undefined) {
     this.#request = request;
@@ -157,6 +158,30 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
       // Already closed.
     }
     this.#finish();
+  }
+
+  /**
+   * A promise made now belongs to this request; one resolved from another request runs its
+   * continuation back in this one's context (workerd's cross-request promise resolution), so
+   * the tasks run where this request's objects may be used.
+   */
+  runner(): (task: () => void) => void {
+    const tasks: (() => void)[] = [];
+    let wake: (() => void) | undefined;
+    const arm = (): void => {
+      new Promise<void>((resolve) => {
+        wake = resolve;
+      }).then(() => {
+        wake = undefined;
+        for (let task = tasks.shift(); task !== undefined; task = tasks.shift()) task();
+        if (!this.#closed) arm();
+      });
+    };
+    arm();
+    return (task) => {
+      tasks.push(task);
+      wake?.();
+    };
   }
 
   onClose(listener: () => void): void {

@@ -4,7 +4,7 @@
  */
 import { createServerCore, type RequestContext, silentLogger } from '@agentd/server';
 import { toolHandler } from '@agentd/test-support';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createFetchHandler } from './index.js';
 import { MODERN_META, sseMessages } from './test-support/harness.js';
 
@@ -113,5 +113,20 @@ describe('createFetchHandler', () => {
     for (let i = 0; i < 100 && handler.activeRequests > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(handler.activeRequests).toBe(0);
     await pending.catch(() => undefined);
+  });
+
+  it('a request still running after a keep-alive period is answered as SSE, so a gone client is noticed on write', async () => {
+    // workerd and Deno may never abort request.signal while the answer is pending; the SSE
+    // answer's keep-alives are writes, and a write to a gone client cancels the body stream.
+    const probing = createFetchHandler(core, { keepAliveMs: 100 });
+    const before = aborted.length;
+    const res = await probing(modern('tools/call', { name: 'wait', arguments: {} }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(aborted.length).toBe(before);
+    await res.body?.cancel();
+    await vi.waitFor(() => expect(aborted.length).toBe(before + 1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(probing.activeRequests).toBe(0), { timeout: 10_000 });
+    await probing.close(500);
   });
 });

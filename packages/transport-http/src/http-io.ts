@@ -40,4 +40,16 @@ export interface HttpOutgoing {
   destroy(): void;
   /** Called once when the answer is complete or the client went away, whichever comes first. */
   onClose(listener: () => void): void;
+  /**
+   * Hosts that notice a client gone only when writing to it (workerd, Deno): a long request
+   * starts its SSE answer so that keep-alives find out. Absent: the host notices on its own.
+   */
+  readonly seesCloseOnWrite?: boolean;
+  /**
+   * Called while serving this exchange: a function that later runs tasks in this exchange's own
+   * request context. workerd ties I/O objects (an AbortController too) to the request that made
+   * them, so another request acting on this one (a legacy cancel) hands the work over. Absent:
+   * any request may act directly.
+   */
+  runner?(): (task: () => void) => void;
 }

@@ -10,6 +10,7 @@ import {
 import type { CoreConnection, Peer, PeerAuth } from '@agentd/server';
 import { finishAnswer } from './finish-answer.js';
 import { answerStatus } from './http-status.js';
+import { cancelCarried, carryRequest, deliverLegacyMessage } from './legacy-cancel.js';
 import { sendEmpty, sendJson, sendRefusal } from './replies.js';
 import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
@@ -60,7 +61,7 @@ export async function serveLegacyPost(
   if (connection === undefined) return;
   if (frame.kind !== 'request') {
     // Notifications and the client's answers to our requests (routed to sendRequest callers).
-    await connection.handle(frame);
+    await deliverLegacyMessage(context.core.logger, session, connection, frame);
     sendEmpty(caller.out, 202, caller.corsHeaders);
     return;
   }
@@ -88,6 +89,7 @@ async function answer(
   };
   context.exchanges.add(exchange);
   session.active++;
+  const carried = carryRequest(session, request.id, caller.out);
   let response: JsonRpcResponse | undefined;
   try {
     // Legacy: a dropped POST stream is not a cancellation (notifications/cancelled is). A
@@ -101,6 +103,7 @@ async function answer(
       },
     );
   } finally {
+    carried?.();
     session.active--;
     session.lastSeen = Date.now();
     context.exchanges.delete(exchange);
@@ -137,6 +140,7 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     version: typeof version === 'string' ? version : '',
     lastSeen: Date.now(),
     active: 0,
+    carriers: new Map(),
   });
   sendJson(caller.out, 200, response, { ...caller.corsHeaders, 'mcp-session-id': sessionId });
 }
@@ -163,9 +167,14 @@ export function serveLegacyGet(context: TransportContext, caller: Caller, sessio
   });
 }
 
-export function serveLegacyDelete(context: TransportContext, caller: Caller, sessionId: string): void {
+export async function serveLegacyDelete(
+  context: TransportContext,
+  caller: Caller,
+  sessionId: string,
+): Promise<void> {
   const session = sessionOf(context, caller, null, sessionId);
   if (session === undefined) return;
+  if (session.connection !== undefined) await cancelCarried(context.core.logger, session, session.connection);
   context.sessions.end(session.id);
   sendEmpty(caller.out, 204, caller.corsHeaders);
 }

@@ -4,6 +4,7 @@ import { type JsonRpcRequest, type JsonRpcResponse, successResponse } from '@age
 import { finishAnswer } from './finish-answer.js';
 import { sendRefusal } from './replies.js';
 import { SseStream } from './sse-stream.js';
+import { startTimeout, stopTimer } from './timer.js';
 import { type Caller, makePeer, type TransportContext } from './transport-context.js';
 
 function toolParamsRefusal(
@@ -36,6 +37,11 @@ export async function serveModernRequest(
   // The client closing its stream before the answer is a cancellation (spec: HTTP cancellation):
   // closing this request's own connection aborts it. After the answer this is a no-op.
   stream.onClose(() => connection.close());
+  // A host that notices a client gone only when writing would run a cancelled request to its
+  // end: one still running after a keep-alive period is answered as SSE, whose keep-alives probe.
+  const probe = caller.out.seesCloseOnWrite
+    ? startTimeout(() => stream.start(), context.sse.keepAliveMs)
+    : undefined;
   const isListen = request.method === 'subscriptions/listen';
   const exchange = {
     longLived: () => isListen && stream.started,
@@ -60,6 +66,7 @@ export async function serveModernRequest(
       { notify: (message) => stream.write(message) },
     );
   } finally {
+    stopTimer(probe);
     connection.close();
     context.exchanges.delete(exchange);
   }

@@ -123,7 +123,7 @@ async function route(
       return;
     case 'GET':
     case 'DELETE':
-      serveSessionMethod(context, caller, incoming.method);
+      await serveSessionMethod(context, caller, incoming.method);
       return;
     default:
       sendEmpty(out, 405, { ...corsHeaders, allow: ALLOW });
@@ -155,7 +155,11 @@ function serveMetadata(
 }
 
 /** GET/DELETE exist only for legacy sessions; without one (or legacy off) they are 405. */
-function serveSessionMethod(context: TransportContext, caller: Caller, method: 'GET' | 'DELETE'): void {
+async function serveSessionMethod(
+  context: TransportContext,
+  caller: Caller,
+  method: 'GET' | 'DELETE',
+): Promise<void> {
   const res = caller.out;
   const sessionId = caller.headers.get('mcp-session-id');
   if (!context.options.legacy || sessionId === null) {
@@ -163,7 +167,7 @@ function serveSessionMethod(context: TransportContext, caller: Caller, method: '
     return;
   }
   if (method === 'DELETE') {
-    serveLegacyDelete(context, caller, sessionId);
+    await serveLegacyDelete(context, caller, sessionId);
     return;
   }
   const refusal = streamAcceptRefusal(caller.headers);

@@ -1,7 +1,14 @@
 /** Legacy sessions: crypto-random ids, bounded count per principal and in total, idle TTL reaping. */
+import type { RequestId } from '@agentd/rpc-frame';
 import type { CoreConnection, PeerAuth } from '@agentd/server';
 import type { SessionSink } from './session-sink.js';
 import { startInterval, stopTimer, type Timer } from './timer.js';
+
+/** A POST answering one request of a session: the request's id and its exchange's runner. */
+export interface Carrier {
+  readonly id: RequestId;
+  readonly run: (task: () => void) => void;
+}
 
 export interface Session {
   readonly id: string;
@@ -19,6 +26,8 @@ export interface Session {
   lastSeen: number;
   /** Requests still being answered; a busy session is never reaped. */
   active: number;
+  /** The POSTs answering requests, by request id key, with their runners (see `legacy-cancel.ts`). */
+  readonly carriers: Map<string, Carrier>;
 }
 
 function isIdle(session: Session): boolean {

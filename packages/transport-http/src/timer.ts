@@ -10,6 +10,11 @@ export function startInterval(callback: () => void, ms: number): Timer {
   return unref(setInterval(callback, ms));
 }
 
+export function startTimeout(callback: () => void, ms: number): Timer {
+  return unref(setTimeout(callback, ms));
+}
+
+/** Either kind: clearInterval and clearTimeout share one id space on every runtime. */
 export function stopTimer(timer: Timer | undefined): void {
   if (timer !== undefined) clearInterval(timer);
 }

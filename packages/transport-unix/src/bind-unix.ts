@@ -3,6 +3,7 @@ import { chmod, lstat, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import { acquireBindLock } from './bind-lock.js';
 import { unixError } from './local-errors.js';
+import { isNamedPipePath } from './named-pipe.js';
 
 export interface BindUnixOptions {
   /** File mode of the socket. Default 0o600 (owner only): the filesystem is the access control. */
@@ -78,12 +79,19 @@ export function takeHeldConnections(listener: net.Server): net.Socket[] {
 }
 
 /**
- * Listens on `path`. Errors are LocalErrors: `not_a_socket` (the path exists and is something
+ * Listens on `path` (on Windows, a named pipe `\\.\pipe\NAME`). Errors are LocalErrors: `not_a_socket` (the path exists and is something
  * else), `address_in_use` (a live server answers there), `bind_failed` (anything else).
  * Connections accepted before the listener is served are held for `serveUnix` (none is lost).
  */
 export async function bindUnix(path: string, options: BindUnixOptions = {}): Promise<net.Server> {
   const mode = options.mode ?? 0o600;
+  const backlog = options.backlog ?? 4_096;
+  if (isNamedPipePath(path)) {
+    // Windows: the pipe's name is freed with its holder (nothing stale) and has no file mode.
+    const server = new HoldingServer();
+    await listenWithMode(server, path, mode, backlog);
+    return server;
+  }
   const probeTimeoutMs = options.probeTimeoutMs ?? 1_000;
   // Probe, unlink and listen as one step across processes: two daemons starting together on a
   // stale socket must not both unlink-and-listen (the later one would orphan the first's socket).
@@ -91,7 +99,7 @@ export async function bindUnix(path: string, options: BindUnixOptions = {}): Pro
   const server = new HoldingServer();
   try {
     await clearStale(path, probeTimeoutMs);
-    await listenWithMode(server, path, mode, options.backlog ?? 4_096);
+    await listenWithMode(server, path, mode, backlog);
   } finally {
     await release();
   }

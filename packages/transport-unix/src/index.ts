@@ -5,4 +5,5 @@
 export { type BindUnixOptions, type BoundSocketFile, bindUnix, boundSocketFile } from './bind-unix.js';
 export { connectUnix, dialUnix } from './connect-unix.js';
 export type { UnixErrorCode } from './local-errors.js';
+export { isNamedPipePath } from './named-pipe.js';
 export { type ServeUnixOptions, serveUnix, type UnixServer } from './serve-unix.js';

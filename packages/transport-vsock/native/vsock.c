@@ -11,14 +11,14 @@
  * end on machines where vsock cannot connect to itself.
  *
  * Only Node-API (version 8) and libuv's stable v1 ABI are used, so one build loads on every
- * Node >= 20.
+ * Node >= 20. libuv is reached through uv-stable.h (opaque handles), so Node-API headers suffice.
  */
 #define _GNU_SOURCE /* accept4 */
 #ifndef NAPI_VERSION
 #define NAPI_VERSION 8
 #endif
 #include <node_api.h>
-#include <uv.h>
+#include "uv-stable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -463,7 +463,7 @@ static napi_value h_address(napi_env env, napi_callback_info info) {
 }
 
 static void on_poll(uv_poll_t *handle, int status, int events) {
-  sock_t *s = handle->data;
+  sock_t *s = uv_handle_get_data((uv_handle_t *)handle);
   napi_env env = s->env;
   napi_handle_scope scope;
   napi_value self, fn, argv[2], result;
@@ -513,14 +513,14 @@ static napi_value h_poll(napi_env env, napi_callback_info info) {
   if (s->poll == NULL) {
     uv_loop_t *loop;
     CHECK(napi_get_uv_event_loop(env, &loop));
-    uv_poll_t *p = calloc(1, sizeof *p);
+    uv_poll_t *p = calloc(1, uv_handle_size(UV_POLL));
     if (p == NULL) return throw_errno(env, "malloc", ENOMEM);
     int rc = uv_poll_init_socket(loop, p, s->fd);
     if (rc < 0) {
       free(p);
       return throw_errno(env, "uv_poll_init", -rc);
     }
-    p->data = s;
+    uv_handle_set_data((uv_handle_t *)p, s);
     s->poll = p;
     if (s->unref) uv_unref((uv_handle_t *)p);
     if (s->async == NULL) {

@@ -1,7 +1,8 @@
-/** Loads the native addon once; when it is missing, every use fails with the reason instead. */
+/** Loads the native addon once; when none fits, every use fails with the reason instead. */
 
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { vsockError } from './local-errors.js';
 
 /** Where a socket lives: vsock for real use, unix only for the test stand-in. */
@@ -40,36 +41,51 @@ interface NativeAddon {
 export const POLL_READABLE = 1;
 export const POLL_WRITABLE = 2;
 
-const ADDON_PATH = '../build/Release/agentd_vsock.node';
-const INSTALL_ERROR_PATH = '../build/install-error.txt';
+/** Which addon file loaded: one the package ships (prebuilds/), or one built on this machine (build/). */
+export interface VsockAddonInfo {
+  file: string;
+  kind: 'prebuilt' | 'source';
+}
 
-let loaded: { addon: NativeAddon } | { reason: string } | undefined;
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const HOW_TO_BUILD =
+  'build one from source with a C compiler: npm explore @agentd/transport-vsock -- node scripts/build-addon.mjs';
 
-function load(): { addon: NativeAddon } | { reason: string } {
+let loaded: { addon: NativeAddon; info: VsockAddonInfo } | { reason: string } | undefined;
+
+/** node-gyp-build's pick: build/Release (a source build) first, else the matching prebuilds/ file. */
+function load(): { addon: NativeAddon; info: VsockAddonInfo } | { reason: string } {
   if (process.platform !== 'linux') {
     return { reason: `AF_VSOCK is only available on Linux (this platform is ${process.platform})` };
   }
+  const require = createRequire(import.meta.url);
+  const loader = require('node-gyp-build') as { resolve(dir: string): string };
+  let file: string;
   try {
-    return { addon: createRequire(import.meta.url)(ADDON_PATH) as NativeAddon };
+    file = loader.resolve(packageRoot);
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    const recorded = installError();
-    if (recorded !== undefined)
-      return { reason: `the native addon is not built (${recorded}); reinstall the package` };
-    // No record: the install script never ran, as under pnpm until the build is approved.
+    const target = firstLine(error).replace(/^No native build was found for /, '');
+    return { reason: `no prebuilt addon matches this machine (${target}); ${HOW_TO_BUILD}` };
+  }
+  try {
+    const addon = require(file) as NativeAddon;
     return {
-      reason: `the native addon is not built (${detail}); its install script did not run: with pnpm, allow it (pnpm approve-builds), then reinstall the package`,
+      addon,
+      info: { file, kind: relative(packageRoot, file).startsWith('prebuilds') ? 'prebuilt' : 'source' },
     };
+  } catch (error) {
+    return { reason: `the native addon ${file} does not load (${firstLine(error)}); ${HOW_TO_BUILD}` };
   }
 }
 
-/** The reason the install script recorded when it could not build the addon, if any. */
-function installError(): string | undefined {
-  try {
-    return readFileSync(new URL(INSTALL_ERROR_PATH, import.meta.url), 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+/** The addon file in use (loading it if need be), or undefined when vsock is unavailable. */
+export function vsockAddonInfo(): VsockAddonInfo | undefined {
+  loaded ??= load();
+  return 'info' in loaded ? loaded.info : undefined;
 }
 
 /** Why vsock is unavailable in this process, or undefined when the addon loaded. */

@@ -1,9 +1,9 @@
 /** Accepting, closing and resource hygiene of the listener, on the AF_UNIX stand-in. */
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { vsockAddonInfo } from './native.js';
 import {
   bindUnixViaAddon,
   connectUnixViaAddon,
@@ -87,7 +87,8 @@ describe('VsockListener', () => {
   it.each(['exits on its own', 'is terminated'])(
     'a worker thread that %s with open handles does not crash or leak',
     async (how) => {
-      const addonPath = createRequire(import.meta.url).resolve('../build/Release/agentd_vsock.node');
+      const addonPath = vsockAddonInfo()?.file;
+      expect(addonPath).toBeDefined();
       const fds = openFdCount();
       const worker = new Worker(
         `const { workerData, parentPort } = require('node:worker_threads');

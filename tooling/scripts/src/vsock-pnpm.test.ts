@@ -1,12 +1,11 @@
 /**
- * What the READMEs tell pnpm users about @agentd/transport-vsock's install-time build, checked
- * with the pinned pnpm on the packed packages: unapproved, the install stops with
- * ERR_PNPM_IGNORED_BUILDS; approved in `allowBuilds`, the addon is built and loads; declined
- * (`false`), the install succeeds and the package says how to allow the build.
+ * @agentd/transport-vsock installed with the pinned pnpm from its packed tarball, as a user would:
+ * it has no install script (its addons are prebuilt), so pnpm installs it without asking for a
+ * build approval (no ERR_PNPM_IGNORED_BUILDS, no allowBuilds entry) and the prebuilt addon loads.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { arch, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,43 +32,39 @@ function withInternalDependencies(name: string, all: Map<string, PublicPackage>)
   return [...found.values()];
 }
 
-/**
- * Node headers for the build: the running Node's own, else the machine's (the Node 24 run uses
- * the npm `node` package, which ships none: there the script asks for npm_config_nodedir).
- */
-const nodedir = [dirname(dirname(process.execPath)), '/usr', '/usr/local'].find((dir) =>
-  existsSync(join(dir, 'include', 'node', 'node_api.h')),
-);
-
 let scratch = '';
 let pnpm = '';
 const tarballs = new Map<string, string>();
 
-/** A pnpm project depending on the vsock tarball; `allow` is its allowBuilds entry, if any. */
-async function project(name: string, allow: boolean | undefined) {
+/** A pnpm project depending on the vsock tarball, with no allowBuilds entry. */
+async function project(name: string) {
   const dir = join(scratch, name);
   await mkdir(dir);
-  // Relative specs: pnpm keys allowBuilds by the spec as it normalises it (relative to the project).
+  // Relative specs, as a project next to its tarballs would write them.
   const spec = (file: string) => `file:../tarballs/${basename(file)}`;
   const vsock = spec(tarballs.get(VSOCK) ?? '');
   const manifest = { name, private: true, type: 'module', dependencies: { [VSOCK]: vsock } };
   await writeFile(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   const lines = ['overrides:', ...[...tarballs].map(([pkg, file]) => `  '${pkg}': '${spec(file)}'`)];
-  // For a registry install the key is the bare name; pnpm keys a tarball dependency by its spec.
-  if (allow !== undefined) lines.push('allowBuilds:', `  '${VSOCK}@${vsock}': ${allow}`);
   await writeFile(join(dir, 'pnpm-workspace.yaml'), `${lines.join('\n')}\n`);
   const result = await runCommand(pnpm, ['install', '--offline'], {
     cwd: dir,
-    env: cleanEnv({ CI: 'true', ...(nodedir === undefined ? {} : { npm_config_nodedir: nodedir }) }),
+    env: cleanEnv({ CI: 'true' }),
   });
   return { dir, ...result, output: result.stdout + result.stderr };
 }
 
-async function vsockState(dir: string): Promise<{ reason: string | null; cid: number | null }> {
+interface VsockState {
+  reason: string | null;
+  info: { file: string; kind: string } | null;
+  cid: number | null;
+}
+
+async function vsockState(dir: string): Promise<VsockState> {
   const probe = `const m = await import('${VSOCK}'); const reason = m.vsockUnavailableReason() ?? null;
-console.log(JSON.stringify({ reason, cid: reason === null ? m.localCid() : null }));`;
+console.log(JSON.stringify({ reason, info: m.vsockAddonInfo() ?? null, cid: reason === null ? m.localCid() : null }));`;
   const out = await runChecked(process.execPath, ['--input-type=module', '-e', probe], { cwd: dir });
-  return JSON.parse(out) as { reason: string | null; cid: number | null };
+  return JSON.parse(out) as VsockState;
 }
 
 beforeAll(async () => {
@@ -95,28 +90,53 @@ afterAll(async () => {
     await rm(scratch, { recursive: true, force: true });
 });
 
-describe.runIf(process.platform === 'linux')(`${VSOCK} installed with pnpm`, () => {
-  it('stops with ERR_PNPM_IGNORED_BUILDS until the build is approved', async () => {
-    const result = await project('unapproved', undefined);
-    expect(result.code).not.toBe(0);
-    expect(result.output).toContain('ERR_PNPM_IGNORED_BUILDS');
-    expect(result.output).toContain(VSOCK);
-  }, 60_000);
+/** The prebuilt addons a release must carry (the build makes all three under CI=true). */
+const RELEASE_PREBUILDS = [
+  'prebuilds/linux-arm64/agentd_vsock.napi.glibc.node',
+  'prebuilds/linux-x64/agentd_vsock.napi.glibc.node',
+  'prebuilds/linux-x64/agentd_vsock.napi.musl.node',
+];
 
-  it('builds the addon once allowBuilds approves it, and the addon loads', async () => {
-    const result = await project('approved', true);
+/** The prebuilt addons this build made, as paths inside the package. */
+function builtPrebuilds(dir: string): string[] {
+  const prebuilds = join(dir, 'prebuilds');
+  if (!existsSync(prebuilds)) return [];
+  return readdirSync(prebuilds).flatMap((tuple) =>
+    readdirSync(join(prebuilds, tuple)).map((file) => `prebuilds/${tuple}/${file}`),
+  );
+}
+
+describe.runIf(process.platform === 'linux')(`${VSOCK} packed`, () => {
+  it('carries every prebuilt addon the build made (all three under CI=true), and no build leftovers', async () => {
+    const pkg = publicPackages(root).find((p) => p.name === VSOCK);
+    const listing = await runChecked('tar', ['-tzf', tarballs.get(VSOCK) ?? ''], { cwd: scratch });
+    const files = listing
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => line.replace(/^package\//, ''));
+    const built = builtPrebuilds(pkg?.dir ?? '');
+    expect(built).toContain(`prebuilds/linux-${arch()}/agentd_vsock.napi.glibc.node`);
+    if (process.env.CI === 'true') expect(built.sort()).toEqual(RELEASE_PREBUILDS);
+    expect(files.filter((file) => file.startsWith('prebuilds/')).sort()).toEqual(built.sort());
+    expect(files).toEqual(
+      expect.arrayContaining(['native/vsock.c', 'native/uv-stable.h', 'scripts/build-addon.mjs']),
+    );
+    expect(files.filter((file) => file.startsWith('build/') || file === 'binding.gyp')).toEqual([]);
+  });
+});
+
+describe.runIf(process.platform === 'linux')(`${VSOCK} installed with pnpm`, () => {
+  it('installs without a build approval, and the prebuilt addon loads', async () => {
+    const result = await project('plain');
     expect(result.code, result.output).toBe(0);
+    expect(result.output).not.toContain('ERR_PNPM_IGNORED_BUILDS');
+    expect(result.output).not.toMatch(/approve-builds|Ignored build scripts/i);
     const state = await vsockState(result.dir);
     expect(state.reason).toBeNull();
+    expect(state.info?.kind).toBe('prebuilt');
+    expect(state.info?.file).toMatch(
+      new RegExp(`/prebuilds/linux-${arch()}/agentd_vsock\\.napi\\.glibc\\.node$`),
+    );
     expect(typeof state.cid).toBe('number');
   }, 120_000);
-
-  it('installs without building when declined, and the package says how to allow the build', async () => {
-    const result = await project('declined', false);
-    expect(result.code, result.output).toBe(0);
-    const state = await vsockState(result.dir);
-    expect(state.reason).toContain(
-      'its install script did not run: with pnpm, allow it (pnpm approve-builds)',
-    );
-  }, 60_000);
 });

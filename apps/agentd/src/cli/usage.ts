@@ -99,7 +99,8 @@ Default: --url, else --socket, else AGENTD_SOCKET, else the config's first unix 
 target, else the default socket. For https with a private CA, set NODE_EXTRA_CA_CERTS.`;
 
 const EXIT_CODES = `Exit status: 0 ok; 1 runtime failure (daemon unreachable, refused, the run failed);
-2 bad usage or bad configuration; 3 wait gave up (--timeout-ms) while the run goes on;
+2 bad usage or bad configuration (or a vsock target where vsock is unavailable); 3 wait gave up
+(--timeout-ms) while the run goes on;
 130 / 143 interrupted by SIGINT / SIGTERM (a run being waited on was cancelled).`;
 
 const pad = (text: string, width: number) => (text.length >= width ? `${text}  ` : text.padEnd(width));

@@ -154,18 +154,23 @@ export class ClusterNode implements RunIndex {
 
   #resync(): void {
     this.#o.logger.info('re-publishing local runs after the Redis outage', { component: 'cluster' });
-    void this.#membership.renew().catch(() => {});
+    void this.#membership.renewOrWarn();
     for (const status of this.#o.supervisor.list()) this.#publish(status);
   }
 
   #onCancel(message: string): void {
+    const channel = this.#keys.cancelChannel(this.instanceId);
     let request: { handle?: unknown; reason?: unknown };
     try {
       request = JSON.parse(message) as typeof request;
     } catch {
+      this.#o.link.dropMalformed(channel, 'not JSON');
       return;
     }
-    if (typeof request.handle !== 'string') return;
+    if (typeof request?.handle !== 'string') {
+      this.#o.link.dropMalformed(channel, 'not {handle, reason?}');
+      return;
+    }
     const reason = typeof request.reason === 'string' ? request.reason : 'cancelled through another replica';
     this.#o.supervisor.cancel(request.handle, reason).catch((error: unknown) => {
       this.#o.logger.debug('routed cancel found no run', { handle: request.handle, error: String(error) });
@@ -244,6 +249,11 @@ export class ClusterNode implements RunIndex {
         'the fleet store (Redis) is unreachable; try again shortly',
       );
     }
+  }
+
+  /** Lease renewals that failed since this replica joined (for metrics). */
+  get failedLeaseRenewals(): number {
+    return this.#membership.failedRenewals;
   }
 
   /** Flushes pending writes and leaves the fleet (the link is closed by its owner). */

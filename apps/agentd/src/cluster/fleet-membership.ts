@@ -50,6 +50,9 @@ export class FleetMembership {
   #sweeper: NodeJS.Timeout | undefined;
   #sweeping = false;
   #renewedAt: number | undefined;
+  #failedRenewals = 0;
+  /** Failures since the last renewal that worked. */
+  #failingSince = 0;
   #closed = false;
 
   constructor(options: FleetMembershipOptions) {
@@ -85,13 +88,46 @@ export class FleetMembership {
     this.#renewedAt = Date.now();
   }
 
-  async #tick(): Promise<void> {
+  /** Lease renewals that failed since start (for metrics). */
+  get failedRenewals(): number {
+    return this.#failedRenewals;
+  }
+
+  /**
+   * `renew()` that never rejects: the heartbeat's and a reconnect's. A failure is what gets this
+   * replica's runs marked lost by the others once the lease lapses, so each one is counted and
+   * logged at warn with how long the lease has left.
+   */
+  async renewOrWarn(): Promise<void> {
     if (this.#closed) return;
     try {
       await this.renew();
     } catch (error) {
-      this.#o.logger.debug('lease renewal failed', { error: String(error) });
+      this.#failedRenewals++;
+      this.#failingSince++;
+      const { leaseTtlMs, info } = this.#o;
+      const left = this.#renewedAt === undefined ? 0 : this.#renewedAt + leaseTtlMs - Date.now();
+      this.#o.logger.warn('lease renewal failed; once the lease lapses other replicas mark our runs lost', {
+        component: 'cluster',
+        instance: info.id,
+        consecutiveFailures: this.#failingSince,
+        leaseLeftMs: Math.max(0, left),
+        error: String(error),
+      });
+      return;
     }
+    if (this.#failingSince > 0) {
+      this.#o.logger.info('lease renewed again', {
+        component: 'cluster',
+        instance: this.#o.info.id,
+        afterFailures: this.#failingSince,
+      });
+      this.#failingSince = 0;
+    }
+  }
+
+  async #tick(): Promise<void> {
+    await this.renewOrWarn();
   }
 
   /**

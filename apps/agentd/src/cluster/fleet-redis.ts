@@ -10,6 +10,8 @@ export interface FleetRedis {
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
   /** Called each time a client (re)connects. */
   onReady(listener: () => void): () => void;
+  /** A pub/sub message the subscriber cannot use: counted by channel and logged at warn. */
+  dropMalformed(channel: string, reason: string): void;
 }
 
 /** A reply that is a bulk string, else undefined (nil, or not ours). */

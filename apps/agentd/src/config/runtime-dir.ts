@@ -1,5 +1,5 @@
 /** Where agentd's socket lives by default: the user's runtime dir, else a private dir in the temp dir. */
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 export function defaultRuntimeDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -9,6 +9,18 @@ export function defaultRuntimeDir(env: NodeJS.ProcessEnv = process.env): string 
   return join(tmpdir(), `agentd-${uid}`);
 }
 
-export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The default `unix:` target. Node on Windows listens on named pipes, not socket files, so there
+ * it is a per-user pipe name.
+ */
+export function defaultSocketPath(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (platform === 'win32') return `\\\\.\\pipe\\agentd-${pipeSafe(env.USERNAME ?? userInfo().username)}`;
   return join(defaultRuntimeDir(env), 'agentd.sock');
+}
+
+function pipeSafe(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'user';
 }

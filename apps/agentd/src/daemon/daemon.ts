@@ -134,6 +134,13 @@ export class Daemon implements OperationHost, ResourceHost {
         : new AgentdMetrics({
             runs: () => this.#supervisor.list(),
             codeMode: () => this.#selfMcp.codeModeStats(),
+            cluster: () =>
+              this.#cluster === undefined || this.#link === undefined
+                ? undefined
+                : {
+                    failedLeaseRenewals: this.#cluster.failedLeaseRenewals,
+                    malformedMessages: this.#link.connection.malformed,
+                  },
           });
     const metrics = this.#metrics;
     this.#selfMcp = createSelfMcp({

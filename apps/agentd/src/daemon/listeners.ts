@@ -6,7 +6,7 @@ import { LocalError } from '@agentd/rpc-frame';
 import { openStdio, type ServeConnectionOptions, type ServerCore } from '@agentd/server';
 import { createJwtVerifier } from '@agentd/transport-http/jwt';
 import { serveHttp } from '@agentd/transport-http/node';
-import { bindUnix, serveUnix } from '@agentd/transport-unix';
+import { bindUnix, isNamedPipePath, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { defaultRuntimeDir } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
@@ -52,7 +52,7 @@ async function listenUnix(
   target: Extract<ServeTarget, { kind: 'unix' }>,
   ctx: ListenContext,
 ): Promise<Listener> {
-  ensureSocketDir(dirname(target.path));
+  if (!isNamedPipePath(target.path)) ensureSocketDir(dirname(target.path));
   // bindUnix replaces a stale socket and refuses a live one (address_in_use).
   const listener = await bindUnix(target.path, { mode: 0o600 });
   const served = serveUnix(listener, ctx.core, connectionOptions(ctx.config));
@@ -70,6 +70,9 @@ async function listenVsock(
   );
   // Every accepted vsock peer is a management peer: the VM boundary is the access control.
   const served = vsock.serveVsock(listener, ctx.core, connectionOptions(ctx.config));
+  // Which native addon serves it (a prebuilt one from the package, or a source build), for support.
+  const addon = vsock.vsockAddonInfo();
+  ctx.logger.info('vsock addon loaded', { target: target.raw, kind: addon?.kind, file: addon?.file });
   return {
     target,
     address: `vsock:${target.cid ?? 'any'}:${target.port}`,

@@ -77,7 +77,8 @@ export async function startDaemon(
     if (error instanceof LocalError) {
       logger.error('cannot start', { code: error.code, error: error.message });
       context.io.err(`agentd: ${error.message}\n`);
-      return 1;
+      // A vsock target where vsock cannot work (no addon, no kernel support) is a configuration error.
+      return error.code === 'vsock_unavailable' ? 2 : 1;
     }
     throw error;
   }

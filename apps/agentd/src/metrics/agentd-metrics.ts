@@ -37,10 +37,26 @@ const LIMIT_CODES = new Set([
   'busy',
 ]);
 
+/** What a replica in a fleet reports (see src/cluster/). */
+interface ClusterStats {
+  /** Lease renewals that failed since joining: each brings the lapse that marks our runs lost closer. */
+  readonly failedLeaseRenewals: number;
+  /** Pub/sub messages dropped as malformed, by channel. */
+  readonly malformedMessages: ReadonlyMap<string, number>;
+}
+
 export interface MetricsSources {
   runs: () => readonly SubagentStatus[];
   /** Code Mode's execution queue, when Code Mode is exposed. */
   codeMode: () => { queued: number; running: number } | undefined;
+  /** When agentd runs in a fleet. */
+  cluster?: () => ClusterStats | undefined;
+}
+
+/** A counter kept elsewhere, exported as it stands at each scrape. */
+function setCounter(counter: Counter<string>, value: number, labels: Record<string, string> = {}): void {
+  counter.reset();
+  counter.inc(labels, value);
 }
 
 export class AgentdMetrics {
@@ -102,6 +118,27 @@ export class AgentdMetrics {
       help: 'Open MCP connections by transport (HTTP: sessions and in-flight stateless requests).',
       labelNames: ['transport'],
       registers,
+    });
+    new Counter({
+      name: 'agentd_cluster_lease_renewal_failures_total',
+      help: 'Fleet lease renewals that failed (Redis unreachable); past the lease TTL, other replicas mark this one’s runs lost.',
+      registers,
+      collect() {
+        const stats = sources.cluster?.();
+        if (stats !== undefined) setCounter(this, stats.failedLeaseRenewals);
+      },
+    });
+    new Counter({
+      name: 'agentd_cluster_malformed_messages_total',
+      help: 'Fleet pub/sub messages dropped because they could not be read, by channel.',
+      labelNames: ['channel'],
+      registers,
+      collect() {
+        const stats = sources.cluster?.();
+        if (stats === undefined) return;
+        this.reset();
+        for (const [channel, count] of stats.malformedMessages) this.inc({ channel }, count);
+      },
     });
     this.#requests = new Counter({
       name: 'agentd_requests_total',

@@ -17,10 +17,12 @@ export function startPrinter(
   command: string,
   args: readonly string[],
   env?: NodeJS.ProcessEnv,
+  group = false,
 ): Promise<FixtureProcess> {
   const child: ChildProcess = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
+    detached: group,
   });
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -38,7 +40,8 @@ export function startPrinter(
         async stop() {
           if (child.exitCode !== null || child.signalCode !== null) return;
           const exited = new Promise((done) => child.once('exit', done));
-          child.kill('SIGTERM');
+          if (group && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+          else child.kill('SIGTERM');
           await exited;
         },
       });

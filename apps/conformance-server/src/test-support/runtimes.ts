@@ -16,13 +16,21 @@ function platformBinary(pkg: string, platformPkg: string, file: string): string 
   return join(dirname(from.resolve(`${platformPkg}/package.json`)), file);
 }
 
-export type Runtime = 'bun' | 'deno' | 'workerd';
+export type Runtime = 'bun' | 'deno' | 'workerd' | 'miniflare';
+
+/**
+ * Miniflare (what `wrangler dev` runs: workerd behind an entry worker) needs Node >= 22, so it
+ * runs through npx on a pinned Node, as the conformance suite does; its workerd is older than
+ * the `workerd` package's and differs (it forbids aborting another request's AbortController).
+ */
+const MINIFLARE = ['-y', '-p', 'node@24.21.0', '-p', 'miniflare@4.20260730.0'];
 
 /** Undefined (with the reason) where this machine's platform has no binary in the package. */
 export function binaryOf(runtime: Runtime): { path: string } | { missing: string } {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     return { missing: `no ${runtime} binary wired for ${process.platform}-${process.arch} in this test` };
   }
+  if (runtime === 'miniflare') return { path: 'npx' };
   try {
     if (runtime === 'bun') return { path: platformBinary('bun', '@oven/bun-linux-x64', 'bin/bun') };
     if (runtime === 'deno') return { path: platformBinary('deno', '@deno/linux-x64-glibc', 'deno') };
@@ -84,7 +92,39 @@ async function waitForHttp(url: string, stop: () => Promise<void>): Promise<void
   throw new Error(`workerd did not answer at ${url}`);
 }
 
+/** Runs under `npx -p miniflare@…`: finds the package in npx's temporary install through PATH. */
+const MINIFLARE_RUNNER = `import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+const [dir] = process.argv.slice(2);
+const bin = process.env.PATH.split(':').find((p) => p.includes('_npx') && p.endsWith('.bin'));
+const { Miniflare } = await import(pathToFileURL(join(bin, '..', 'miniflare', 'dist', 'src', 'index.js')).href);
+const mf = new Miniflare({
+  modulesRoot: dir,
+  modules: [
+    { type: 'ESModule', path: join(dir, 'worker.js') },
+    // The bundle's dynamic import of Code Mode (never taken there) still needs a module.
+    { type: 'ESModule', path: join(dir, 'node_modules/@agentd/codemode'), contents: 'export {};' },
+  ],
+  compatibilityDate: '2026-07-01',
+  // No enable_request_signal: this workerd fails to start with it; a client gone is noticed
+  // when a write to its stream fails, as without the flag.
+  compatibilityFlags: ['nodejs_compat'],
+  host: '127.0.0.1',
+  port: 0,
+});
+const url = await mf.ready;
+console.log(JSON.stringify({ url: url.origin + '/mcp' }));
+process.on('SIGTERM', () => mf.dispose().then(() => process.exit(0)));
+`;
+
 export async function startRuntime(runtime: Runtime, binary: string): Promise<FixtureProcess> {
+  if (runtime === 'miniflare') {
+    const dir = mkdtempSync(join(tmpdir(), 'agentd-miniflare-'));
+    await bundleWorker(dir);
+    writeFileSync(join(dir, 'runner.mjs'), MINIFLARE_RUNNER);
+    // Its own process group: npx, Node and workerd all go when the fixture stops.
+    return startPrinter(binary, [...MINIFLARE, 'node', join(dir, 'runner.mjs'), dir], undefined, true);
+  }
   if (runtime === 'bun') return startPrinter(binary, [join(DIST, 'runtimes/bun.js')]);
   if (runtime === 'deno') {
     return startPrinter(

@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+/**
+ * An MCP server with one MCP App and one skill, in both protocol eras. NDJSON over stdio by
+ * default; `--http <port>` serves Streamable HTTP on 127.0.0.1 instead (port 0: any free one)
+ * and prints `listening <url>` on stdout once it accepts requests.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Dispatcher, registerAppResource, registerAppTool, ToolResult } from '@agentd/dispatch';
+import { serveSkillsFolder } from '@agentd/dispatch/node';
+import { createServerCore, serveStdio, stderrLogger } from '@agentd/server';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const VIEW = 'ui://forecast/view.html';
+const SKIES = ['clear', 'cloudy', 'rain', 'snow'];
+
+/** A made-up, deterministic forecast: the same city always gets the same days. */
+function forecast(city) {
+  let seed = [...city].reduce((sum, ch) => sum + ch.charCodeAt(0), 0);
+  const days = ['today', 'tomorrow', 'day after'].map((day) => {
+    seed = (seed * 31 + 7) % 997;
+    return { day, celsius: (seed % 30) - 5, sky: SKIES[seed % SKIES.length] };
+  });
+  return { city, days, updated: new Date().toISOString() };
+}
+
+/** Text for every host (hosts without MCP Apps only show this); the view renders structuredContent. */
+function forecastResult(city) {
+  const data = forecast(city);
+  const text = `Forecast for ${city}: ${data.days.map((d) => `${d.day} ${d.celsius} °C ${d.sky}`).join('; ')}`;
+  return new ToolResult({ content: [{ type: 'text', text }], structuredContent: data });
+}
+
+const CITY = {
+  type: 'object',
+  properties: { city: { type: 'string', minLength: 1 } },
+  required: ['city'],
+  additionalProperties: false,
+};
+
+export async function createForecastServer() {
+  const logger = stderrLogger({ level: 'warn' });
+  const dispatcher = new Dispatcher({ logger });
+  registerAppResource(dispatcher, {
+    uri: VIEW,
+    name: 'forecast_view',
+    title: 'Forecast',
+    description: 'Three-day forecast view',
+    html: readFileSync(join(here, 'app', 'forecast.html'), 'utf8'),
+    ui: { prefersBorder: true },
+    cache: { ttlMs: 3_600_000 },
+  });
+  registerAppTool(dispatcher, {
+    name: 'show_forecast',
+    title: 'Show forecast',
+    description:
+      'Three-day weather forecast for a city, shown in the forecast view where the host renders MCP Apps',
+    inputSchema: CITY,
+    ui: { resourceUri: VIEW },
+    handler: (args) => forecastResult(args.city),
+  });
+  registerAppTool(dispatcher, {
+    name: 'refresh_forecast',
+    description: "Refreshes the forecast view's data (called by the view, never by the model)",
+    inputSchema: CITY,
+    ui: { resourceUri: VIEW, visibility: ['app'] },
+    handler: (args) => forecastResult(args.city),
+  });
+  // One call wires the skill folder: every skills/<name>/SKILL.md becomes a skill:// resource.
+  const skills = await serveSkillsFolder(dispatcher, join(here, 'skills'));
+  const core = createServerCore({
+    handler: dispatcher,
+    serverInfo: { name: 'forecast-app', version: '1.0.0' },
+    logger,
+  });
+  dispatcher.onSurfaceChanged((kinds) => {
+    for (const kind of kinds) core.notifyListChanged(kind);
+  });
+  return {
+    core,
+    async close() {
+      skills.close();
+      await core.close();
+      await dispatcher.close();
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { http: { type: 'string' } } });
+  const server = await createForecastServer();
+  if (values.http === undefined) {
+    await serveStdio(server.core);
+    await server.close();
+  } else {
+    const { serveHttp } = await import('@agentd/transport-http/node');
+    const http = await serveHttp(server.core, { port: Number(values.http) });
+    console.log(`listening ${http.url}`);
+    const stop = async () => {
+      await http.close(2_000);
+      await server.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }
+}
