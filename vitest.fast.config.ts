@@ -50,10 +50,12 @@ const HEAVY_SUITES = [
   'packages/transport-http/src/readme-example.test.ts',
   'packages/transport-http/src/resumable-sse.test.ts',
   'packages/transport-http/src/session-rules.test.ts',
+  'packages/transport-http/src/scope-step-up.test.ts',
   // dispatch: the core over unix sockets, and tsc run on generated schemas.
   'packages/dispatch/src/server-core.integration.test.ts',
   'packages/dispatch/src/tasks-*.test.ts',
   'packages/dispatch/src/schema-validation-auto.test.ts',
+  'packages/dispatch/src/scopes-code-mode.test.ts',
   // dispatch: MCP Apps in a real headless Chromium.
   'packages/dispatch/src/mcp-apps.browser.test.ts',
   // dispatch: skills over a unix socket with the official client; a watched skills folder.

@@ -1,5 +1,5 @@
 /** tools/call: lookup under the peer's filters, capability and callability checks, argument validation, MRTR, result shaping. */
-import { clientExtension } from '@agentd/lifecycle';
+import { clientExtension, insufficientScope } from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { RegisteredTool } from './catalogue.js';
@@ -7,8 +7,10 @@ import { missingCapability as missingInputCapability } from './client-capability
 import type { CompiledFilters } from './client-filters.js';
 import { runClientInputRound } from './client-input-round.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
+import type { HandlerContext } from './handler-context.js';
 import { isJsonObject } from './json.js';
 import { callAsTask } from './task-call.js';
+import { runToolHooks } from './tool-call-hooks.js';
 import { errorResult, INTERNAL_TOOL_ERROR, isInternalError, toToolResult } from './tool-result.js';
 
 const MAX_NAME_ECHO = 128;
@@ -58,7 +60,12 @@ export async function callTool(
   const { name, args } = readCallParams(params);
   const filters = env.filters(context.peer);
   const tool = visibleTool(env, filters, name, context);
-  if (!tool) throw unknownTool(name);
+  if (!tool) {
+    const known = env.stepUp ? env.catalogue.findTool(name) : undefined;
+    const missing =
+      known !== undefined && toolExistsFor(known, context) ? filters.missingScopes?.(name) : undefined;
+    throw missing === undefined ? unknownTool(name) : insufficientScope(missing);
+  }
   return finishResult(context, await runTool(env, filters, tool, args, params, context));
 }
 
@@ -96,16 +103,15 @@ async function runTool(
   }
   if (plan?.kind === 'task' && env.tasks !== undefined) {
     return callAsTask(env, env.tasks, context, params, target, plan, {
-      run: async (handlerContext) =>
-        toToolResult(await tool.handler(input, handlerContext), context.era, tool.name, tool.parseOutput),
+      run: (handlerContext) => invoke(env, tool, input, handlerContext),
       fail: (error) => failureResult(env, tool, error),
       missingCapability: (message) =>
         errorResult(`Tool ${tool.name} needs a client capability this client did not declare: ${message}`),
     });
   }
   try {
-    const outcome = await runClientInputRound(context, params, target, env.codec, async (handlerContext) =>
-      toToolResult(await tool.handler(input, handlerContext), context.era, tool.name, tool.parseOutput),
+    const outcome = await runClientInputRound(context, params, target, env.codec, (handlerContext) =>
+      invoke(env, tool, input, handlerContext),
     );
     if (outcome.kind === 'complete') return outcome.value;
     if (outcome.kind === 'input_required') return outcome.result;
@@ -115,6 +121,19 @@ async function runTool(
   } catch (error) {
     return failureResult(env, tool, error);
   }
+}
+
+/** The handler and result shaping, inside the `useToolCall` hooks when there are any. */
+function invoke(
+  env: DispatchEnv,
+  tool: RegisteredTool,
+  input: Record<string, unknown>,
+  context: HandlerContext,
+): Promise<JsonObject> {
+  const run = async (args: Record<string, unknown>) =>
+    toToolResult(await tool.handler(args, context), context.era, tool.name, tool.parseOutput);
+  if (env.toolHooks.length === 0) return run(input);
+  return runToolHooks(env.toolHooks, env.logger, tool.name, input, context, run);
 }
 
 /** A handler's throw as a tool result: WireErrors are rethrown (protocol errors), internals logged and hidden. */

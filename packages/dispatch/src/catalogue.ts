@@ -20,6 +20,7 @@ import { dispatchError } from './local-errors.js';
 import { assertValidName } from './names.js';
 import { promptSchema } from './prompt-schema.js';
 import type { SchemaValidation } from './schema-compiler.js';
+import { checkedScopes } from './scopes.js';
 import { SortedList } from './sorted-list.js';
 import { type ResolvedTaskTool, resolveTaskTool } from './task-runtime.js';
 import { resolveSchema, type SchemaParser, schemaParser, type ToolSchema } from './tool-schema.js';
@@ -35,6 +36,8 @@ export interface RegisteredTool {
   readonly parse: SchemaParser;
   readonly parseOutput: SchemaParser | undefined;
   readonly requiredClientCapabilities: JsonObject | undefined;
+  /** OAuth scopes a caller's token needs to see and call it (scopes.ts). */
+  readonly requiredScopes: readonly string[] | undefined;
   /** Listed and callable only for a client that declared this extension. */
   readonly onlyForExtension: string | undefined;
   /** Task support, when the tool has any. */
@@ -103,6 +106,7 @@ export class Catalogue {
   #templateList: SortedList<RegisteredTemplate> | undefined;
   #promptList: SortedList<RegisteredPrompt> | undefined;
   #operationList: RegisteredOperation[] | undefined;
+  #scoped: boolean | undefined;
 
   constructor(
     readonly exposure: 'classic' | 'codemode',
@@ -142,6 +146,7 @@ export class Catalogue {
         definition.requiredClientCapabilities && frozenCopy(definition.requiredClientCapabilities),
       onlyForExtension: extensionOf(definition),
       task: resolveTaskTool(definition.task, definition.name),
+      requiredScopes: checkedScopes(`tool ${definition.name}`, definition.requiredScopes),
       handler: definition.handler,
       meta,
     };
@@ -196,6 +201,7 @@ export class Catalogue {
       inputSchema: args,
       annotations: definition.kind === 'command' ? {} : { readOnlyHint: true },
       ...(definition.task === undefined ? {} : { task: definition.task }),
+      ...(definition.requiredScopes === undefined ? {} : { requiredScopes: definition.requiredScopes }),
       handler: definition.handler,
     });
     this.#assertFreeToolName(toolName);
@@ -223,6 +229,7 @@ export class Catalogue {
       throw dispatchError('invalid_definition', `resource uri ${uri} needs a scheme`);
     requireText(`resource ${uri}: name`, definition.name);
     requireFunction(`resource ${uri}: read`, definition.read);
+    checkedScopes(`resource ${uri}`, definition.requiredScopes);
     if (this.resources.has(uri) || this.#isSchemaUri(uri)) {
       throw dispatchError('duplicate', `resource ${uri} is already registered`);
     }
@@ -248,6 +255,7 @@ export class Catalogue {
     const uriTemplate = requireText('resource template uriTemplate', definition.uriTemplate);
     requireText(`resource template ${uriTemplate}: name`, definition.name);
     requireFunction(`resource template ${uriTemplate}: read`, definition.read);
+    checkedScopes(`resource template ${uriTemplate}`, definition.requiredScopes);
     if (this.templates.has(uriTemplate))
       throw dispatchError('duplicate', `template ${uriTemplate} is already registered`);
     const template = new UriTemplate(uriTemplate);
@@ -281,6 +289,7 @@ export class Catalogue {
     assertValidName('prompt', definition.name);
     requireText(`prompt ${definition.name}: description`, definition.description);
     requireFunction(`prompt ${definition.name}: get`, definition.get);
+    checkedScopes(`prompt ${definition.name}`, definition.requiredScopes);
     if (this.prompts.has(definition.name))
       throw dispatchError('duplicate', `prompt ${definition.name} is already registered`);
     const entry: JsonObject = { name: definition.name };
@@ -392,6 +401,17 @@ export class Catalogue {
     return this.operations.get(`${kind}_${id}`);
   }
 
+  /** Whether any entry requires scopes (recomputed after a change): without, scope checks cost nothing. */
+  hasScopedEntries(): boolean {
+    this.#scoped ??=
+      [...this.tools.values()].some((t) => t.requiredScopes !== undefined) ||
+      [...this.operations.values()].some((o) => o.tool.requiredScopes !== undefined) ||
+      [...this.resources.values(), ...this.templates.values(), ...this.prompts.values()].some(
+        (r) => r.definition.requiredScopes !== undefined && r.definition.requiredScopes.length > 0,
+      );
+    return this.#scoped;
+  }
+
   hasAnyTools(): boolean {
     return this.tools.size > 0 || this.operations.size > 0 || this.metaTools.size > 0;
   }
@@ -414,6 +434,7 @@ export class Catalogue {
   }
 
   #changed(kinds: SurfaceKind[]): void {
+    this.#scoped = undefined;
     if (kinds.includes('tools')) {
       this.#toolList = undefined;
       this.#operationList = undefined;

@@ -40,6 +40,8 @@ export interface CompiledFilters {
   callRefusal(name: string, args: Record<string, unknown>): string | undefined;
   resourceVisible(uriOrTemplate: string): boolean;
   promptVisible(name: string): boolean;
+  /** Set by scope checks (scopes.ts): the scopes a tool visible but for them needs and the peer lacks. */
+  missingScopes?(name: string): readonly string[] | undefined;
 }
 
 interface ArgumentRule {

@@ -72,6 +72,12 @@ export interface ToolDefinition<
    */
   task?: ToolTaskSupport;
   /**
+   * OAuth scopes the caller's token must carry (`peer.auth.scopes`): without them it is hidden
+   * from lists and search and refused as unknown (or, with the Dispatcher's `stepUp`, answered
+   * insufficient scope). Which peers are scope-checked: the Dispatcher's `scopesOf`.
+   */
+  requiredScopes?: readonly string[];
+  /**
    * Returns a string (text), an object or array (structuredContent + its JSON as text), a
    * `ToolResult` or a CallToolResult-shaped object (verbatim; `toolError(…)` builds an error one),
    * or undefined (no content). Throwing gives an `isError` result.
@@ -100,6 +106,8 @@ export interface OperationDefinition<In extends ToolSchema = JsonObject> {
   outputType?: string;
   /** Task support of the operation's tool (classic exposure), as `ToolDefinition.task`. */
   task?: ToolTaskSupport;
+  /** As `ToolDefinition.requiredScopes`, in both exposures (Code Mode's search and execute too). */
+  requiredScopes?: readonly string[];
   handler: (args: InferArgs<In>, context: HandlerContext) => unknown;
 }
 
@@ -156,6 +164,8 @@ export interface ResourceDefinition {
   meta?: JsonObject;
   /** Modern-era cache hints for reads of this resource (default: the dispatcher's read hints). */
   cache?: CacheHints;
+  /** As `ToolDefinition.requiredScopes`: hidden from lists, reads answer not found. */
+  requiredScopes?: readonly string[];
   read(uri: string, context: HandlerContext): ResourceReadValue | Promise<ResourceReadValue>;
 }
 
@@ -177,6 +187,8 @@ export interface ResourceTemplateDefinition {
   annotations?: JsonObject;
   meta?: JsonObject;
   cache?: CacheHints;
+  /** As `ToolDefinition.requiredScopes`: hidden from lists, reads through it answer not found. */
+  requiredScopes?: readonly string[];
   /** Completers per template variable. */
   complete?: Record<string, Completer>;
   read(
@@ -216,6 +228,8 @@ export interface PromptDefinition<In extends ToolSchema | undefined = undefined>
   complete?: Record<string, Completer>;
   icons?: JsonObject[];
   meta?: JsonObject;
+  /** As `ToolDefinition.requiredScopes`: hidden from prompts/list, `get` answers unknown prompt. */
+  requiredScopes?: readonly string[];
   get(
     args: [In] extends [undefined] ? Record<string, string> : InferArgs<In>,
     context: HandlerContext,

@@ -7,6 +7,7 @@ import type { CacheHints } from './definitions.js';
 import type { RequestStateCodec } from './request-state.js';
 import type { ArgumentIssue } from './schema-compiler.js';
 import type { TaskRuntime } from './task-runtime.js';
+import type { ToolCallHook } from './tool-call-hooks.js';
 
 export interface DispatchEnv {
   readonly catalogue: Catalogue;
@@ -22,6 +23,10 @@ export interface DispatchEnv {
   invalidArgumentsMessage(issues: readonly ArgumentIssue[], toolName: string): string;
   /** Tasks (both eras); undefined when the dispatcher was built with `tasks: false`. */
   readonly tasks?: TaskRuntime | undefined;
+  /** `useToolCall` hooks, in registration order (empty: handlers run bare). */
+  readonly toolHooks: readonly ToolCallHook[];
+  /** Calls hidden only by scopes answer insufficient scope (step-up) instead of unknown tool. */
+  readonly stepUp: boolean;
 }
 
 /** Adds the modern-era result fields: `resultType` always, cache hints when given. */

@@ -33,9 +33,11 @@ import { getPrompt } from './get-prompt.js';
 import { isJsonObject } from './json.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
 import { dispatchError } from './local-errors.js';
+import { type Middleware, runMiddleware } from './middleware.js';
 import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { type ArgumentIssue, describeIssues, type SchemaValidation } from './schema-compiler.js';
+import { defaultScopesOf, type ScopesOf, withScopes } from './scopes.js';
 import type { SkillDefinition } from './skill-build.js';
 import { checkedSkillUri, handleSkillsMethod, isSkillsMethod } from './skills-methods.js';
 import { SkillRegistry, type SkillsOptions } from './skills-registry.js';
@@ -43,6 +45,7 @@ import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
 import { handleTaskMethod, isTaskMethod } from './task-methods.js';
 import type { TaskStatusEvent } from './task-notification.js';
 import { TaskRuntime, type TasksOptions } from './task-runtime.js';
+import type { ToolCallHook } from './tool-call-hooks.js';
 import type { ToolSchema } from './tool-schema.js';
 
 export interface DispatcherOptions {
@@ -81,6 +84,18 @@ export interface DispatcherOptions {
   formatInvalidArguments?: (issues: readonly ArgumentIssue[], toolName: string) => string;
   /** Tasks for tools registered with `task` (store, lifetimes); `false` turns tasks off. */
   tasks?: TasksOptions | false;
+  /**
+   * The scopes a peer holds, checked against definitions' `requiredScopes`; undefined for a peer
+   * exempt from scopes. Default `defaultScopesOf`: OAuth peers their token's scopes, anonymous
+   * peers none, other peers (static tokens, stdio, unix, vsock) exempt.
+   */
+  scopesOf?: ScopesOf;
+  /**
+   * Step-up authorization: a tools/call of a tool hidden from the caller only by its scopes is
+   * answered insufficient scope (over HTTP: 403 with a `WWW-Authenticate` scope challenge)
+   * instead of unknown tool. Default false (such tools stay indistinguishable from absent ones).
+   */
+  stepUp?: boolean;
   /**
    * Extensions this server offers, id → settings (`capabilities.extensions`), as
    * `declareExtension` adds them. Lifecycle shows each era the ones served in it.
@@ -126,6 +141,9 @@ export class Dispatcher implements Handler {
   readonly #subscribe: boolean;
   readonly #tasks: TaskRuntime | undefined;
   readonly #taskTools = new Set<string>();
+  readonly #middleware: Middleware[] = [];
+  readonly #toolHooks: ToolCallHook[] = [];
+  readonly #logger: Logger;
   readonly #extensions = new Map<string, JsonObject>();
   readonly #skills: SkillRegistry;
   #started = false;
@@ -143,6 +161,7 @@ export class Dispatcher implements Handler {
       throw dispatchError('invalid_option', `schemaScheme ${JSON.stringify(scheme)} is not a URI scheme`);
     }
     const logger = options.logger ?? consoleLogger;
+    this.#logger = logger;
     this.#filtersFor = options.filtersFor;
     this.#subscribe = options.resourceSubscriptions ?? true;
     this.#events = new SurfaceEvents(options.surfaceDebounceMs ?? 25, (error) =>
@@ -161,6 +180,8 @@ export class Dispatcher implements Handler {
     const listHints = { ttlMs: options.cache?.listTtlMs ?? 10_000, cacheScope };
     const readTtlMs = options.cache?.readTtlMs ?? 0;
     const filtersFor = options.filtersFor;
+    const scopesOf = options.scopesOf ?? defaultScopesOf;
+    const catalogue = this.#catalogue;
     const format =
       options.formatInvalidArguments ?? ((issues) => `Invalid arguments: ${describeIssues(issues)}`);
     this.#tasks = options.tasks === false ? undefined : new TaskRuntime(options.tasks ?? {}, logger);
@@ -170,13 +191,15 @@ export class Dispatcher implements Handler {
       codec: new RequestStateCodec(options.requestState ?? {}),
       pageSize,
       logger,
-      filters: (peer) => compileFilters(filtersFor?.(peer)),
+      filters: (peer) => withScopes(compileFilters(filtersFor?.(peer)), catalogue, scopesOf(peer)),
       listCache: () => listHints,
       readCache: (hints: CacheHints | undefined) => ({
         ttlMs: hints?.ttlMs ?? readTtlMs,
         cacheScope: hints?.cacheScope ?? cacheScope,
       }),
       invalidArgumentsMessage: format,
+      toolHooks: this.#toolHooks,
+      stepUp: options.stepUp ?? false,
     };
     for (const [id, settings] of Object.entries(options.extensions ?? {}))
       this.declareExtension(id, settings);
@@ -348,11 +371,33 @@ export class Dispatcher implements Handler {
 
   /** The operation index (sorted by kind, then id), limited to what `peer` may see when given. */
   operationIndex(peer?: Peer): OperationIndexEntry[] {
-    const filters = compileFilters(peer === undefined ? undefined : this.#filtersFor?.(peer));
+    const filters = peer === undefined ? compileFilters(undefined) : this.#env.filters(peer);
     return this.#catalogue
       .operationList()
       .filter((op) => filters.toolVisible(op.toolName))
       .map((op) => op.index);
+  }
+
+  // ---- middleware -----------------------------------------------------------------------
+
+  /**
+   * Adds request middleware: `(ctx, next)` around every request this dispatcher serves, on every
+   * transport, in registration order (the first added is outermost). See middleware.ts for what
+   * is covered (not the lifecycle methods the server core answers, nor notifications).
+   */
+  use(middleware: Middleware): this {
+    if (typeof middleware !== 'function')
+      throw dispatchError('invalid_option', 'middleware must be a function');
+    this.#middleware.push(middleware);
+    return this;
+  }
+
+  /** Adds a tool-call hook: `(call, next)` around every tool handler, seeing validated arguments and the result. */
+  useToolCall(hook: ToolCallHook): this {
+    if (typeof hook !== 'function')
+      throw dispatchError('invalid_option', 'tool-call hook must be a function');
+    this.#toolHooks.push(hook);
+    return this;
   }
 
   // ---- surface changes ------------------------------------------------------------------
@@ -395,7 +440,12 @@ export class Dispatcher implements Handler {
     return capabilities;
   }
 
-  async handle(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
+  handle(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
+    if (this.#middleware.length === 0) return this.#serve(request, context);
+    return runMiddleware(this.#middleware, this.#logger, request, context, (r, c) => this.#serve(r, c));
+  }
+
+  async #serve(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
     this.#started = true;
     if (this.#tasks !== undefined && this.#servesTasks() && isTaskMethod(request.method)) {
       const params = request.params ?? {};

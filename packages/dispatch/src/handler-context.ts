@@ -3,6 +3,7 @@ import { clientExtension, isLevelEnabled, isLoggingLevel } from '@agentd/lifecyc
 import type { JsonObject, RequestId } from '@agentd/rpc-frame';
 import type { Era, LoggingLevel, Peer, RequestContext } from '@agentd/server';
 import type { InputSession } from './input-session.js';
+import { type RequestState, stateOf } from './per-request-state.js';
 import type { InferArgs } from './tool-schema.js';
 
 export interface InputOptions {
@@ -33,6 +34,8 @@ export interface HandlerContext {
   readonly inputResponses: Readonly<JsonObject>;
   /** The raw per-request facts from the server core. */
   readonly request: RequestContext;
+  /** This request's bag: what middleware (`Dispatcher.use`) put there. */
+  readonly state: RequestState;
   /** Sends `notifications/progress` when the request carried a progressToken and `progress` increased; else false. */
   progress(progress: number, total?: number, message?: string): boolean;
   /** Sends `notifications/message` when the client asked for logs at or below `level`; else false. */
@@ -111,6 +114,10 @@ export function createHandlerContext(
     requestId: request.requestId,
     inputResponses: session.responses,
     request,
+    // A getter: the bag is only made when someone reads it.
+    get state() {
+      return stateOf(request);
+    },
     progress(progress, total, message) {
       const token = request.progressToken;
       if (token === undefined || !Number.isFinite(progress) || progress <= lastProgress) return false;

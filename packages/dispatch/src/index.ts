@@ -11,6 +11,7 @@ export {
   type AppResourceUi,
   type AppToolUi,
   type AppVisibility,
+  INSUFFICIENT_SCOPE_CODE,
   LOGGING_LEVELS,
 } from '@agentd/lifecycle';
 export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
@@ -62,8 +63,11 @@ export {
   type McpServerOptions,
   type McpToolHandler,
 } from './mcp-server.js';
+export type { Middleware, MiddlewareContext } from './middleware.js';
 export { NAME_PATTERN } from './names.js';
+export type { RequestState } from './per-request-state.js';
 export type { ArgumentIssue, SchemaValidation } from './schema-compiler.js';
+export { defaultScopesOf, type ScopesOf } from './scopes.js';
 export type {
   DynamicSkillChild,
   DynamicSkillDefinition,
@@ -99,6 +103,7 @@ export {
   type TaskRecord,
   type TaskStore,
 } from './task-store.js';
+export type { ToolCallContext, ToolCallHook } from './tool-call-hooks.js';
 export { isCallToolResult, ToolResult, toolError } from './tool-result.js';
 export type { InferArgs, InferOutputValue, JsonSchemaObject, ToolSchema } from './tool-schema.js';
 export { type TemplateVariables, UriTemplate } from './uri-template.js';

@@ -35,6 +35,8 @@ import {
   withContractInput,
   withoutNullId,
 } from './mcp-contract.js';
+import type { Middleware } from './middleware.js';
+import type { ToolCallHook } from './tool-call-hooks.js';
 
 /** `handler(arguments, inputResponses)`; may be async; throw `InputRequired` to ask the client for input. */
 /** `inputResponses` is undefined when the call carried none, as in the seed contract. */
@@ -116,6 +118,18 @@ export class McpServer {
         }
       },
     });
+  }
+
+  /** Adds request middleware to the dispatcher behind this face (see `Dispatcher.use`). */
+  use(middleware: Middleware): this {
+    this.dispatcher.use(middleware);
+    return this;
+  }
+
+  /** Adds a tool-call hook to the dispatcher behind this face (see `Dispatcher.useToolCall`). */
+  useToolCall(hook: ToolCallHook): this {
+    this.dispatcher.useToolCall(hook);
+    return this;
   }
 
   /** Answers one JSON-RPC request object; always resolves to a response object. */

@@ -37,6 +37,7 @@ export {
   postHeadersRefusal,
   streamAcceptRefusal,
 } from './http-post-route.js';
+export { INSUFFICIENT_SCOPE_CODE, insufficientScope, requiredScopesOf } from './insufficient-scope.js';
 export {
   DEFAULT_DISCOVER_TTL_MS,
   type LifecycleOptions,

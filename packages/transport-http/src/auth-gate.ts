@@ -24,6 +24,26 @@ export interface AuthGate {
   check(incoming: HttpIncoming, endpointPath: string): Promise<AuthOutcome>;
 }
 
+/**
+ * The step-up challenge (403 `insufficient_scope`): the scopes the call needs plus the ones every
+ * request needs, so a client re-authorizing with exactly these keeps access to the endpoint.
+ */
+export function scopeChallenge(
+  gate: AuthGate | undefined,
+  incoming: HttpIncoming,
+  endpointPath: string,
+  scopes: readonly string[],
+): string {
+  const oauth = gate?.oauth;
+  const metadata =
+    oauth === undefined ? undefined : metadataUrlOf(resourceOf(oauth, incoming.url(), endpointPath));
+  return bearerChallenge({
+    error: 'insufficient_scope',
+    scope: [...new Set([...(oauth?.requiredScopes ?? []), ...scopes])],
+    resourceMetadata: metadata,
+  });
+}
+
 function refused(refusal: Refusal, challenge: string | undefined): AuthOutcome & { kind: 'refused' } {
   return { kind: 'refused', refusal, challenge };
 }

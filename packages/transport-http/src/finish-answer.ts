@@ -1,5 +1,5 @@
 /** Ends a request's HTTP answer: the final SSE event, a JSON body, or an empty event stream. */
-import type { Era } from '@agentd/lifecycle';
+import { type Era, requiredScopesOf } from '@agentd/lifecycle';
 import type { JsonRpcResponse } from '@agentd/rpc-frame';
 import { answerStatus } from './http-status.js';
 import { sendJson } from './replies.js';
@@ -10,7 +10,9 @@ import type { Caller } from './transport-context.js';
  * A request cancelled (or whose session ended, or cut at shutdown) has no response, but a POST
  * that carried a request must still end as JSON or SSE: official clients reject anything else
  * (a 204 has no content type). An SSE stream with no events ends it cleanly; with no event id
- * there is nothing to resume, so clients do not reconnect.
+ * there is nothing to resume, so clients do not reconnect. An insufficient-scope answer (step-up)
+ * carries its `WWW-Authenticate` challenge; on an SSE stream already started it stays a
+ * JSON-RPC error only (the status was sent).
  */
 export function finishAnswer(
   caller: Caller,
@@ -23,5 +25,10 @@ export function finishAnswer(
     stream.end(response);
     return;
   }
-  sendJson(caller.out, answerStatus(response, era), response, caller.corsHeaders);
+  const scopes = requiredScopesOf(response);
+  const headers =
+    scopes === undefined
+      ? caller.corsHeaders
+      : { ...caller.corsHeaders, 'www-authenticate': caller.scopeChallenge(scopes) };
+  sendJson(caller.out, answerStatus(response, era), response, headers);
 }

@@ -1,5 +1,5 @@
 /** The one table from protocol outcomes to HTTP statuses (spec 2026-07-28 transports, legacy conventions). */
-import type { Era, RefusalReason } from '@agentd/lifecycle';
+import { type Era, INSUFFICIENT_SCOPE_CODE, type RefusalReason } from '@agentd/lifecycle';
 import { ErrorCode, type JsonRpcResponse } from '@agentd/rpc-frame';
 
 const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = {
@@ -44,6 +44,8 @@ const MODERN_ANSWER_STATUS: Readonly<Record<number, number>> = {
   [ErrorCode.UnsupportedProtocolVersion]: 400,
   [ErrorCode.InvalidRequest]: 400,
   [ErrorCode.ParseError]: 400,
+  // Step-up authorization: the token lacks a scope this call needs (finishAnswer adds the challenge).
+  [INSUFFICIENT_SCOPE_CODE]: 403,
 };
 
 export function refusalStatus(reason: RefusalReason): number {
@@ -52,12 +54,13 @@ export function refusalStatus(reason: RefusalReason): number {
 
 /**
  * The status of the core's answer. Modern: by code (table above). Legacy: only malformed
- * messages are 400; a failed `initialize` is 400 (no session was minted).
+ * messages are 400 and insufficient scope 403; a failed `initialize` is 400 (no session was minted).
  */
 export function answerStatus(response: JsonRpcResponse, era: Era, initialize = false): number {
   if (!('error' in response)) return 200;
   const code = response.error.code;
   if (era === 'modern') return MODERN_ANSWER_STATUS[code] ?? 200;
   if (initialize) return 400;
+  if (code === INSUFFICIENT_SCOPE_CODE) return 403;
   return code === ErrorCode.InvalidRequest || code === ErrorCode.ParseError ? 400 : 200;
 }

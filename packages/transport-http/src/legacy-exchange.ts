@@ -7,7 +7,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from '@agentd/rpc-frame';
-import type { CoreConnection } from '@agentd/server';
+import type { CoreConnection, Peer, PeerAuth } from '@agentd/server';
 import { finishAnswer } from './finish-answer.js';
 import { answerStatus } from './http-status.js';
 import { cancelCarried, carryRequest, deliverLegacyMessage } from './legacy-cancel.js';
@@ -41,6 +41,7 @@ function sessionOf(
     return undefined;
   }
   session.lastSeen = Date.now();
+  session.credentials.auth = caller.principal?.auth;
   return session;
 }
 
@@ -126,7 +127,8 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
   }
   const sessionId = `${context.options.sessionIdPrefix}${SessionStore.mintId()}`;
   const sink = new SessionSink(`http-session-${sessionId}`);
-  const connection = context.core.openConnection(makePeer(sink.id, caller), sink);
+  const credentials = { auth: caller.principal?.auth };
+  const connection = context.core.openConnection(sessionPeer(makePeer(sink.id, caller), credentials), sink);
   const response = await connection.handle({ kind: 'request', message: request });
   if (response === undefined || 'error' in response) {
     connection.close();
@@ -139,6 +141,7 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     id: sessionId,
     sink,
     principal: caller.principal?.auth.principal,
+    credentials,
     connection,
     version: typeof version === 'string' ? version : '',
     lastSeen: Date.now(),
@@ -146,6 +149,12 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     carriers: new Map(),
   });
   sendJson(caller.out, 200, response, { ...caller.corsHeaders, 'mcp-session-id': sessionId });
+}
+
+/** The session's peer, whose `auth` is always that of the session's latest request (same principal). */
+function sessionPeer(peer: Peer, credentials: { auth: PeerAuth | undefined }): Peer {
+  if (peer.auth === undefined) return peer;
+  return Object.defineProperty({ ...peer }, 'auth', { enumerable: true, get: () => credentials.auth });
 }
 
 /** The recorder of a new resumable stream, when the endpoint has an event store. */

@@ -9,7 +9,7 @@ import {
   streamAcceptRefusal,
 } from '@agentd/lifecycle';
 import { errorFields, LocalError } from '@agentd/rpc-frame';
-import type { AuthGate } from './auth-gate.js';
+import { type AuthGate, scopeChallenge } from './auth-gate.js';
 import type { Principal } from './bearer-auth.js';
 import type { HttpIncoming, HttpOutgoing } from './http-io.js';
 import { serveLegacyDelete, serveLegacyGet, serveLegacyPost } from './legacy-exchange.js';
@@ -109,7 +109,14 @@ async function route(
     sendRefusal(out, null, refuse.shuttingDown(), { ...corsHeaders, connection: 'close' });
     return;
   }
-  const caller: Caller = { headers, out, remoteAddress: incoming.remoteAddress, principal, corsHeaders };
+  const caller: Caller = {
+    headers,
+    out,
+    remoteAddress: incoming.remoteAddress,
+    principal,
+    corsHeaders,
+    scopeChallenge: (scopes) => scopeChallenge(gate, incoming, context.options.path, scopes),
+  };
   switch (incoming.method) {
     case 'POST':
       await servePost(context, caller, incoming);

@@ -1,6 +1,6 @@
 /** Legacy sessions: crypto-random ids, bounded count per principal and in total, idle TTL reaping. */
 import type { RequestId } from '@agentd/rpc-frame';
-import type { CoreConnection } from '@agentd/server';
+import type { CoreConnection, PeerAuth } from '@agentd/server';
 import type { SessionSink } from './session-sink.js';
 import { startInterval, stopTimer, type Timer } from './timer.js';
 
@@ -15,6 +15,11 @@ export interface Session {
   readonly sink: SessionSink;
   /** Principal that created the session (undefined: anonymous); other principals cannot use its id. */
   readonly principal: string | undefined;
+  /**
+   * The auth of the session's latest request, which the session's peer reports as `peer.auth`:
+   * a refreshed or stepped-up token of the same principal takes effect at once (new scopes).
+   */
+  readonly credentials: { auth: PeerAuth | undefined };
   connection: CoreConnection | undefined;
   /** Negotiated protocol version (from the initialize result). */
   version: string;

@@ -39,6 +39,8 @@ export interface Caller {
   readonly principal: Principal | undefined;
   /** CORS headers to add to the answer, when the Origin was allow-listed. */
   readonly corsHeaders: Record<string, string> | undefined;
+  /** The `WWW-Authenticate` value of a 403 insufficient-scope answer needing `scopes`. */
+  scopeChallenge(scopes: readonly string[]): string;
 }
 
 /** The header's value, or undefined when absent. */

@@ -51,12 +51,19 @@ interface OAuthConfig {
   audience: string;
   jwksUri: string;
   requiredScopes?: string[];
+  /** Step-up: a call of an operation hidden only by its scopes answers 403 `insufficient_scope` (classic exposure). */
+  stepUp?: boolean;
 }
 
 /** The fully resolved configuration (every layer merged, every default filled). */
 export interface AgentdConfig {
   serve: string[];
-  auth: { bearerTokens: BearerTokenConfig[]; oauth?: OAuthConfig };
+  auth: {
+    bearerTokens: BearerTokenConfig[];
+    oauth?: OAuthConfig;
+    /** Scopes an OAuth token needs per operation (`{kind}_{id}`); static tokens, unix and vsock peers are exempt. */
+    operationScopes: Record<string, string[]>;
+  };
   tls?: { cert: string; key: string };
   http: { allowedHosts: string[]; allowedOrigins: string[] };
   exposure: Exposure;
@@ -171,6 +178,22 @@ export const CONFIG_SCHEMA: JsonObject = {
               uniqueItems: true,
               description: 'Scopes every request needs (403 insufficient_scope otherwise).',
             },
+            stepUp: {
+              type: 'boolean',
+              description:
+                'Classic exposure: calling an operation the token lacks operationScopes for answers 403 insufficient_scope (the client may re-authorize) instead of unknown tool. Default false.',
+            },
+          },
+        },
+        operationScopes: {
+          type: 'object',
+          description:
+            "OAuth scopes a token needs to see and call each operation, by '{kind}_{id}' name (e.g. 'command_drain'); merged over the defaults, [] requires none. Peers with static bearer tokens, unix and vsock peers are exempt.",
+          propertyNames: { pattern: '^(query|command)_[A-Za-z0-9_.-]+$' },
+          additionalProperties: {
+            type: 'array',
+            items: { type: 'string', minLength: 1, pattern: '^[^ ]+$' },
+            uniqueItems: true,
           },
         },
       },

@@ -8,6 +8,16 @@ export const DEFAULT_HTTP_PORT = 4387;
 
 const BUILTIN_AGENT = 'example';
 
+/** OAuth tokens need `agentd:operator` for the operator operations (the ones stdio peers never get). */
+export const DEFAULT_OPERATION_SCOPES: Readonly<Record<string, string[]>> = Object.freeze({
+  command_drain: ['agentd:operator'],
+  'command_lame-duck': ['agentd:operator'],
+  command_pause: ['agentd:operator'],
+  command_resume: ['agentd:operator'],
+  command_reload: ['agentd:operator'],
+  command_cancel: ['agentd:operator'],
+});
+
 /** `serveDefaults` is false for `agentd stdio`, which must not grab the shared socket or port. */
 export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.ProcessEnv }): AgentdConfig {
   const { name: _name, ...example } = exampleAgentProfile(BUILTIN_AGENT);
@@ -15,7 +25,7 @@ export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.Pr
     serve: options.serveDefaults
       ? [`unix:${defaultSocketPath(options.env)}`, `http://127.0.0.1:${DEFAULT_HTTP_PORT}`]
       : [],
-    auth: { bearerTokens: [] },
+    auth: { bearerTokens: [], operationScopes: { ...DEFAULT_OPERATION_SCOPES } },
     http: { allowedHosts: [], allowedOrigins: [] },
     exposure: 'codemode',
     codeModeWallMs: 600_000,

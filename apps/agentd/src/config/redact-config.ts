@@ -19,6 +19,7 @@ export function redactConfig(config: AgentdConfig): JsonObject {
       bearerTokens: config.auth.bearerTokens.map((t) => ({ name: t.name, token: REDACTED })),
       // OAuth settings are public facts (issuer, audience, JWKS URL), not secrets.
       ...(config.auth.oauth === undefined ? {} : { oauth: { ...config.auth.oauth } }),
+      operationScopes: config.auth.operationScopes,
     },
     agents,
     ...(config.cluster === undefined

@@ -148,6 +148,8 @@ export class Daemon implements OperationHost, ResourceHost {
       codeModeWallMs: this.#config.codeModeWallMs,
       codeModeLimits: this.#config.codeMode,
       operations: () => buildOperations(this),
+      operationScopes: this.#config.auth.operationScopes,
+      ...(this.#config.auth.oauth?.stepUp === true ? { stepUp: true } : {}),
       resources: this,
       logger: this.#logger,
       ...(metrics === undefined ? {} : { onExecuted: (outcome) => metrics.observeExecution(outcome) }),

@@ -85,7 +85,7 @@ async function listenHttp(
   ctx: ListenContext,
 ): Promise<Listener> {
   const tokens = ctx.config.auth.bearerTokens.map((t) => ({ name: t.name, token: t.token }));
-  const oauth = oauthOf(ctx.config.auth.oauth);
+  const oauth = oauthOf(ctx.config.auth.oauth, ctx.config.auth.operationScopes);
   try {
     const served = await serveHttp(ctx.core, {
       host: target.host,
@@ -154,8 +154,12 @@ export async function startListener(target: ServeTarget, ctx: ListenContext): Pr
 }
 
 /** `auth.oauth` as the transport's resource server: JWTs from the issuer, audience = this resource. */
-function oauthOf(config: AgentdConfig['auth']['oauth']) {
+function oauthOf(config: AgentdConfig['auth']['oauth'], operationScopes: Record<string, string[]>) {
   if (config === undefined) return undefined;
+  // Advertised (RFC 9728 scopes_supported): what every request needs plus what operations need.
+  const supported = [
+    ...new Set([...(config.requiredScopes ?? []), ...Object.values(operationScopes).flat()]),
+  ];
   return {
     verifyToken: createJwtVerifier({
       issuer: config.issuer,
@@ -165,6 +169,7 @@ function oauthOf(config: AgentdConfig['auth']['oauth']) {
     authorizationServers: [config.issuer],
     resource: config.audience,
     ...(config.requiredScopes === undefined ? {} : { requiredScopes: config.requiredScopes }),
+    ...(supported.length === 0 ? {} : { scopesSupported: supported }),
   };
 }
 

@@ -14,7 +14,7 @@ import {
   type ResourceHost,
   readResource,
 } from './resources.js';
-import { filtersByTrust, seesManagement, trustOf } from './trust.js';
+import { filtersByTrust, trustOf } from './trust.js';
 
 export interface SelfMcp {
   readonly handler: Handler;
@@ -47,6 +47,13 @@ export interface SelfMcpOptions {
   taskStore?: TaskStore;
   /** The MRTR requestState HMAC key (a fleet shares one). Default: random per process. */
   requestStateKey?: string;
+  /**
+   * OAuth scopes per operation (`{kind}_{id}`, config `auth.operationScopes`): a token without them
+   * neither sees nor calls the operation. Peers without an OAuth token are exempt (dispatch's default).
+   */
+  operationScopes?: Readonly<Record<string, readonly string[]>>;
+  /** Answer a call hidden only by scopes with 403 insufficient_scope (config `auth.oauth.stepUp`). */
+  stepUp?: boolean;
 }
 
 /** The Code Mode runner with each outcome reported, so metrics need nothing from dispatch. */
@@ -115,15 +122,22 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     logger: options.logger,
     ...(options.taskStore === undefined ? {} : { tasks: { store: options.taskStore } }),
     ...(options.requestStateKey === undefined ? {} : { requestState: { key: options.requestStateKey } }),
+    ...(options.stepUp === true ? { stepUp: true } : {}),
   });
+  const scopesOf = (spec: OperationSpec): readonly string[] | undefined => {
+    const scopes = options.operationScopes?.[filterName(spec)];
+    return scopes === undefined || scopes.length === 0 ? undefined : scopes;
+  };
 
   const register = (spec: OperationSpec) => {
+    const requiredScopes = scopesOf(spec);
     dispatcher.registerOperation({
       kind: spec.kind,
       id: spec.id,
       description: spec.description,
       args: spec.args,
       outputType: spec.outputType,
+      ...(requiredScopes === undefined ? {} : { requiredScopes }),
       ...(spec.taskTtlMs === undefined
         ? {}
         : { task: { support: 'optional', start: 'handler', ttlMs: spec.taskTtlMs } as const }),
@@ -246,10 +260,9 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
       dispatcher.onTaskStatus(listener);
     },
     visibleOperations(peer) {
-      const denied = new Set(
-        seesManagement(peer) ? [] : operations.filter((o) => o.operator).map(filterName),
-      );
-      return operations.filter((o) => !denied.has(filterName(o)));
+      // The dispatcher's own view: trust filters and scopes, exactly what lists and search show.
+      const visible = new Set(dispatcher.operationIndex(peer).map((o) => `${o.kind}_${o.id}`));
+      return operations.filter((o) => visible.has(filterName(o)));
     },
     codeModeStats() {
       return runner?.stats();

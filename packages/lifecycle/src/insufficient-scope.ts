@@ -1,0 +1,24 @@
+/**
+ * Step-up authorization (MCP authorization, "runtime insufficient scope"): the JSON-RPC error a
+ * server answers when a call needs OAuth scopes the caller's token lacks. Over HTTP it becomes
+ * 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`; elsewhere it stays
+ * this error, whose `data.requiredScopes` names what to ask the authorization server for.
+ */
+import { isJsonObject, type JsonRpcResponse, WireError } from '@agentd/rpc-frame';
+
+/** Implementation-defined (no JSON-RPC or MCP code exists); beside -32001 unknown session. */
+export const INSUFFICIENT_SCOPE_CODE = -32003;
+
+export function insufficientScope(requiredScopes: readonly string[]): WireError {
+  return new WireError(INSUFFICIENT_SCOPE_CODE, 'Forbidden: insufficient scope', {
+    requiredScopes: [...requiredScopes],
+  });
+}
+
+/** The scopes an insufficient-scope error response asks for; undefined for any other response. */
+export function requiredScopesOf(response: JsonRpcResponse): readonly string[] | undefined {
+  if (!('error' in response) || response.error.code !== INSUFFICIENT_SCOPE_CODE) return undefined;
+  const data = response.error.data;
+  if (!isJsonObject(data) || !Array.isArray(data.requiredScopes)) return [];
+  return data.requiredScopes.filter((scope): scope is string => typeof scope === 'string');
+}
