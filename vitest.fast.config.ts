@@ -49,6 +49,7 @@ const HEAVY_SUITES = [
   'packages/transport-http/src/peer-identity.test.ts',
   'packages/transport-http/src/readme-example.test.ts',
   'packages/transport-http/src/session-rules.test.ts',
+  'packages/transport-http/src/shared-core.test.ts',
   // dispatch: the core over unix sockets, and tsc run on generated schemas.
   'packages/dispatch/src/server-core.integration.test.ts',
   'packages/dispatch/src/tasks-*.test.ts',
