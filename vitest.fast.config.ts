@@ -12,6 +12,8 @@ const HEAVY_SUITES = [
   // End to end and tooling: whole processes, packed tarballs, conformance fixtures, benches, redis/nginx,
   // the examples' verify scripts.
   'apps/agentd/test/**',
+  // The soak (a few minutes: 250,000 calls per transport against real daemons).
+  'apps/agentd/test/soak.test.ts',
   'apps/conformance-server/**',
   'tooling/scripts/**',
   'tooling/bench/**',

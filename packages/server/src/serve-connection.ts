@@ -25,7 +25,10 @@ export interface ServeConnectionOptions {
   connectionId?: string;
   /** Longest accepted line; a longer one is answered -32600 and closes the connection. Default 16 MiB. */
   maxFrameBytes?: number;
-  /** Queued output that makes no write progress this long drops the peer. Default 30 000 ms. */
+  /**
+   * Queued output that makes no write progress this long drops the peer; a peer the server has
+   * ended that neither reads nor closes is cut off after it too. Default 30 000 ms.
+   */
   writeTimeoutMs?: number;
   /**
    * Queued output above which the connection stops reading and dispatching requests until the
