@@ -133,7 +133,7 @@ describe('CoreConnection.handle (HTTP-style use)', () => {
   it('mints connection ids unique per core, skipping one an embedder already chose', () => {
     const { core } = open('x');
     const first = core.mintConnectionId('http');
-    expect(first).toMatch(/^http-[0-9a-f]{8}-1$/);
+    expect(first).toMatch(/^http-[0-9a-f]{6}-1$/);
     // An embedder's own id of the same shape is open: the core does not hand it out again.
     const next = first.replace(/-1$/, '-2');
     core.openConnection(

@@ -31,7 +31,9 @@ class Core implements ServerCore, CoreHost {
   readonly inputBudget: InputBudget;
   private readonly connections = new Map<string, Connection>();
   /** Tells this core's ids from another's (replicas sharing a task store keep creator ids apart). */
-  private readonly idTag = randomUUID().slice(0, 8);
+  private readonly idTag = randomUUID().slice(0, 6);
+  /** `<transport>-<tag>-` per transport, built once: an id is then one short concatenation. */
+  private readonly idPrefixes = new Map<string, string>();
   private minted = 0;
   private isClosing = false;
 
@@ -87,9 +89,15 @@ class Core implements ServerCore, CoreHost {
   }
 
   mintConnectionId(transport: string): string {
+    let prefix = this.idPrefixes.get(transport);
+    if (prefix === undefined) {
+      prefix = `${transport}-${this.idTag}-`;
+      // Transports are a handful of names; the bound only guards against an embedder inventing many.
+      if (this.idPrefixes.size < 64) this.idPrefixes.set(transport, prefix);
+    }
     let id: string;
     // An embedder may have chosen an id of this shape itself: skip it rather than collide.
-    do id = `${transport}-${this.idTag}-${(++this.minted).toString(36)}`;
+    do id = prefix + (++this.minted).toString(36);
     while (this.connections.has(id));
     return id;
   }
