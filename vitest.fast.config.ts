@@ -12,6 +12,8 @@ const HEAVY_SUITES = [
   // End to end and tooling: whole processes, packed tarballs, conformance fixtures, benches, redis/nginx,
   // the examples' verify scripts.
   'apps/agentd/test/**',
+  // The soak (a few minutes: 250,000 calls per transport against real daemons).
+  'apps/agentd/test/soak.test.ts',
   'apps/conformance-server/**',
   'tooling/scripts/**',
   'tooling/bench/**',
@@ -51,6 +53,7 @@ const HEAVY_SUITES = [
   'packages/transport-http/src/resumable-sse.test.ts',
   'packages/transport-http/src/session-rules.test.ts',
   'packages/transport-http/src/scope-step-up.test.ts',
+  'packages/transport-http/src/shared-core.test.ts',
   // dispatch: the core over unix sockets, and tsc run on generated schemas.
   'packages/dispatch/src/server-core.integration.test.ts',
   'packages/dispatch/src/tasks-*.test.ts',

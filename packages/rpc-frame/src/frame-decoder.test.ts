@@ -177,6 +177,17 @@ describe('FrameDecoder size limit', () => {
     expect(other.end()).toMatchObject([{ kind: 'invalid' }]);
   });
 
+  it('close() releases a held unfinished line and ignores everything after it', () => {
+    const decoder = new FrameDecoder({ maxFrameBytes: 1024 });
+    decoder.push('{"jsonrpc":"2.0","id":1,');
+    expect(decoder.bufferedBytes).toBeGreaterThan(0);
+    decoder.close();
+    expect(decoder.bufferedBytes).toBe(0);
+    expect(decoder.closed).toBe(true);
+    expect(decoder.push('"method":"ping"}\n')).toEqual([]);
+    expect(decoder.end()).toEqual([]);
+  });
+
   it('defaults to 16 MiB and rejects a nonsensical limit', () => {
     expect(new FrameDecoder().maxFrameBytes).toBe(16 * 1024 * 1024);
     for (const maxFrameBytes of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {

@@ -42,9 +42,20 @@ export class FrameDecoder {
     this.maxFrameBytes = limit;
   }
 
-  /** True once an oversized frame was seen; the decoder then ignores all further input. */
+  /** True once an oversized frame was seen or close() was called; all further input is then ignored. */
   get closed(): boolean {
     return this.failed;
+  }
+
+  /**
+   * Stops decoding: releases the unfinished line held back and ignores all further input. A reader
+   * that stops reading calls it, so an unfinished line that can never complete is not kept alive
+   * for as long as the decoder is.
+   */
+  close(): void {
+    this.failed = true;
+    this.pending = [];
+    this.pendingBytes = 0;
   }
 
   /** Bytes of an unfinished line held back for the next chunk. */

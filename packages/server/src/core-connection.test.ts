@@ -129,4 +129,21 @@ describe('CoreConnection.handle (HTTP-style use)', () => {
       '2024-11-05',
     ]);
   });
+
+  it('mints connection ids unique per core, skipping one an embedder already chose', () => {
+    const { core } = open('x');
+    const first = core.mintConnectionId('http');
+    expect(first).toMatch(/^http-[0-9a-f]{6}-1$/);
+    // An embedder's own id of the same shape is open: the core does not hand it out again.
+    const next = first.replace(/-1$/, '-2');
+    core.openConnection(
+      { origin: 'stdio', connectionId: next, transport: 'http', attributes: {} },
+      ndjsonWriter(new PassThrough()),
+    );
+    const ids = new Set([first, next]);
+    for (let i = 0; i < 1_000; i++) ids.add(core.mintConnectionId(i % 2 === 0 ? 'http' : 'unix'));
+    expect(ids.size).toBe(1_002);
+    // Another core's ids differ, so ids kept beyond one process (a task's creator) do not collide.
+    expect(open('y').core.mintConnectionId('http')).not.toBe(first);
+  });
 });

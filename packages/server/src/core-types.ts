@@ -105,6 +105,11 @@ export interface ServerCore {
   capabilities(): ServerCapabilities;
   /** One logical connection: a socket, stdio, a legacy HTTP session, or one stateless HTTP POST. */
   openConnection(peer: Peer, writer: PushWriter): CoreConnection;
+  /**
+   * A connection id (`<transport>-<core>-<n>`) no connection of this core has had or has: the core
+   * owns connection identity, so every endpoint, listener and transport that shares it asks here.
+   */
+  mintConnectionId(transport: string): string;
   readonly maxInFlightPerConnection: number;
   /** Shared by the transports' connections: bytes of unfinished input lines held server-wide. */
   readonly inputBudget: InputBudget;

@@ -1,5 +1,6 @@
 /** The NDJSON loop under load over real unix sockets: backpressure, the input budget, hang-ups. */
 import type net from 'node:net';
+import type { StreamPushWriter } from '@agentd/subscriptions';
 import { type Message, memoryLogger, NdjsonClient, testHandler } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerCoreOptions } from './core-types.js';
@@ -129,5 +130,48 @@ describe('hang-ups', () => {
     hangUp(socket);
     await waitUntil(() => handler.state.aborted.includes('held'));
     await waitUntil(() => handler.state.disconnects.length === 1);
+  });
+});
+
+describe('write stalls', () => {
+  it('drops a subscribed peer that stopped reading within a second of writeTimeoutMs, however much keeps coming', async () => {
+    const writeTimeoutMs = 2_500;
+    const { start, core, logger } = setup({ writeTimeoutMs });
+    const srv = await start();
+    const socket = await srv.raw();
+    const client = new NdjsonClient(socket);
+    await client.initialize();
+    await client.legacy('resources/subscribe', { uri: 'test://watched' });
+    const handle = srv.handles[0];
+    if (handle === undefined) throw new Error('no connection');
+    let droppedAt = 0;
+    void handle.closed.then(() => {
+      droppedAt = Date.now();
+    });
+    // The peer stops reading; notifications keep coming until it is dropped.
+    socket.pause();
+    const writer = handle.connection.writer as StreamPushWriter;
+    let stalledSince = 0;
+    const pushing = setInterval(() => {
+      for (let i = 0; i < 100; i++) core.notifyResourceUpdated('test://watched', { keep: true });
+      // Output left queued after a push: the kernel's buffers are full and no write completes now.
+      if (stalledSince === 0 && writer.bufferedBytes > 0) stalledSince = Date.now();
+    }, 20);
+    try {
+      await handle.closed;
+    } finally {
+      clearInterval(pushing);
+    }
+    expect(stalledSince).toBeGreaterThan(0);
+    const heldFor = droppedAt - stalledSince;
+    // The last write completed at most one push interval before the stall was seen.
+    expect(heldFor).toBeGreaterThanOrEqual(writeTimeoutMs - 100);
+    // Within a second of the deadline (and some slack for a loaded machine), not a period late.
+    expect(heldFor).toBeLessThan(writeTimeoutMs + 1_500);
+    expect(
+      logger.records.some(
+        (r) => r.message === 'dropping connection' && String(r.fields.reason).includes('write timed out'),
+      ),
+    ).toBe(true);
   });
 });

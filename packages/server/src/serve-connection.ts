@@ -1,5 +1,4 @@
 /** The NDJSON connection loop for any byte stream: framing, backpressure, drain and teardown. */
-import { randomUUID } from 'node:crypto';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import {
   DEFAULT_MAX_FRAME_BYTES,
@@ -22,11 +21,14 @@ export interface ServeConnectionOptions {
   /** Informational transport name carried on the Peer ('unix', 'vsock', …). Default 'stream'. */
   transport?: string;
   attributes?: Record<string, unknown>;
-  /** Default `<transport>-<uuid>`. */
+  /** Default: one the core mints (`core.mintConnectionId(transport)`). */
   connectionId?: string;
   /** Longest accepted line; a longer one is answered -32600 and closes the connection. Default 16 MiB. */
   maxFrameBytes?: number;
-  /** Queued output that makes no write progress this long drops the peer. Default 30 000 ms. */
+  /**
+   * Queued output that makes no write progress this long drops the peer; a peer the server has
+   * ended that neither reads nor closes is cut off after it too. Default 30 000 ms.
+   */
   writeTimeoutMs?: number;
   /**
    * Queued output above which the connection stops reading and dispatching requests until the
@@ -86,8 +88,19 @@ export function serveConnection(
   core: ServerCore,
   options: ServeConnectionOptions = {},
 ): ConnectionHandle {
+  const lingerMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   return serveStreams(stream, stream, origin, core, options, {
-    graceful: () => stream.end(),
+    graceful: () => {
+      stream.end();
+      // Keep reading (and discarding): only reading notices the peer's FIN or reset, so a peer that
+      // vanished while we had stopped reading it still frees its socket and what the loop holds.
+      stream.resume();
+      // A peer that neither reads our last bytes nor closes its half is cut off (0: never, as for writes).
+      if (lingerMs <= 0 || stream.destroyed) return;
+      const linger = setTimeout(() => stream.destroy(), lingerMs);
+      linger.unref();
+      stream.once('close', () => clearTimeout(linger));
+    },
     abrupt: () => stream.destroy(),
   });
 }
@@ -141,7 +154,7 @@ class StreamLoop {
     const transport = options.transport ?? 'stream';
     const peer: Peer = Object.freeze({
       origin,
-      connectionId: options.connectionId ?? `${transport}-${randomUUID()}`,
+      connectionId: options.connectionId ?? core.mintConnectionId(transport),
       transport,
       attributes: Object.freeze({ ...options.attributes }),
     });
@@ -353,7 +366,8 @@ class StreamLoop {
     if (this.state === 'closed') return this.handle.closed;
     this.state = 'draining';
     this.input.pause();
-    // Nothing more is read: an unfinished line will never complete.
+    // Nothing more is read: an unfinished line will never complete, so its bytes go now.
+    this.decoder.close();
     this.releaseInput();
     this.shuttingDown = this.drain(deadlineMs);
     return this.shuttingDown;
@@ -388,6 +402,7 @@ class StreamLoop {
     this.core.logger[level]('dropping connection', { connectionId: this.connectionId, reason });
     this.backlog = [];
     this.backlogHead = 0;
+    this.decoder.close();
     this.releaseInput();
     this.connection.close();
     this.ends.abrupt();

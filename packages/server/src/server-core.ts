@@ -1,4 +1,5 @@
 /** createServerCore: the engine every transport shares (lifecycle, routing, subscriptions, shutdown). */
+import { randomUUID } from 'node:crypto';
 import type { LifecycleOptions, ServerCapabilities } from '@agentd/lifecycle';
 import { resolveLifecycle } from '@agentd/lifecycle';
 import type { JsonRpcNotification } from '@agentd/rpc-frame';
@@ -29,6 +30,11 @@ class Core implements ServerCore, CoreHost {
   readonly maxSubscriptions: number;
   readonly inputBudget: InputBudget;
   private readonly connections = new Map<string, Connection>();
+  /** Tells this core's ids from another's (replicas sharing a task store keep creator ids apart). */
+  private readonly idTag = randomUUID().slice(0, 6);
+  /** `<transport>-<tag>-` per transport, built once: an id is then one short concatenation. */
+  private readonly idPrefixes = new Map<string, string>();
+  private minted = 0;
   private isClosing = false;
 
   constructor(options: ServerCoreOptions) {
@@ -80,6 +86,20 @@ class Core implements ServerCore, CoreHost {
       caps.resources = resources;
     }
     return caps;
+  }
+
+  mintConnectionId(transport: string): string {
+    let prefix = this.idPrefixes.get(transport);
+    if (prefix === undefined) {
+      prefix = `${transport}-${this.idTag}-`;
+      // Transports are a handful of names; the bound only guards against an embedder inventing many.
+      if (this.idPrefixes.size < 64) this.idPrefixes.set(transport, prefix);
+    }
+    let id: string;
+    // An embedder may have chosen an id of this shape itself: skip it rather than collide.
+    do id = prefix + (++this.minted).toString(36);
+    while (this.connections.has(id));
+    return id;
   }
 
   openConnection(peer: Peer, writer: PushWriter): CoreConnection {

@@ -45,6 +45,8 @@ export class StreamPushWriter implements PushWriter {
   private isCongested = false;
   private lastProgress = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** The delay the timer was created with (refresh() reuses it). */
+  private timerDelay = 0;
   private timerArmed = false;
   private corked = false;
 
@@ -138,18 +140,26 @@ export class StreamPushWriter implements PushWriter {
   }
 
   /**
-   * One Timeout per writer, re-armed with refresh() (no allocation per write). It fires at most
-   * once per timeout period; a writer with nothing queued lets it lapse until the next write.
+   * One Timeout per writer, re-armed with refresh() (no allocation per write) while nothing is
+   * armed; a writer with nothing queued lets it lapse until the next write.
    */
   private armTimer(): void {
     if (this.writeTimeoutMs <= 0) return;
     if (this.unflushed === 1) this.lastProgress = Date.now();
-    if (this.timer === undefined) {
-      this.timer = setTimeout(() => this.checkStall(), this.writeTimeoutMs);
-      this.timer.unref();
-    } else if (!this.timerArmed) {
-      this.timer.refresh();
+    if (this.timerArmed) return;
+    if (this.timer === undefined || this.timerDelay !== this.writeTimeoutMs) {
+      this.schedule(this.writeTimeoutMs);
+      return;
     }
+    this.timer.refresh();
+    this.timerArmed = true;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.checkStall(), delayMs);
+    this.timer.unref();
+    this.timerDelay = delayMs;
     this.timerArmed = true;
   }
 
@@ -161,9 +171,9 @@ export class StreamPushWriter implements PushWriter {
       this.finish(`write timed out after ${this.writeTimeoutMs} ms`, true, true);
       return;
     }
-    // Progress was made: look again one period later (a stall is caught within two periods).
-    this.timer?.refresh();
-    this.timerArmed = true;
+    // Progress was made since the timer was set: look again exactly when this stall, if it lasts,
+    // reaches the timeout, so a peer that stops reading is dropped on time, not a period late.
+    this.schedule(this.writeTimeoutMs - stalledFor);
   }
 
   private clearTimer(): void {

@@ -32,7 +32,6 @@ export function createEndpoint(core: ServerCore, options: McpHttpOptions = {}): 
   const served = servedVersions(core, options.legacy);
   const resolved = { ...resolveOptions(options), legacy: served.legacy };
   const gate: AuthGate | undefined = createAuthGate(options.auth, core.logger);
-  let counter = 0;
   const context: TransportContext = {
     core,
     options: resolved,
@@ -51,7 +50,8 @@ export function createEndpoint(core: ServerCore, options: McpHttpOptions = {}): 
     }),
     exchanges: new Set(),
     closing: false,
-    nextId: () => `http-${(++counter).toString(36)}`,
+    // The core owns connection identity: endpoints (and other transports) sharing it never collide.
+    nextId: () => core.mintConnectionId('http'),
   };
   const policy = hostPolicy(resolved.allowedHosts, resolved.allowedOrigins);
   let closing: Promise<void> | undefined;

@@ -7,6 +7,8 @@ import { type HttpTransportOptions, serveHttp } from '../node.js';
 
 export interface Harness {
   core: ServerCore;
+  /** The test handler, with its records of connects and aborts. */
+  handler: ReturnType<typeof toolHandler>;
   transport: Awaited<ReturnType<typeof serveHttp>>;
   url: string;
   close(): Promise<void>;
@@ -16,8 +18,9 @@ export async function startHarness(
   options: HttpTransportOptions = {},
   hooks: ToolHandlerOptions = {},
 ): Promise<Harness> {
+  const handler = toolHandler(hooks);
   const core = createServerCore({
-    handler: toolHandler(hooks),
+    handler,
     serverInfo: { name: 'transport-http-test', version: '1.0.0' },
     logger: silentLogger,
   });
@@ -25,6 +28,7 @@ export async function startHarness(
   const url = `http://localhost:${transport.address.port}${options.path ?? '/mcp'}`;
   return {
     core,
+    handler,
     transport,
     url,
     async close() {
