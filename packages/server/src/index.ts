@@ -49,6 +49,7 @@ export {
   serveListener,
 } from './serve-listener.js';
 export { openStdio, type ServeStdioOptions, serveStdio } from './serve-stdio.js';
+export { MCP_DURATION_BUCKETS, type TraceCarrier } from './telemetry.js';
 export {
   createServerCore,
   DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
