@@ -18,6 +18,8 @@ import { resolveLimits } from './sandbox-limits.js';
 import { type CompiledModule, type QuickJsWasm, quickJsModule } from './wasm-module.js';
 import type { CallMessage, FromWorker, RunMessage, WorkerOutcome } from './worker-protocol.js';
 import { WorkerSlot } from './worker-slot.js';
+import { captureTraceContext, traceHostCall } from './call-telemetry.js';
+import type { Context } from '@opentelemetry/api';
 
 export type { CodeModeRunnerOptions } from './runner-options.js';
 
@@ -37,6 +39,8 @@ interface Pending {
   started: () => void;
   /** Guest CPU ms used so far, as its worker keeps it current (charged to its principal). */
   cpuSoFar: () => number;
+  /** The caller's trace context: each host call is a child span of its request. */
+  readonly traceContext: Context;
 }
 
 export class CodeModeRunner {
@@ -141,6 +145,7 @@ export class CodeModeRunner {
         execId,
         principal,
         priority: request.priority === true,
+        traceContext: captureTraceContext(),
         request,
         limits,
         message,
@@ -411,7 +416,9 @@ export class CodeModeRunner {
     try {
       const args: unknown = JSON.parse(message.args);
       const context: CallContext = { signal: pending.calls.signal };
-      const value = await pending.request.call(message.kind, message.id, args, context);
+      const value = await traceHostCall(pending.traceContext, message.kind, message.id, () =>
+        pending.request.call(message.kind, message.id, args, context),
+      );
       const json = JSON.stringify(value === undefined ? null : value);
       const bytes = Buffer.byteLength(json, 'utf8');
       envelope =

@@ -56,7 +56,7 @@ export interface HandleOptions {
    * W3C trace context from the transport's envelope (HTTP `traceparent` / `tracestate` /
    * `baggage` headers): the request span's parent when `params._meta` carries none.
    */
-  traceCarrier?: TraceCarrier;
+  traceCarrier?: TraceCarrier | undefined;
 }
 
 /** The legacy handshake state of a connection, after `initialize`. */

@@ -125,7 +125,7 @@ export function traceRequest(
     if (recording) {
       if (version !== undefined) span.setAttribute('mcp.protocol.version', version);
       const session = connection.session;
-      if (session !== undefined) span.setAttribute('mcp.session.id', connection.peer.connectionId);
+      if (session !== undefined) span.setAttribute('mcp.session.id', sessionIdOf(connection.peer));
       if (outcome.errorType !== undefined) {
         span.setAttribute('error.type', outcome.errorType);
         if (outcome.statusCode !== undefined)
@@ -237,6 +237,12 @@ function protocolVersionOf(
   if (session !== undefined) return session.protocolVersion;
   const negotiated = response !== undefined && 'result' in response ? response.result.protocolVersion : undefined;
   return typeof negotiated === 'string' ? negotiated : undefined;
+}
+
+/** A legacy session's id: the transport's own (HTTP `Mcp-Session-Id`), else the connection's. */
+function sessionIdOf(peer: Peer): string {
+  const sessionId = peer.attributes.sessionId;
+  return typeof sessionId === 'string' ? sessionId : peer.connectionId;
 }
 
 function errorName(thrown: unknown): string {

@@ -14,7 +14,7 @@ import { sendEmpty, sendJson, sendRefusal } from './replies.js';
 import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
 import { SseStream } from './sse-stream.js';
-import { type Caller, headerOf, makePeer, type TransportContext } from './transport-context.js';
+import { type Caller, headerOf, makePeer, type TransportContext, traceCarrierOf } from './transport-context.js';
 
 /**
  * The caller's session, or answers 404 (unknown, ended, or another principal's) / 400 (protocol
@@ -97,6 +97,7 @@ async function answer(
         notify: (message) => {
           if (!stream.write(message) && 'id' in message) session.sink.write(message);
         },
+        traceCarrier: traceCarrierOf(caller),
       },
     );
   } finally {
@@ -117,8 +118,11 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
   }
   const sessionId = `${context.options.sessionIdPrefix}${SessionStore.mintId()}`;
   const sink = new SessionSink(`http-session-${sessionId}`);
-  const connection = context.core.openConnection(makePeer(sink.id, caller), sink);
-  const response = await connection.handle({ kind: 'request', message: request });
+  const connection = context.core.openConnection(makePeer(sink.id, caller, sessionId), sink);
+  const response = await connection.handle(
+    { kind: 'request', message: request },
+    { traceCarrier: traceCarrierOf(caller) },
+  );
   if (response === undefined || 'error' in response) {
     connection.close();
     const failed = response ?? errorResponse(request.id, refuse.internalError().toJSON());
