@@ -2,6 +2,8 @@
  * End to end: agentd exports OpenTelemetry by the standard OTEL_* variables (or the `telemetry`
  * block) to a real OTLP/HTTP receiver, in both encodings; spans cross unix, HTTP and a spawned run.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { modernMeta, NdjsonClient } from '@agentd/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startAgentd } from './support/agentd-process.js';
@@ -81,14 +83,15 @@ describe('OpenTelemetry export', () => {
     expect(receiver.metrics).toContainEqual({ name: 'mcp.server.operation.duration', encoding: 'protobuf' });
   });
 
-  it('http/json by the telemetry block: an HTTP request is parented on its traceparent header', async () => {
+  it('http/json by the README telemetry block: an HTTP request is parented on its traceparent header', async () => {
     receiver = await startOtlpReceiver();
-    const agentd = await startAgentd({
-      http: true,
-      config: {
-        telemetry: { endpoint: receiver.endpoint, protocol: 'http/json', serviceName: 'agentd-json', metrics: 'none' },
-      },
-    });
+    // The README's example block, pointed at this receiver.
+    const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+    const block = /```json\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## OpenTelemetry')))?.[1];
+    const config = JSON.parse(block as string) as { telemetry: { endpoint: string } };
+    expect(config.telemetry).toMatchObject({ protocol: 'http/json', serviceName: 'agentd-json' });
+    config.telemetry.endpoint = receiver.endpoint;
+    const agentd = await startAgentd({ http: true, config });
     try {
       const post = await fetch(agentd.httpUrl as string, {
         method: 'POST',
