@@ -73,7 +73,9 @@ describe('OpenTelemetry export', () => {
       'server.address': agentd.socket,
     });
     // Code Mode's operation call is a child of the request span.
-    const operation = spans.find((span) => span.name.startsWith('execute_tool ') && span.name.includes('spawn'));
+    const operation = spans.find(
+      (span) => span.name.startsWith('execute_tool ') && span.name.includes('spawn'),
+    );
     expect(operation?.parentSpanId).toBe(call.spanId);
     expect(operation?.traceId).toBe(TRACE_ID);
     // The run got TRACEPARENT: same trace, its parent a span agentd exported.
@@ -104,7 +106,11 @@ describe('OpenTelemetry export', () => {
           jsonrpc: '2.0',
           id: 1,
           method: 'initialize',
-          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'e2e', version: '1' },
+          },
         }),
       });
       expect(post.status).toBe(200);

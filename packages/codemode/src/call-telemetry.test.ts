@@ -1,7 +1,11 @@
 /** Each host call of an execution is a child span of the caller's span (real workers, real SDK). */
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CodeModeRunner } from './code-mode-runner.js';
 import { catalogueBridge, OPERATIONS } from './test-support/catalogue.js';
@@ -10,7 +14,9 @@ const spans = new InMemorySpanExporter();
 const runner = new CodeModeRunner({ workers: 1, limits: { cpuMs: 2_000, wallMs: 20_000 } });
 beforeAll(() => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
+  );
 });
 afterAll(async () => {
   await runner.close();

@@ -1,5 +1,7 @@
 /** Runs `execute` scripts off the main thread in a small pool of QuickJS worker threads that overflows around CPU hogs. */
 import { availableParallelism } from 'node:os';
+import type { Context } from '@opentelemetry/api';
+import { captureTraceContext, traceHostCall } from './call-telemetry.js';
 import { errorCode, errorMessage, failure } from './execute-failure.js';
 import type { CallContext, ExecuteErrorCodeValue, ExecuteOutcome, ExecuteRequest } from './execute-types.js';
 import {
@@ -18,8 +20,6 @@ import { resolveLimits } from './sandbox-limits.js';
 import { type CompiledModule, type QuickJsWasm, quickJsModule } from './wasm-module.js';
 import type { CallMessage, FromWorker, RunMessage, WorkerOutcome } from './worker-protocol.js';
 import { WorkerSlot } from './worker-slot.js';
-import { captureTraceContext, traceHostCall } from './call-telemetry.js';
-import type { Context } from '@opentelemetry/api';
 
 export type { CodeModeRunnerOptions } from './runner-options.js';
 

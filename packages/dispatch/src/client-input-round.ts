@@ -9,8 +9,8 @@ import {
 } from './client-capability.js';
 import { createHandlerContext, type HandlerContext } from './handler-context.js';
 import { InputRequired } from './input-required.js';
-import { traceInputRequests } from './input-telemetry.js';
 import { type InputRequest, InputSession } from './input-session.js';
+import { traceInputRequests } from './input-telemetry.js';
 import { isJsonObject } from './json.js';
 import { digestOf, type RequestStateCodec, type StateBinding } from './request-state.js';
 

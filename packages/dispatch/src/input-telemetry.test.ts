@@ -2,7 +2,11 @@
 import { type JsonObject, silentLogger } from '@agentd/rpc-frame';
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { makeContext, rpc } from './test-support/request-context.js';
@@ -10,7 +14,9 @@ import { makeContext, rpc } from './test-support/request-context.js';
 const spans = new InMemorySpanExporter();
 beforeAll(() => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
+  );
 });
 afterAll(() => {
   trace.disable();
@@ -45,5 +51,8 @@ it('puts one elicitation/create CLIENT span under the request span', async () =>
   const asked = finished.find((span) => span.name === 'elicitation/create');
   expect(asked?.kind).toBe(SpanKind.CLIENT);
   expect(asked?.parentSpanContext?.spanId).toBe(request?.spanContext().spanId);
-  expect(asked?.attributes).toMatchObject({ 'mcp.method.name': 'elicitation/create', 'mcp.input.key': 'who' });
+  expect(asked?.attributes).toMatchObject({
+    'mcp.method.name': 'elicitation/create',
+    'mcp.input.key': 'who',
+  });
 });

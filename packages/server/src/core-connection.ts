@@ -207,7 +207,10 @@ export class Connection implements CoreConnection {
   }
 
   /** onRequest, whose promise never rejects (the paths that can are caught there). */
-  private onRequestSafe(request: JsonRpcRequest, options: HandleOptions): Promise<JsonRpcResponse | undefined> {
+  private onRequestSafe(
+    request: JsonRpcRequest,
+    options: HandleOptions,
+  ): Promise<JsonRpcResponse | undefined> {
     try {
       return this.onRequest(request, options);
     } catch (thrown) {
@@ -449,7 +452,8 @@ export class Connection implements CoreConnection {
     send: (message: JsonRpcMessage, force?: boolean) => boolean,
     signal: AbortSignal,
   ): Promise<JsonObject> {
-    const requests = (this.clientRequests ??= new ClientRequests(this.host.clientRequestTimeoutMs));
+    this.clientRequests ??= new ClientRequests(this.host.clientRequestTimeoutMs);
+    const requests = this.clientRequests;
     return traceClientRequest(method, params, (traced) => requests.send(method, traced, send, signal));
   }
 

@@ -49,10 +49,10 @@ export {
   serveListener,
 } from './serve-listener.js';
 export { openStdio, type ServeStdioOptions, serveStdio } from './serve-stdio.js';
-export { MCP_DURATION_BUCKETS, type TraceCarrier } from './telemetry.js';
 export {
   createServerCore,
   DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_MAX_SUBSCRIPTIONS,
 } from './server-core.js';
+export { MCP_DURATION_BUCKETS, type TraceCarrier } from './telemetry.js';

@@ -11,9 +11,20 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { context, metrics, ProxyTracerProvider, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
+import {
+  context,
+  metrics,
+  ProxyTracerProvider,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import {
   AlwaysOffSampler,
   BasicTracerProvider,
@@ -31,7 +42,9 @@ const RESULT = { content: [{ type: 'text', text: 'ok' }] };
 const dir = mkdtempSync(join(tmpdir(), 'agentd-otel-bench-'));
 const handler: Handler = { capabilities: () => ({ tools: {} }), handle: async () => RESULT };
 const core = createServerCore({ handler, serverInfo: { name: 'bench', version: '0' }, logger: silentLogger });
-const server = net.createServer({ allowHalfOpen: true }, (socket) => serveConnection(socket, 'management', core));
+const server = net.createServer({ allowHalfOpen: true }, (socket) =>
+  serveConnection(socket, 'management', core),
+);
 const path = join(dir, 'otel.sock');
 await new Promise<void>((resolve) => server.listen(path, resolve));
 

@@ -1,8 +1,10 @@
 /** Request spans and the duration metric with a real OTel SDK, over a real unix socket. */
-import { memoryLogger, modernMeta, type NdjsonClient } from '@agentd/test-support';
+
 import { ErrorCode, WireError } from '@agentd/rpc-frame';
+import { memoryLogger, modernMeta, type NdjsonClient } from '@agentd/test-support';
 import { context, metrics, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   AggregationTemporality,
   InMemoryMetricExporter,
@@ -15,7 +17,6 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Handler } from './handler.js';
 import { createServerCore } from './server-core.js';
@@ -24,14 +25,19 @@ import { type SocketServer, startSocketServer } from './test-support/socket-serv
 
 const spans = new InMemorySpanExporter();
 const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
+const reader = new PeriodicExportingMetricReader({
+  exporter: metricExporter,
+  exportIntervalMillis: 3_600_000,
+});
 const meterProvider = new MeterProvider({ readers: [reader] });
 const contextManager = new AsyncLocalStorageContextManager();
 
 beforeAll(() => {
   context.setGlobalContextManager(contextManager.enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
+  );
   metrics.setGlobalMeterProvider(meterProvider);
 });
 afterAll(async () => {
@@ -142,10 +148,17 @@ describe('request spans', () => {
     // The sub-request carries the CLIENT span's context in its _meta.
     const traceparent = (asked.params as { _meta?: { traceparent?: string } })._meta?.traceparent;
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
-    client.send({ jsonrpc: '2.0', id: asked.id, result: { role: 'assistant', content: { type: 'text', text: 'hi' } } });
+    client.send({
+      jsonrpc: '2.0',
+      id: asked.id,
+      result: { role: 'assistant', content: { type: 'text', text: 'hi' } },
+    });
     expect((await pending).error).toBeUndefined();
     const init = await finished('initialize');
-    expect(init.attributes).toMatchObject({ 'mcp.method.name': 'initialize', 'mcp.protocol.version': '2025-11-25' });
+    expect(init.attributes).toMatchObject({
+      'mcp.method.name': 'initialize',
+      'mcp.protocol.version': '2025-11-25',
+    });
     const call = await finished('tools/call ask');
     expect(call.attributes['mcp.session.id']).toEqual(expect.any(String));
     const sampling = await finished('sampling/createMessage');

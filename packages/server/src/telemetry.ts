@@ -8,7 +8,6 @@ import { MetaKey } from '@agentd/lifecycle';
 import { isJsonObject, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from '@agentd/rpc-frame';
 import {
   type Attributes,
-  type Context,
   context,
   createNoopMeter,
   type Histogram,
@@ -95,7 +94,11 @@ export function traceRequest(
   const ambientSpan = parent !== ambient ? trace.getSpan(ambient) : undefined;
   const span =
     ambientSpan !== undefined && isSpanContextValid(ambientSpan.spanContext())
-      ? tracer.startSpan(name, { kind: SpanKind.SERVER, links: [{ context: ambientSpan.spanContext() }] }, parent)
+      ? tracer.startSpan(
+          name,
+          { kind: SpanKind.SERVER, links: [{ context: ambientSpan.spanContext() }] },
+          parent,
+        )
       : tracer.startSpan(name, SERVER_SPAN, parent);
   const recording = span.isRecording();
   const duration = durationHistogram();
@@ -155,19 +158,24 @@ export function traceClientRequest(
   const meta: Record<string, unknown> = isJsonObject(params._meta) ? { ...params._meta } : {};
   propagation.inject(spanContext, meta);
   span.setAttribute('mcp.method.name', method);
-  return context.with(spanContext, () => send({ ...params, _meta: meta as JsonObject })).then(
-    (result) => {
-      span.end();
-      return result;
-    },
-    (thrown: unknown) => {
-      const code = (thrown as { code?: unknown } | null)?.code;
-      span.setAttribute('error.type', typeof code === 'number' ? String(code) : errorName(thrown));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: thrown instanceof Error ? thrown.message : String(thrown) });
-      span.end();
-      throw thrown;
-    },
-  );
+  return context
+    .with(spanContext, () => send({ ...params, _meta: meta as JsonObject }))
+    .then(
+      (result) => {
+        span.end();
+        return result;
+      },
+      (thrown: unknown) => {
+        const code = (thrown as { code?: unknown } | null)?.code;
+        span.setAttribute('error.type', typeof code === 'number' ? String(code) : errorName(thrown));
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: thrown instanceof Error ? thrown.message : String(thrown),
+        });
+        span.end();
+        throw thrown;
+      },
+    );
 }
 
 /** The low-cardinality target of the span name: a tool or prompt name (never a resource uri). */
@@ -235,7 +243,8 @@ function protocolVersionOf(
   if (typeof declared === 'string') return declared;
   const session = connection.session;
   if (session !== undefined) return session.protocolVersion;
-  const negotiated = response !== undefined && 'result' in response ? response.result.protocolVersion : undefined;
+  const negotiated =
+    response !== undefined && 'result' in response ? response.result.protocolVersion : undefined;
   return typeof negotiated === 'string' ? negotiated : undefined;
 }
 

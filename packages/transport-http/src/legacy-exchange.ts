@@ -14,7 +14,13 @@ import { sendEmpty, sendJson, sendRefusal } from './replies.js';
 import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
 import { SseStream } from './sse-stream.js';
-import { type Caller, headerOf, makePeer, type TransportContext, traceCarrierOf } from './transport-context.js';
+import {
+  type Caller,
+  headerOf,
+  makePeer,
+  type TransportContext,
+  traceCarrierOf,
+} from './transport-context.js';
 
 /**
  * The caller's session, or answers 404 (unknown, ended, or another principal's) / 400 (protocol

@@ -68,7 +68,12 @@ export function makePeer(connectionId: string, caller: Caller, sessionId?: strin
       origin: 'anonymous',
       connectionId,
       transport: 'http',
-      attributes: { principal: undefined, filters: undefined, remoteAddress: caller.remoteAddress, ...session },
+      attributes: {
+        principal: undefined,
+        filters: undefined,
+        remoteAddress: caller.remoteAddress,
+        ...session,
+      },
     };
   }
   return {

@@ -94,7 +94,10 @@ export async function startDaemon(
 }
 
 /** Exports what is left; an unreachable collector is logged, never a reason to fail the exit. */
-async function shutdownTelemetry(telemetry: TelemetryHandle | undefined, logger: JsonLineLogger): Promise<void> {
+async function shutdownTelemetry(
+  telemetry: TelemetryHandle | undefined,
+  logger: JsonLineLogger,
+): Promise<void> {
   try {
     await telemetry?.shutdown();
   } catch (error) {

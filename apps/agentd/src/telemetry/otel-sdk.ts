@@ -32,7 +32,10 @@ export function registerOtelSdk(settings: TelemetrySettings, version: string): T
   if (settings.traces) {
     const url = `${settings.endpoint}/v1/traces`;
     const exporter = json ? new JsonTraceExporter({ url }) : new ProtoTraceExporter({ url });
-    const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+    const provider = new BasicTracerProvider({
+      resource,
+      spanProcessors: [new BatchSpanProcessor(exporter)],
+    });
     trace.setGlobalTracerProvider(provider);
     shutdowns.push(() => provider.shutdown());
     flushes.push(() => provider.forceFlush());
@@ -40,7 +43,10 @@ export function registerOtelSdk(settings: TelemetrySettings, version: string): T
   if (settings.metrics) {
     const url = `${settings.endpoint}/v1/metrics`;
     const exporter = json ? new JsonMetricExporter({ url }) : new ProtoMetricExporter({ url });
-    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: settings.metricsIntervalMs });
+    const reader = new PeriodicExportingMetricReader({
+      exporter,
+      exportIntervalMillis: settings.metricsIntervalMs,
+    });
     const provider = new MeterProvider({ resource, readers: [reader] });
     metrics.setGlobalMeterProvider(provider);
     shutdowns.push(() => provider.shutdown());

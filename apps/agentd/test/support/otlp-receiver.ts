@@ -117,7 +117,9 @@ function jsonMetrics(body: Buffer): { name: string; encoding: 'json' }[] {
     resourceMetrics: { scopeMetrics: { metrics: { name: string }[] }[] }[];
   };
   return request.resourceMetrics.flatMap((resource) =>
-    resource.scopeMetrics.flatMap((scope) => scope.metrics.map((m) => ({ name: m.name, encoding: 'json' as const }))),
+    resource.scopeMetrics.flatMap((scope) =>
+      scope.metrics.map((m) => ({ name: m.name, encoding: 'json' as const })),
+    ),
   );
 }
 
