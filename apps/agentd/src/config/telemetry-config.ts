@@ -1,8 +1,8 @@
 /** The `telemetry` block: OpenTelemetry export over OTLP/HTTP, settable by the standard OTEL_* variables. */
 import type { JsonObject } from '@agentd/rpc-frame';
 
-export type OtlpProtocol = 'http/protobuf' | 'http/json';
-export type SignalExporter = 'otlp' | 'none';
+type OtlpProtocol = 'http/protobuf' | 'http/json';
+type SignalExporter = 'otlp' | 'none';
 
 /** `telemetry` as written (every key optional); absent when nothing is configured. */
 export interface TelemetryConfig {
@@ -25,7 +25,7 @@ export interface TelemetrySettings {
   readonly metricsIntervalMs: number;
 }
 
-export const TELEMETRY_DEFAULTS = {
+const TELEMETRY_DEFAULTS = {
   endpoint: 'http://localhost:4318',
   protocol: 'http/protobuf',
   serviceName: 'agentd',
