@@ -94,6 +94,7 @@ describe('OpenTelemetry export', () => {
     expect(config.telemetry).toMatchObject({ protocol: 'http/json', serviceName: 'agentd-json' });
     config.telemetry.endpoint = receiver.endpoint;
     const agentd = await startAgentd({ http: true, config });
+    let sessionId: string | null = null;
     try {
       const post = await fetch(agentd.httpUrl as string, {
         method: 'POST',
@@ -114,6 +115,7 @@ describe('OpenTelemetry export', () => {
         }),
       });
       expect(post.status).toBe(200);
+      sessionId = post.headers.get('mcp-session-id');
       await post.text();
     } finally {
       await agentd.stop();
@@ -133,7 +135,9 @@ describe('OpenTelemetry export', () => {
       'network.protocol.name': 'http',
       'client.address': expect.stringMatching(/127\.0\.0\.1/),
       'jsonrpc.request.id': '1',
+      'mcp.session.id': sessionId,
     });
+    expect(sessionId).toEqual(expect.any(String));
     expect(receiver.metrics).toEqual([]);
   });
 });

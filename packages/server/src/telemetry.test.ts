@@ -167,6 +167,46 @@ describe('request spans', () => {
     expect(traceparent).toContain(sampling.spanContext().spanId);
   });
 
+  it('names stdio pipe and HTTP tcp, with the HTTP traceparent carrier as parent and the client address', async () => {
+    const core = createServerCore({
+      handler,
+      serverInfo: { name: 't', version: '1' },
+      logger: memoryLogger(),
+    });
+    const writer = { id: 'w', closed: false, write: () => true, close: () => {} };
+    const stdio = core.openConnection(
+      { origin: 'stdio', connectionId: 'p', transport: 'stdio', attributes: {} },
+      writer,
+    );
+    await stdio.handle({
+      kind: 'request',
+      message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'broken' } },
+    });
+    const piped = await finished('tools/call broken');
+    expect(piped.attributes['network.transport']).toBe('pipe');
+    const http = core.openConnection(
+      {
+        origin: 'anonymous',
+        connectionId: 'h',
+        transport: 'http',
+        attributes: { remoteAddress: '127.0.0.1' },
+      },
+      writer,
+    );
+    await http.handle(
+      { kind: 'request', message: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'fail' } } },
+      { traceCarrier: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` } },
+    );
+    const overHttp = await finished('tools/call fail');
+    expect(overHttp.parentSpanContext?.spanId).toBe(PARENT_ID);
+    expect(overHttp.attributes).toMatchObject({
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+      'client.address': '127.0.0.1',
+    });
+    await core.close();
+  });
+
   it('records mcp.server.operation.duration in seconds with the conventions buckets', async () => {
     await client.request('tools/call', { name: 'echo', arguments: {}, _meta: modernMeta() });
     await client.request('tools/call', { name: 'fail', arguments: {}, _meta: modernMeta() });
