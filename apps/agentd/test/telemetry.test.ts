@@ -78,10 +78,16 @@ describe('OpenTelemetry export', () => {
     );
     expect(operation?.parentSpanId).toBe(call.spanId);
     expect(operation?.traceId).toBe(TRACE_ID);
-    // The run got TRACEPARENT: same trace, its parent a span agentd exported.
+    // The run is an invoke_agent span under the operation call, and its child got that span as TRACEPARENT.
+    const run = spanNamed(spans, 'invoke_agent tracer');
+    expect(run.parentSpanId).toBe(operation?.spanId);
+    expect(run.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'agentd.run.state': 'succeeded',
+    });
     const childParent = /tp=00-([0-9a-f]{32})-([0-9a-f]{16})-01/.exec(output);
     expect(childParent?.[1]).toBe(TRACE_ID);
-    expect(spans.some((span) => span.spanId === childParent?.[2])).toBe(true);
+    expect(childParent?.[2]).toBe(run.spanId);
     expect(receiver.metrics).toContainEqual({ name: 'mcp.server.operation.duration', encoding: 'protobuf' });
   });
 
