@@ -36,6 +36,8 @@ const HEAVY_SUITES = [
   'packages/server/src/serve-connection*.test.ts',
   'packages/server/src/serve-listener.test.ts',
   'packages/server/src/serve-stdio.test.ts',
+  'packages/server/src/telemetry*.test.ts',
+  'packages/server/src/readme-otel.test.ts',
   // transport-http: suites on a listening HTTP server (the in-process fetch-handler suites stay).
   'packages/transport-http/src/accept-http.test.ts',
   'packages/transport-http/src/cancel-official-clients.test.ts',
@@ -71,6 +73,7 @@ const HEAVY_SUITES = [
   'packages/codemode/src/quickjs-execution.test.ts',
   'packages/codemode/src/wasm-module.test.ts',
   'packages/codemode/src/worker-slot.test.ts',
+  'packages/codemode/src/call-telemetry.test.ts',
 ];
 
 export default mergeConfig(

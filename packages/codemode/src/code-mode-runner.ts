@@ -1,5 +1,7 @@
 /** Runs `execute` scripts off the main thread in a small pool of QuickJS worker threads that overflows around CPU hogs. */
 import { availableParallelism } from 'node:os';
+import type { Context } from '@opentelemetry/api';
+import { captureTraceContext, traceHostCall } from './call-telemetry.js';
 import { errorCode, errorMessage, failure } from './execute-failure.js';
 import type { CallContext, ExecuteErrorCodeValue, ExecuteOutcome, ExecuteRequest } from './execute-types.js';
 import {
@@ -37,6 +39,8 @@ interface Pending {
   started: () => void;
   /** Guest CPU ms used so far, as its worker keeps it current (charged to its principal). */
   cpuSoFar: () => number;
+  /** The caller's trace context: each host call is a child span of its request. */
+  readonly traceContext: Context;
 }
 
 export class CodeModeRunner {
@@ -141,6 +145,7 @@ export class CodeModeRunner {
         execId,
         principal,
         priority: request.priority === true,
+        traceContext: captureTraceContext(),
         request,
         limits,
         message,
@@ -411,7 +416,9 @@ export class CodeModeRunner {
     try {
       const args: unknown = JSON.parse(message.args);
       const context: CallContext = { signal: pending.calls.signal };
-      const value = await pending.request.call(message.kind, message.id, args, context);
+      const value = await traceHostCall(pending.traceContext, message.kind, message.id, () =>
+        pending.request.call(message.kind, message.id, args, context),
+      );
       const json = JSON.stringify(value === undefined ? null : value);
       const bytes = Buffer.byteLength(json, 'utf8');
       envelope =

@@ -10,6 +10,7 @@ import {
 import { createHandlerContext, type HandlerContext } from './handler-context.js';
 import { InputRequired } from './input-required.js';
 import { type InputRequest, InputSession } from './input-session.js';
+import { traceInputRequests } from './input-telemetry.js';
 import { isJsonObject } from './json.js';
 import { digestOf, type RequestStateCodec, type StateBinding } from './request-state.js';
 
@@ -79,6 +80,7 @@ export async function runClientInputRound<T>(
       for (const [key, value] of Object.entries(keyed)) asked.pending.set(key, value);
     }
     if (request.era === 'modern') {
+      traceInputRequests(asked.pending);
       return { kind: 'input_required', result: inputRequiredResult(asked, keyed, raw, binding, codec) };
     }
     if (!keyed || round + 1 >= MAX_LEGACY_ROUNDS || !request.sendRequest) {

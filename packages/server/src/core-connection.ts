@@ -38,6 +38,7 @@ import { errorFields } from './logger.js';
 import { idKey } from './request-key.js';
 import { createRequestScope, type RequestScope, type ScopeIo } from './request-scope.js';
 import { SlotPool } from './slot-pool.js';
+import { bindActive, traceClientRequest, traceRequest } from './telemetry.js';
 
 /** Why a request's signal aborted: decides whether (and how) it is still answered. */
 const CANCELLED = 'cancelled';
@@ -134,13 +135,8 @@ export class Connection implements CoreConnection {
         return Promise.resolve(undefined);
       case 'request': {
         const request = frame.message;
-        // onRequest only returns promises that never reject (the paths that can are caught there):
-        // no extra catch promise and closure per request.
-        try {
-          return this.onRequest(request, options);
-        } catch (thrown) {
-          return Promise.resolve(this.failed(request, thrown));
-        }
+        // The one place every request passes: its span (a no-op without an OTel SDK) wraps it all.
+        return traceRequest(this, request, options.traceCarrier, () => this.onRequestSafe(request, options));
       }
     }
   }
@@ -208,6 +204,18 @@ export class Connection implements CoreConnection {
     }
     const entry = this.inFlight.get(key);
     if (entry !== undefined) this.abortEntry(entry, CANCELLED, undefined);
+  }
+
+  /** onRequest, whose promise never rejects (the paths that can are caught there). */
+  private onRequestSafe(
+    request: JsonRpcRequest,
+    options: HandleOptions,
+  ): Promise<JsonRpcResponse | undefined> {
+    try {
+      return this.onRequest(request, options);
+    } catch (thrown) {
+      return Promise.resolve(this.failed(request, thrown));
+    }
   }
 
   /** Synchronous up to the domain call: most requests cost no extra microtask hops here. */
@@ -331,7 +339,8 @@ export class Connection implements CoreConnection {
       if (external !== undefined) external.removeEventListener('abort', onExternalAbort);
       resolve(response);
     };
-    const start = (): void => {
+    // Bound to this request's (span) context: a queued start runs from another request's release.
+    const start = bindActive((): void => {
       // The slot is held until the handler really settles, even when the answer went out early.
       const finish = (response: JsonRpcResponse | undefined): void => {
         this.slots.release();
@@ -340,7 +349,7 @@ export class Connection implements CoreConnection {
       this.invoke(request, era, scope).then(finish, (thrown: unknown) =>
         finish(scope.aborted ? undefined : errorResponse(request.id, toWireError(thrown).toJSON())),
       );
-    };
+    });
     const entry: InFlight = { id: request.id, scope, settle, start };
     const onExternalAbort = (): void => this.abortEntry(entry, CANCELLED, undefined);
     this.inFlight.set(key, entry);
@@ -448,7 +457,8 @@ export class Connection implements CoreConnection {
     signal: AbortSignal,
   ): Promise<JsonObject> {
     this.clientRequests ??= new ClientRequests(this.host.clientRequestTimeoutMs);
-    return this.clientRequests.send(method, params, send, signal);
+    const requests = this.clientRequests;
+    return traceClientRequest(method, params, (traced) => requests.send(method, traced, send, signal));
   }
 
   private defaultLegacyVersion(): string {

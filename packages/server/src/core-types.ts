@@ -15,6 +15,7 @@ import type { PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
 import type { Handler, Implementation, Peer } from './handler.js';
 import type { InputBudget } from './input-budget.js';
 import type { Logger } from './logger.js';
+import type { TraceCarrier } from './telemetry.js';
 
 export interface ServerCoreOptions {
   handler: Handler;
@@ -57,6 +58,11 @@ export interface HandleOptions {
    * `RequestContext.closeStream`; absent where nothing could resume.
    */
   closeStream?(): void;
+  /**
+   * W3C trace context from the transport's envelope (HTTP `traceparent` / `tracestate` /
+   * `baggage` headers): the request span's parent when `params._meta` carries none.
+   */
+  traceCarrier?: TraceCarrier | undefined;
 }
 
 /** The legacy handshake state of a connection, after `initialize`. */

@@ -55,3 +55,4 @@ export {
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_MAX_SUBSCRIPTIONS,
 } from './server-core.js';
+export { MCP_DURATION_BUCKETS, type TraceCarrier } from './telemetry.js';

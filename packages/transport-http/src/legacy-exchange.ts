@@ -17,7 +17,13 @@ import { SessionSink } from './session-sink.js';
 import { type Session, SessionStore } from './session-store.js';
 import { SseStream } from './sse-stream.js';
 import { StreamRecorder } from './stream-recorder.js';
-import { type Caller, headerOf, makePeer, type TransportContext } from './transport-context.js';
+import {
+  type Caller,
+  headerOf,
+  makePeer,
+  type TransportContext,
+  traceCarrierOf,
+} from './transport-context.js';
 
 /**
  * The caller's session, or answers 404 (unknown, ended, or another principal's) / 400 (protocol
@@ -106,6 +112,7 @@ async function answer(
           if (!stream.write(message) && 'id' in message) session.sink.write(message);
         },
         ...(recorder === undefined ? {} : { closeStream: () => stream.disconnect() }),
+        traceCarrier: traceCarrierOf(caller),
       },
     );
   } finally {
@@ -128,8 +135,14 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
   const sessionId = `${context.options.sessionIdPrefix}${SessionStore.mintId()}`;
   const sink = new SessionSink(`http-session-${sessionId}`);
   const credentials = { auth: caller.principal?.auth };
-  const connection = context.core.openConnection(sessionPeer(makePeer(sink.id, caller), credentials), sink);
-  const response = await connection.handle({ kind: 'request', message: request });
+  const connection = context.core.openConnection(
+    sessionPeer(makePeer(sink.id, caller, sessionId), credentials),
+    sink,
+  );
+  const response = await connection.handle(
+    { kind: 'request', message: request },
+    { traceCarrier: traceCarrierOf(caller) },
+  );
   if (response === undefined || 'error' in response) {
     connection.close();
     const failed = response ?? errorResponse(request.id, refuse.internalError().toJSON());

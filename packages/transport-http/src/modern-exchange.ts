@@ -5,7 +5,7 @@ import { finishAnswer } from './finish-answer.js';
 import { sendRefusal } from './replies.js';
 import { SseStream } from './sse-stream.js';
 import { startTimeout, stopTimer } from './timer.js';
-import { type Caller, makePeer, type TransportContext } from './transport-context.js';
+import { type Caller, makePeer, type TransportContext, traceCarrierOf } from './transport-context.js';
 
 function toolParamsRefusal(
   context: TransportContext,
@@ -63,7 +63,7 @@ export async function serveModernRequest(
     // The core answers every failure itself (CoreConnection.handle never rejects).
     response = await connection.handle(
       { kind: 'request', message: request },
-      { notify: (message) => stream.write(message) },
+      { notify: (message) => stream.write(message), traceCarrier: traceCarrierOf(caller) },
     );
   } finally {
     stopTimer(probe);

@@ -1,6 +1,6 @@
 /** State shared by the request handlers of one endpoint, and the caller of one request. */
 import type { LifecycleOptions } from '@agentd/lifecycle';
-import type { Peer, ServerCore } from '@agentd/server';
+import type { Peer, ServerCore, TraceCarrier } from '@agentd/server';
 import type { Principal } from './bearer-auth.js';
 import type { HeaderReader, HttpOutgoing } from './http-io.js';
 import type { ResolvedOptions } from './options.js';
@@ -48,15 +48,34 @@ export function headerOf(caller: Caller, name: string): string | undefined {
   return caller.headers.get(name) ?? undefined;
 }
 
+/** The W3C trace headers, for the core's request span when the request's `_meta` has none. */
+export function traceCarrierOf(caller: Caller): TraceCarrier | undefined {
+  const traceparent = headerOf(caller, 'traceparent');
+  if (traceparent === undefined) return undefined;
+  const tracestate = headerOf(caller, 'tracestate');
+  const baggage = headerOf(caller, 'baggage');
+  return {
+    traceparent,
+    ...(tracestate !== undefined && { tracestate }),
+    ...(baggage !== undefined && { baggage }),
+  };
+}
+
 /** Authenticated callers are management peers (the embedder narrows by `peer.auth`); others are anonymous. */
-export function makePeer(connectionId: string, caller: Caller): Peer {
+export function makePeer(connectionId: string, caller: Caller, sessionId?: string): Peer {
   const principal = caller.principal;
+  const session = sessionId === undefined ? {} : { sessionId };
   if (principal === undefined) {
     return {
       origin: 'anonymous',
       connectionId,
       transport: 'http',
-      attributes: { principal: undefined, filters: undefined, remoteAddress: caller.remoteAddress },
+      attributes: {
+        principal: undefined,
+        filters: undefined,
+        remoteAddress: caller.remoteAddress,
+        ...session,
+      },
     };
   }
   return {
@@ -68,6 +87,7 @@ export function makePeer(connectionId: string, caller: Caller): Peer {
       principal: principal.auth.principal,
       filters: principal.filters,
       remoteAddress: caller.remoteAddress,
+      ...session,
     },
   };
 }

@@ -2,6 +2,7 @@
 import { type JsonObject, LOG_LEVELS, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentProfile } from '../supervisor/types.js';
 import { CLUSTER_SCHEMA, type ClusterConfig } from './cluster-config.js';
+import { TELEMETRY_SCHEMA, type TelemetryConfig } from './telemetry-config.js';
 
 export type Exposure = 'codemode' | 'classic';
 
@@ -78,6 +79,8 @@ export interface AgentdConfig {
   metrics?: string;
   /** Replicas sharing runs through Redis; none when agentd runs alone. */
   cluster?: ClusterConfig;
+  /** OpenTelemetry export (OTLP/HTTP); the SDK is loaded only when it is on. */
+  telemetry?: TelemetryConfig;
   defaultAgent: string;
   agents: Record<string, AgentProfileConfig>;
   limits: LimitsConfig;
@@ -323,6 +326,7 @@ export const CONFIG_SCHEMA: JsonObject = {
         "Serve Prometheus metrics at this address, e.g. 'http://127.0.0.1:9464' (path default /metrics; restart required). A non-loopback address needs a bearer token.",
     },
     cluster: CLUSTER_SCHEMA,
+    telemetry: TELEMETRY_SCHEMA,
     defaultAgent: {
       type: 'string',
       minLength: 1,

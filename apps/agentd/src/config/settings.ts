@@ -30,6 +30,13 @@ export const SETTINGS: readonly Setting[] = [
   s('cluster.redisUrl', 'AGENTD_REDIS_URL', '--redis-url', 'string'),
   s('cluster.instanceId', 'AGENTD_INSTANCE_ID', '--instance-id', 'string'),
   s('cluster.leaseTtlMs', 'AGENTD_LEASE_TTL_MS', '--lease-ttl-ms', 'int'),
+  // OpenTelemetry: the standard variable names, so one environment configures every process.
+  s('telemetry.endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT', '--otel-endpoint', 'string'),
+  s('telemetry.protocol', 'OTEL_EXPORTER_OTLP_PROTOCOL', '--otel-protocol', 'string'),
+  s('telemetry.serviceName', 'OTEL_SERVICE_NAME', '--otel-service-name', 'string'),
+  s('telemetry.traces', 'OTEL_TRACES_EXPORTER', '--otel-traces-exporter', 'string'),
+  s('telemetry.metrics', 'OTEL_METRICS_EXPORTER', '--otel-metrics-exporter', 'string'),
+  s('telemetry.metricsIntervalMs', 'OTEL_METRIC_EXPORT_INTERVAL', '--otel-metric-export-interval', 'int'),
   s('tls.cert', 'AGENTD_TLS_CERT', '--tls-cert', 'string'),
   s('tls.key', 'AGENTD_TLS_KEY', '--tls-key', 'string'),
   s('limits.maxConcurrentRuns', 'AGENTD_MAX_CONCURRENT_RUNS', '--max-concurrent-runs', 'int'),

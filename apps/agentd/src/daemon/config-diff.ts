@@ -14,6 +14,7 @@ const RESTART_KEYS = [
   'eventsRing',
   'metrics',
   'cluster',
+  'telemetry',
 ] as const;
 
 export interface ConfigDiff {

@@ -5,6 +5,7 @@ import { type ClusterLink, openClusterLink } from '../cluster/cluster-link.js';
 import type { ConfigInputs } from '../config/resolve-config.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { JsonLineLogger } from '../log/logger.js';
+import { startTelemetry, type TelemetryHandle } from '../telemetry/start-telemetry.js';
 import { Daemon } from './daemon.js';
 
 export interface StartContext {
@@ -30,6 +31,8 @@ export async function startDaemon(
   // Throws ConfigError (exit 2) before anything is bound, spawned or written.
   const resolved = resolveConfig(inputs);
   const logger = new JsonLineLogger({ level: resolved.config.logLevel, fields: { pid: process.pid } });
+  // Before anything serves: every request span then reaches the exporter.
+  const telemetry = await startTelemetry(resolved.config.telemetry, context.version);
   const cluster = resolved.config.cluster;
   let link: ClusterLink | undefined;
   if (cluster !== undefined) {
@@ -74,6 +77,7 @@ export async function startDaemon(
     process.off('SIGTERM', onStop);
     process.off('SIGINT', onStop);
     process.off('SIGHUP', onHup);
+    await shutdownTelemetry(telemetry, logger);
     if (error instanceof LocalError) {
       logger.error('cannot start', { code: error.code, error: error.message });
       context.io.err(`agentd: ${error.message}\n`);
@@ -86,5 +90,18 @@ export async function startDaemon(
   process.off('SIGTERM', onStop);
   process.off('SIGINT', onStop);
   process.off('SIGHUP', onHup);
+  await shutdownTelemetry(telemetry, logger);
   return code;
+}
+
+/** Exports what is left; an unreachable collector is logged, never a reason to fail the exit. */
+async function shutdownTelemetry(
+  telemetry: TelemetryHandle | undefined,
+  logger: JsonLineLogger,
+): Promise<void> {
+  try {
+    await telemetry?.shutdown();
+  } catch (error) {
+    logger.warn('telemetry shutdown failed', { error: String(error) });
+  }
 }

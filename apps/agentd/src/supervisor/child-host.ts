@@ -1,5 +1,6 @@
 /** One child process in its own process group: start, stderr tail, exit, and whole-tree kill. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { traceEnv } from '../telemetry/trace-env.js';
 import { ByteTail } from './byte-tail.js';
 import type { AgentProfile } from './types.js';
 
@@ -29,7 +30,8 @@ function childEnv(profile: AgentProfile): NodeJS.ProcessEnv {
   } else {
     Object.assign(base, process.env);
   }
-  return { ...base, ...profile.env };
+  // The spawning request's trace context replaces any the daemon inherited; the profile's env wins.
+  return { ...base, ...traceEnv(), ...profile.env };
 }
 
 /** Sends `signal` to the whole process group led by `pid`; false when the group is gone. */

@@ -4,6 +4,7 @@
  */
 import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
+import { startRunSpan } from '../telemetry/run-span.js';
 import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import { newHandle, newRunId } from './ids.js';
@@ -110,7 +111,10 @@ export class Supervisor {
     this.onChange(run);
     run.callObserver('onStart', () => observer.onStart?.(run.status()));
     const unobserve = observer.onEvent === undefined ? undefined : run.observe(observer.onEvent);
-    run.start(request.instruction);
+    const endSpan = startRunSpan({ handle: run.handle, runId: run.runId, agent: run.profile.name }, () =>
+      run.start(request.instruction),
+    );
+    if (endSpan !== undefined) void run.until((r) => isTerminal(r.state)).then(() => endSpan(run.state));
     const reached = request.async
       ? (r: Run) => r.state !== 'starting'
       : run.warm
