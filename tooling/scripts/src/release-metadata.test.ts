@@ -25,7 +25,7 @@ describe('metadataProblems', () => {
       'license is ISC, not MIT',
       'repository is not an object with url and directory',
       'no keywords',
-      'engines.node is >=22, expected >=20',
+      'engines.node is >=22, expected >=20[.minor.patch]',
     ]);
     expect(metadataProblems(good, 'apps/x')).toEqual([
       'repository.directory is packages/x, not apps/x',

@@ -26,7 +26,8 @@ export function metadataProblems(manifest: PackageManifest, relativeDir: string)
   if (!Array.isArray(manifest.keywords) || manifest.keywords.length === 0) problems.push('no keywords');
   const node = manifest.engines?.node;
   if (node === undefined) problems.push('no engines.node');
-  else if (!new RegExp(`^>=\\s*${OLDEST_NODE_MAJOR}(?:\\.0){0,2}$`).test(node.trim()))
-    problems.push(`engines.node is ${node}, expected >=${OLDEST_NODE_MAJOR}`);
+  // A later Node 20 minor is allowed where a dependency needs it (the OTel SDK: 20.6).
+  else if (!new RegExp(`^>=\\s*${OLDEST_NODE_MAJOR}(?:\\.\\d+){0,2}$`).test(node.trim()))
+    problems.push(`engines.node is ${node}, expected >=${OLDEST_NODE_MAJOR}[.minor.patch]`);
   return problems;
 }
