@@ -80,6 +80,9 @@ beforeAll(async () => {
     format: 'esm',
     target: 'node20',
     outdir: out,
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    },
     logLevel: 'silent',
   });
   // As the recipe's build script does, in a plain Node process of the project.
