@@ -19,9 +19,6 @@ import type { Session } from './session-store.js';
 import { SseStream } from './sse-stream.js';
 import type { Caller, TransportContext } from './transport-context.js';
 
-/** A poll: `read` with an aborted signal answers at once. */
-const NOW = AbortSignal.abort();
-
 export async function resumeStream(
   context: TransportContext,
   caller: Caller,
@@ -48,7 +45,9 @@ export async function resumeStream(
     );
     return;
   }
-  const first = await store.read(position.streamId, position.seq, NOW);
+  // A poll (`read` with an aborted signal answers at once); the signal is made here, not at module
+  // scope, because workerd refuses such work in a Worker's global scope.
+  const first = await store.read(position.streamId, position.seq, AbortSignal.abort());
   if (first === 'gone') {
     sendRefusal(caller.out, null, refuse.eventNotFound(), caller.corsHeaders);
     return;
