@@ -160,6 +160,7 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     lastSeen: Date.now(),
     active: 0,
     carriers: new Map(),
+    streams: new Set(),
   });
   sendJson(caller.out, 200, response, { ...caller.corsHeaders, 'mcp-session-id': sessionId });
 }
@@ -182,6 +183,7 @@ function recorderFor(
     store,
     { sessionId: session.id, principal: session.principal, kind },
     context.core.logger,
+    session.streams,
   );
 }
 

@@ -1,8 +1,10 @@
 /** One MCP endpoint's state and rules, shared by every host adapter (fetch, Node, `serveHttp`). */
 
 import { hostPolicy } from '@agentd/lifecycle';
+import { errorFields, type Logger } from '@agentd/rpc-frame';
 import type { ServerCore } from '@agentd/server';
 import { type AuthGate, createAuthGate } from './auth-gate.js';
+import type { EventStore } from './event-store.js';
 import type { HttpIncoming, HttpOutgoing } from './http-io.js';
 import { type McpHttpOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { ownsPath, routeRequest } from './route-request.js';
@@ -28,6 +30,18 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** An ended session's streams leave the event store at once rather than at its expiry. */
+function forgetStreams(store: EventStore | undefined, streams: Set<string>, logger: Logger): void {
+  if (store === undefined) return;
+  for (const id of streams)
+    store
+      .delete(id)
+      .catch((error: unknown) =>
+        logger.warn('sse event store delete failed', { streamId: id, ...errorFields(error) }),
+      );
+  streams.clear();
+}
+
 export function createEndpoint(core: ServerCore, options: McpHttpOptions = {}): McpEndpoint {
   const served = servedVersions(core, options.legacy);
   const resolved = { ...resolveOptions(options), legacy: served.legacy };
@@ -47,6 +61,7 @@ export function createEndpoint(core: ServerCore, options: McpHttpOptions = {}): 
       ttlMs: resolved.sessionTtlMs,
       maxSessions: resolved.maxSessions,
       maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
+      onEnd: (session) => forgetStreams(resolved.eventStore, session.streams, core.logger),
     }),
     exchanges: new Set(),
     closing: false,

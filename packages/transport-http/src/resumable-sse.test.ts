@@ -9,7 +9,8 @@ import { createServerCore, type ServerCore, silentLogger } from '@agentd/server'
 import { SubscriptionRegistry } from '@agentd/subscriptions';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryEventStore } from './memory-event-store.js';
 import { type ServeHttpOptions, serveHttp } from './node.js';
 import { modernPost } from './test-support/harness.js';
 
@@ -341,6 +342,41 @@ describe('legacy SSE resumability, in-memory event store', () => {
     const text = await res.text();
     expect(text).not.toMatch(/^id:/m);
     expect(text).toContain('no closeStream for modern');
+  });
+});
+
+describe('an ended session', () => {
+  it("leaves the event store with its streams at once, not at the store's expiry", async () => {
+    const store = new MemoryEventStore();
+    const server = await start({ eventStore: store });
+    try {
+      const session = await rawSession(server.url);
+      const controller = new AbortController();
+      const get = await fetch(server.url, {
+        method: 'GET',
+        signal: controller.signal,
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': session.sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
+      });
+      const reader = (get.body as ReadableStream<Uint8Array>).getReader();
+      const first = new TextDecoder().decode((await reader.read()).value);
+      const streamId = (/id: (\S+):0/.exec(first)?.[1] ?? '') as string;
+      await vi.waitFor(async () => expect(await store.owner(streamId)).toBeDefined(), { timeout: 10_000 });
+      controller.abort();
+      const deleted = await fetch(server.url, { method: 'DELETE', headers: session.headers });
+      expect(deleted.status).toBeLessThan(300);
+      await vi.waitFor(
+        async () => expect(await store.owner(streamId), 'stream still stored').toBeUndefined(),
+        {
+          timeout: 10_000,
+        },
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -28,6 +28,8 @@ export interface Session {
   active: number;
   /** The POSTs answering requests, by request id key, with their runners (see `legacy-cancel.ts`). */
   readonly carriers: Map<string, Carrier>;
+  /** Its resumable streams still in the event store: an ended session's can never be resumed. */
+  readonly streams: Set<string>;
 }
 
 function isIdle(session: Session): boolean {
@@ -38,6 +40,8 @@ export interface SessionStoreOptions {
   ttlMs: number;
   maxSessions: number;
   maxSessionsPerPrincipal: number;
+  /** Called once for each session that ends (DELETE, expiry, eviction, shutdown). */
+  onEnd?: (session: Session) => void;
 }
 
 /** Anonymous callers share one quota. */
@@ -117,6 +121,7 @@ export class SessionStore {
     session.sink.close();
     session.connection?.close();
     session.connection = undefined;
+    this.#options.onEnd?.(session);
     if (this.#sessions.size === 0) this.#stopReaper();
     return true;
   }

@@ -13,22 +13,27 @@ export class StreamRecorder {
   readonly #store: EventStore;
   readonly #logger: Logger;
   readonly #owner: StreamOwner;
+  /** The stream ids its session has in the store, deleted with the session (see session-store.ts). */
+  readonly #sessionStreams: Set<string> | undefined;
   #next = 0;
   #warned = false;
 
-  constructor(store: EventStore, owner: StreamOwner, logger: Logger) {
+  constructor(store: EventStore, owner: StreamOwner, logger: Logger, sessionStreams?: Set<string>) {
     this.streamId = mintStreamId();
     this.#store = store;
     this.#owner = owner;
     this.#logger = logger;
+    this.#sessionStreams = sessionStreams;
   }
 
   /** Records the next event (no message: priming, or the end marker) and returns its SSE id. */
   record(message?: JsonRpcMessage): string {
     const seq = this.#next++;
     // Registered with the first event: a request answered as plain JSON never touches the store.
-    if (seq === 0)
+    if (seq === 0) {
+      this.#sessionStreams?.add(this.streamId);
       this.#store.createStream(this.streamId, this.#owner).catch((error: unknown) => this.#failed(error));
+    }
     this.#store
       .append(this.streamId, message === undefined ? { seq } : { seq, message })
       .catch((error: unknown) => this.#failed(error));
@@ -41,6 +46,7 @@ export class StreamRecorder {
    */
   delivered(): void {
     if (this.#next === 0 || this.#owner.kind !== 'request') return;
+    this.#sessionStreams?.delete(this.streamId);
     this.#store.delete(this.streamId).catch((error: unknown) => this.#failed(error));
   }
 
