@@ -4,7 +4,7 @@
  */
 import { taskStatusNotification } from '@agentd/dispatch';
 import type { ClusterLink } from '../cluster/cluster-link.js';
-import { ClusterNode, sessionIdPrefix } from '../cluster/cluster-node.js';
+import { ClusterNode, type ClusterNodeOptions, sessionIdPrefix } from '../cluster/cluster-node.js';
 import type { ConfigInputs, ResolvedConfig } from '../config/resolve-config.js';
 import { EventRing } from '../log/event-ring.js';
 import type { JsonLineLogger } from '../log/logger.js';
@@ -37,7 +37,7 @@ export interface DaemonOptions {
 function clusterNodeFor(
   options: DaemonOptions,
   supervisor: Supervisor,
-  hooks: Pick<ConstructorParameters<typeof ClusterNode>[0], 'listeners' | 'onLost' | 'onTaskFailed'>,
+  hooks: Pick<ClusterNodeOptions, 'listeners' | 'onLost' | 'onTaskFailed'>,
 ): ClusterNode | undefined {
   const { link, logger, version } = options;
   const config = options.resolved.config.cluster;
