@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Json } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_SPECS } from '../src/cli/usage.js';
+import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 
 const TOKEN = 'cli-e2e-bearer-token-0123456789';
@@ -15,6 +16,7 @@ const tokenFile = join(dir, 'token');
 writeFileSync(tokenFile, `${TOKEN}\n`);
 
 const agents = {
+  example: TEST_AGENT_CONFIG,
   // Prints, waits for the test's signal file, prints again: "mid-run" is a fact, not a timing guess.
   gated: {
     mode: 'plain',

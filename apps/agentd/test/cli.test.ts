@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentd-cli-'));
@@ -98,7 +99,7 @@ describe('agentd with no arguments', () => {
 
 describe('operator client commands', () => {
   it('status, tools, spawn and call speak the modern era over the unix socket', async () => {
-    const agentd = await startAgentd();
+    const agentd = await startAgentd({ config: { agents: { example: TEST_AGENT_CONFIG } } });
     running.push(agentd);
     const socket = ['--socket', agentd.socket];
     const tools = await runCli(['tools', ...socket]);

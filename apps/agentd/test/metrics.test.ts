@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NdjsonClient } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
+import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { runCli, startAgentd } from './support/agentd-process.js';
 
 /** One sample's value from the Prometheus text, e.g. `agentd_runs{state="running"}`. */
@@ -34,7 +35,7 @@ describe('metrics', () => {
   it('serves runs by state, durations, queue depth, connections, requests and Code Mode limit hits', async () => {
     const agentd = await startAgentd({
       args: ['--metrics', 'http://127.0.0.1:0'],
-      config: { codeMode: { cpuMs: 100 } },
+      config: { codeMode: { cpuMs: 100 }, agents: { example: TEST_AGENT_CONFIG } },
     });
     const url = /metrics: (\S+)/.exec(agentd.stdout.join(''))?.[1] as string;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);

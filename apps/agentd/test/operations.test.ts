@@ -2,6 +2,7 @@
 
 import { type Json, NdjsonClient, toolValue } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
+import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { startAgentd } from './support/agentd-process.js';
 
 function tool(client: NdjsonClient, name: string, args: Json = {}): Promise<Json> {
@@ -20,6 +21,7 @@ describe('operator operations and limits', () => {
     const agentd = await startAgentd({
       args: ['--exposure', 'classic'],
       config: {
+        agents: { example: TEST_AGENT_CONFIG },
         limits: { maxConcurrentRuns: 1, maxWarmSessions: 1, maxTrackedHandles: 3, maxOutputBytes: 2000 },
       },
     });

@@ -2,6 +2,7 @@
 
 import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
 
 let agentd: Agentd;
@@ -31,7 +32,10 @@ beforeAll(async () => {
   agentd = await startAgentd({
     args: ['--exposure', 'classic'],
     config: {
-      agents: { shout: { mode: 'plain', command: 'sh', args: ['-c', 'tr a-z A-Z; echo done >&2'] } },
+      agents: {
+        example: TEST_AGENT_CONFIG,
+        shout: { mode: 'plain', command: 'sh', args: ['-c', 'tr a-z A-Z; echo done >&2'] },
+      },
     },
   });
 });

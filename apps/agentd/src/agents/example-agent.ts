@@ -1,13 +1,13 @@
-/** The built-in example agent: speaks the agent protocol (docs/agent-protocol.md) with node built-ins only. */
-import { spawn } from 'node:child_process';
+/**
+ * The built-in example agent: a minimal agent of the agent protocol (docs/agent-protocol.md), with
+ * node built-ins only. It shows a run, warm turns, progress events and cancel; nothing more.
+ */
 import { createInterface } from 'node:readline';
 
 type Json = Record<string, unknown>;
-type Reply = { result: Json } | { error: { code: number; message: string; data?: unknown } };
+type Reply = { result: Json } | { error: { code: number; message: string } };
 
-const HELP =
-  'commands: echo TEXT | uppercase TEXT | reverse TEXT | count [words] TEXT | sleep MS | log TEXT | fail [MESSAGE] | ' +
-  'crash [CODE] | hang | hang-hard | big BYTES | env NAME | cwd | grandchild | garbage | history | help';
+const HELP = 'commands: echo TEXT | uppercase TEXT | count TEXT | sleep MS | history | help';
 
 /** Messages of this session, for `history` (warm sessions remember their turns). */
 const history: string[] = [];
@@ -18,34 +18,25 @@ function send(message: Json): void {
   process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 }
 
-function event(params: Json): void {
-  send({ method: 'event', params });
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 function countWords(text: string): number {
   const trimmed = text.trim();
   return trimmed.length === 0 ? 0 : trimmed.split(/\s+/).length;
 }
 
+/** Sleeps in four steps with a progress event after each; a `cancel` ends it at the next step. */
 async function sleepWithProgress(id: unknown, ms: number): Promise<Reply> {
   const steps = 4;
   for (let step = 1; step <= steps; step += 1) {
-    await sleep(ms / steps);
+    await new Promise((resolve) => setTimeout(resolve, ms / steps));
     if (cancelled.has(id)) return { error: { code: -32800, message: 'turn cancelled by the supervisor' } };
-    event({
-      type: 'progress',
-      progress: step,
-      total: steps,
-      message: `slept ${Math.round((ms * step) / steps)} ms`,
-    });
+    const message = `slept ${Math.round((ms * step) / steps)} ms`;
+    send({ method: 'event', params: { type: 'progress', progress: step, total: steps, message } });
   }
   return { result: { text: `slept ${ms} ms` } };
 }
 
 /** Answers one instruction (a `run`) or message (a `turn`). */
-async function answer(id: unknown, text: string): Promise<Reply | undefined> {
+async function answer(id: unknown, text: string): Promise<Reply> {
   const trimmed = text.trim();
   const space = trimmed.indexOf(' ');
   const command = (space === -1 ? trimmed : trimmed.slice(0, space)).toLowerCase();
@@ -55,8 +46,6 @@ async function answer(id: unknown, text: string): Promise<Reply | undefined> {
       return { result: { text: rest } };
     case 'uppercase':
       return { result: { text: rest.toUpperCase() } };
-    case 'reverse':
-      return { result: { text: [...rest].reverse().join('') } };
     case 'count': {
       // `count words TEXT` and `count TEXT` both count the words of TEXT.
       const subject = /^words\b/i.test(rest) ? rest.replace(/^words\s*/i, '') : rest;
@@ -69,35 +58,6 @@ async function answer(id: unknown, text: string): Promise<Reply | undefined> {
         return { error: { code: -32602, message: 'sleep needs milliseconds' } };
       return sleepWithProgress(id, ms);
     }
-    case 'log':
-      event({ type: 'log', level: 'info', message: rest });
-      return { result: { text: `logged ${rest}` } };
-    case 'fail':
-      return { error: { code: -32000, message: rest || 'failed as instructed', data: { instructed: true } } };
-    case 'crash':
-      process.stderr.write('example agent: crashing as instructed\n');
-      process.exit(Number.parseInt(rest, 10) || 3);
-      return undefined;
-    case 'hang':
-      return undefined;
-    case 'hang-hard':
-      process.on('SIGTERM', () => process.stderr.write('example agent: ignoring SIGTERM\n'));
-      event({ type: 'log', level: 'info', message: 'ignoring SIGTERM from now on' });
-      return undefined;
-    case 'big':
-      return { result: { text: 'x'.repeat(Math.max(0, Number.parseInt(rest, 10) || 0)) } };
-    case 'env':
-      return { result: { text: process.env[rest] ?? '' } };
-    case 'cwd':
-      return { result: { text: process.cwd() } };
-    case 'grandchild': {
-      // Same process group as this agent: a cancel must take it down too.
-      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-      return { result: { text: String(child.pid), data: { pid: child.pid } } };
-    }
-    case 'garbage':
-      process.stdout.write('this line is not JSON-RPC\n');
-      return undefined;
     case 'history':
       return { result: { text: history.join('\n'), data: { turns: history.length } } };
     case 'help':
@@ -132,14 +92,13 @@ async function handle(message: Json): Promise<void> {
       id,
       error: {
         code: -32602,
-        message: `${String(method)} needs a string ${method === 'run' ? 'instruction' : 'message'}`,
+        message: `${method} needs a string ${method === 'run' ? 'instruction' : 'message'}`,
       },
     });
     return;
   }
   history.push(text);
   const reply = await answer(id, text);
-  if (reply === undefined) return;
   if ('result' in reply && typeof params.turn === 'number') reply.result.turn = params.turn;
   send({ id, ...reply });
 }
@@ -147,14 +106,11 @@ async function handle(message: Json): Promise<void> {
 const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
 lines.on('line', (line) => {
   if (line.trim().length === 0) return;
-  let message: Json;
   try {
-    message = JSON.parse(line) as Json;
+    void handle(JSON.parse(line) as Json);
   } catch {
     process.stderr.write('example agent: ignoring a line that is not JSON\n');
-    return;
   }
-  void handle(message);
 });
 // stdin EOF is the supervisor saying goodbye.
 lines.on('close', () => process.exit(0));

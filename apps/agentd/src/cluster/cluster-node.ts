@@ -17,7 +17,7 @@ import { RunStore } from './run-store.js';
 import { type RunChange, sharedStatus } from './shared-run.js';
 import { WriteQueue } from './write-queue.js';
 
-interface ClusterNodeOptions {
+export interface ClusterNodeOptions {
   config: ClusterConfig;
   link: FleetRedis;
   supervisor: Supervisor;

@@ -1,12 +1,8 @@
 import { mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigWatcher } from './config-watcher.js';
-
-const waitFor = async (predicate: () => boolean) => {
-  for (let i = 0; i < 100 && !predicate(); i++) await new Promise((r) => setTimeout(r, 20));
-};
 
 describe('ConfigWatcher', () => {
   it('reports a Kubernetes-style symlink swap, and not a rewrite with the same bytes', async () => {
@@ -22,11 +18,15 @@ describe('ConfigWatcher', () => {
     watcher.start();
     try {
       writeFileSync(join(dir, 'agentd.json'), '{"logLevel":"info"}');
+      // The duration is the point: nothing may be reported within ten debounce periods.
       await new Promise((r) => setTimeout(r, 200));
       expect(changes).toBe(0);
       symlinkSync('v2', join(dir, '..data_tmp'));
       renameSync(join(dir, '..data_tmp'), join(dir, '..data'));
-      await waitFor(() => changes > 0);
+      await vi.waitFor(() => expect(changes, 'the symlink swap to be reported').toBeGreaterThan(0), {
+        timeout: 10_000,
+        interval: 20,
+      });
       expect(changes).toBe(1);
     } finally {
       watcher.stop();

@@ -1,5 +1,7 @@
 /** The `--metrics` address: `http://HOST:PORT[/PATH]`, loopback unless requests are authenticated. */
+import { LocalError } from '@agentd/rpc-frame';
 import { isLoopbackHost } from '../config/serve-target.js';
+import type { AgentdErrorCode } from '../local-errors.js';
 
 export interface MetricsTarget {
   raw: string;
@@ -10,8 +12,13 @@ export interface MetricsTarget {
   loopback: boolean;
 }
 
-export class MetricsTargetError extends Error {
+/** A `--metrics` address that cannot be served: a config problem, listed with the others. */
+export class MetricsTargetError extends LocalError<AgentdErrorCode> {
   override name = 'MetricsTargetError';
+
+  constructor(message: string) {
+    super('invalid_config', message);
+  }
 }
 
 export function parseMetricsTarget(raw: string): MetricsTarget {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TAIL_LINES } from './plain-run.js';
-import { disposeAll, makeSupervisor, sh, testProfiles, waitUntil } from './test-support/fixtures.js';
+import { disposeAll, makeSupervisor, sh, testProfiles } from './test-support/fixtures.js';
 import type { AgentEvent } from './types.js';
 
 afterEach(disposeAll);
@@ -17,10 +17,16 @@ describe('plain mode streaming', () => {
     const script = `echo first; echo "warming up" >&2; while [ ! -e '${go}' ]; do sleep 0.02; done; echo second`;
     const supervisor = makeSupervisor({ profiles: [...testProfiles(), sh('chatty', script)] });
     const events: AgentEvent[] = [];
-    const done = supervisor.spawn({ agent: 'chatty', instruction: 'x' }, undefined, {
-      onEvent: (event) => events.push(event),
+    let firstTwo!: () => void;
+    const twoLines = new Promise<void>((resolve) => {
+      firstTwo = resolve;
     });
-    await waitUntil(() => events.length >= 2, 5000, 'the first two lines');
+    const done = supervisor.spawn({ agent: 'chatty', instruction: 'x' }, undefined, {
+      onEvent: (event) => {
+        if (events.push(event) === 2) firstTwo();
+      },
+    });
+    await twoLines;
     const running = supervisor.list()[0];
     expect(running?.state).toBe('running');
     expect(running?.tail).toEqual(

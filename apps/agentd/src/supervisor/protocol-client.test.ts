@@ -1,7 +1,7 @@
 /** The protocol client against scripted real children: odd but legal traffic, and violations. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { exampleAgentPath } from './example-agent-profile.js';
-import { disposeAll, makeSupervisor, testProfiles, waitUntil } from './test-support/fixtures.js';
+import { disposeAll, makeSupervisor, statusWhen, testProfiles } from './test-support/fixtures.js';
 import type { AgentProfile, LogEntry } from './types.js';
 
 afterEach(disposeAll);
@@ -71,7 +71,7 @@ describe('agent protocol edge cases', () => {
     const supervisor = makeSupervisor({ profiles: [...testProfiles(), agent] });
     const session = await supervisor.spawn({ agent: 'brief', instruction: 'hello', warm: true });
     expect(session.output).toBe('bye');
-    await waitUntil(() => supervisor.status(session.handle).terminal, 5000, 'session end');
+    await statusWhen(supervisor, session.handle, (s) => s.terminal);
     expect(supervisor.status(session.handle)).toMatchObject({
       state: 'succeeded',
       reason: 'the agent ended the session',
@@ -83,7 +83,7 @@ describe('agent protocol edge cases', () => {
     const supervisor = makeSupervisor();
     const run = await supervisor.spawn({ instruction: 'hang', async: true });
     process.kill(run.pid ?? 0, 'SIGKILL');
-    await waitUntil(() => supervisor.status(run.handle).terminal, 5000, 'run end');
+    await statusWhen(supervisor, run.handle, (s) => s.terminal);
     expect(supervisor.status(run.handle)).toMatchObject({
       state: 'failed',
       error: {

@@ -6,9 +6,9 @@ import {
   disposeAll,
   makeSupervisor,
   sh,
+  statusWhen,
   TEST_LIMITS,
   testProfiles,
-  waitUntil,
 } from './test-support/fixtures.js';
 
 afterEach(disposeAll);
@@ -111,7 +111,7 @@ describe('pause, readiness and drain', () => {
     const running = await supervisor.spawn({ instruction: 'sleep 100', async: true });
     supervisor.pause();
     expect((await refusal(supervisor.spawn({ instruction: 'echo x' }))).code).toBe('paused');
-    await waitUntil(() => supervisor.status(running.handle).terminal, 5000, 'run to finish');
+    await statusWhen(supervisor, running.handle, (s) => s.terminal);
     expect(supervisor.status(running.handle).state).toBe('succeeded');
     expect(supervisor.snapshot().paused).toBe(true);
     supervisor.resume();
@@ -208,7 +208,7 @@ describe('reconfigure', () => {
       defaultAgent: 'helper',
       limits: { ...TEST_LIMITS, maxConcurrentRuns: 1 },
     });
-    await waitUntil(() => supervisor.status(old.handle).terminal, 5000, 'old run');
+    await statusWhen(supervisor, old.handle, (s) => s.terminal);
     expect(supervisor.status(old.handle).output).toBe('HI');
     expect((await supervisor.send(session.handle, 'echo still here')).output).toBe('still here');
     expect(supervisor.status(session.handle).agent).toBe('example');

@@ -4,17 +4,20 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   disposeAll,
   makeSupervisor,
   processGone,
   sh,
+  statusWhen,
   testProfiles,
-  waitUntil,
 } from './test-support/fixtures.js';
 
 afterEach(disposeAll);
+
+/** vi.waitFor's bound where no event says it happened (a pid file written, a process reaped). */
+const WAIT = { timeout: 10_000, interval: 20 };
 
 async function refusal(promise: Promise<unknown> | (() => unknown)): Promise<string> {
   try {
@@ -149,7 +152,7 @@ describe('warm sessions', () => {
     const pending = supervisor.send(session.handle, 'sleep 400', controller.signal);
     controller.abort();
     expect(await refusal(pending)).toBe('aborted');
-    await waitUntil(() => supervisor.status(session.handle).state === 'ready', 5000, 'the turn to end');
+    await statusWhen(supervisor, session.handle, (s) => s.state === 'ready');
     expect(supervisor.status(session.handle)).toMatchObject({
       turns: 2,
       error: { code: 'agent_error', message: 'turn cancelled by the supervisor' },
@@ -159,7 +162,7 @@ describe('warm sessions', () => {
   it('closes an idle session after warmIdleTimeoutMs', async () => {
     const supervisor = makeSupervisor({ limits: { warmIdleTimeoutMs: 100 } });
     const session = await supervisor.spawn({ instruction: 'echo hi', warm: true });
-    await waitUntil(() => supervisor.status(session.handle).terminal, 5000, 'idle close');
+    await statusWhen(supervisor, session.handle, (s) => s.terminal);
     expect(supervisor.status(session.handle)).toMatchObject({ state: 'succeeded', reason: 'idle timeout' });
     expect(supervisor.snapshot().warm).toBe(0);
   });
@@ -173,10 +176,10 @@ describe('cancel', () => {
       profiles: [...testProfiles(), sh('tree', `sleep 30 & echo $! > ${pidFile}; wait`)],
     });
     const run = await supervisor.spawn({ agent: 'tree', instruction: 'x', async: true });
-    await waitUntil(
-      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'),
-      5000,
-      'grandchild pid',
+    await vi.waitFor(
+      () =>
+        expect(existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : '', 'the grandchild pid').toMatch(/\n$/),
+      WAIT,
     );
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     expect(processGone(grandchild)).toBe(false);
@@ -186,7 +189,7 @@ describe('cancel', () => {
       reason: 'operator said so',
       error: { code: 'cancelled' },
     });
-    await waitUntil(() => processGone(grandchild), 5000, 'grandchild to die');
+    await vi.waitFor(() => expect(processGone(grandchild), 'the grandchild to die').toBe(true), WAIT);
     expect(processGone(run.pid ?? 0)).toBe(true);
   });
 
@@ -196,7 +199,7 @@ describe('cancel', () => {
     const grandchild = Number(session.output);
     expect(processGone(grandchild)).toBe(false);
     await supervisor.cancel(session.handle);
-    await waitUntil(() => processGone(grandchild), 5000, 'grandchild to die');
+    await vi.waitFor(() => expect(processGone(grandchild), 'the grandchild to die').toBe(true), WAIT);
     expect(supervisor.status(session.handle).state).toBe('cancelled');
   });
 

@@ -3,7 +3,7 @@ import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { disposeAll, makeSupervisor, sh, testProfiles, waitUntil } from './test-support/fixtures.js';
+import { disposeAll, makeSupervisor, sh, statusWhen, testProfiles } from './test-support/fixtures.js';
 import type { AgentEvent, LogEntry, SubagentStatus } from './types.js';
 
 afterEach(disposeAll);
@@ -149,12 +149,13 @@ describe('timeouts and output limits', () => {
 
   it('escalates to SIGKILL when a child ignores SIGTERM', async () => {
     const supervisor = makeSupervisor();
-    let deaf = false;
-    supervisor.on('event', (_handle, event) => {
-      if (event.message === 'ignoring SIGTERM from now on') deaf = true;
+    const deaf = new Promise<void>((resolve) => {
+      supervisor.on('event', (_handle, event) => {
+        if (event.message === 'ignoring SIGTERM from now on') resolve();
+      });
     });
     const run = await supervisor.spawn({ instruction: 'hang-hard', async: true });
-    await waitUntil(() => deaf, 10_000, 'the agent to ignore SIGTERM');
+    await deaf;
     const status = await supervisor.cancel(run.handle);
     expect(status.state).toBe('cancelled');
     expect(status.error?.signal).toBe('SIGKILL');
@@ -199,7 +200,7 @@ describe('async runs and events', () => {
     const started = await supervisor.spawn({ instruction: 'sleep 150', async: true });
     expect(started).toMatchObject({ state: 'running', terminal: false });
     expect(started.pid).toBeGreaterThan(0);
-    await waitUntil(() => supervisor.status(started.handle).terminal, 5000, 'async run to finish');
+    await statusWhen(supervisor, started.handle, (s) => s.terminal);
     expect(supervisor.status(started.handle)).toMatchObject({ state: 'succeeded', output: 'slept 150 ms' });
   });
 

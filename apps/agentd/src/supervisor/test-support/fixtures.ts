@@ -1,8 +1,8 @@
-/** Test fixtures for the supervisor: profiles over real commands, a supervisor factory, polling helpers. */
-import { existsSync, readFileSync } from 'node:fs';
-import { exampleAgentPath, exampleAgentProfile } from '../example-agent-profile.js';
+/** Test fixtures for the supervisor: profiles over real commands, a supervisor factory, process checks. */
+import { readFileSync } from 'node:fs';
 import { Supervisor } from '../supervisor.js';
-import type { AgentProfile, SupervisorLimits, SupervisorOptions } from '../types.js';
+import type { AgentProfile, SubagentStatus, SupervisorLimits, SupervisorOptions } from '../types.js';
+import { testAgentProfile } from './test-agent.js';
 
 export const TEST_LIMITS: SupervisorLimits = {
   maxConcurrentRuns: 8,
@@ -17,12 +17,10 @@ export function sh(name: string, script: string, extra: Partial<AgentProfile> = 
   return { name, mode: 'plain', command: '/bin/sh', args: ['-c', script], ...extra };
 }
 
+/** `example` is the test agent here: the built-in one has none of the faults these tests inject. */
 export function testProfiles(): AgentProfile[] {
-  if (!existsSync(exampleAgentPath())) {
-    throw new Error(`${exampleAgentPath()} is missing: build apps/agentd first (turbo run build)`);
-  }
   return [
-    exampleAgentProfile('example'),
+    testAgentProfile('example'),
     { name: 'cat', mode: 'plain', command: 'cat' },
     sh('upper', 'tr a-z A-Z'),
     sh('hang', 'sleep 30'),
@@ -50,13 +48,24 @@ export async function disposeAll(): Promise<void> {
   await Promise.all(created.splice(0).map((supervisor) => supervisor.dispose()));
 }
 
-/** Polls `check` every 10 ms until it returns true; fails after `limitMs` (a bound, not a timing assertion). */
-export async function waitUntil(check: () => boolean, limitMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/**
+ * Resolves with the first status of `handle` that `done` accepts: the current one, or the status
+ * event that makes it so (the test's timeout bounds the wait).
+ */
+export function statusWhen(
+  supervisor: Supervisor,
+  handle: string,
+  done: (status: SubagentStatus) => boolean,
+): Promise<SubagentStatus> {
+  return new Promise((resolve) => {
+    const check = (status: SubagentStatus): void => {
+      if (status.handle !== handle || !done(status)) return;
+      supervisor.off('status', check);
+      resolve(status);
+    };
+    supervisor.on('status', check);
+    check(supervisor.status(handle));
+  });
 }
 
 /** True when no live process has this pid (a zombie waiting for a reaper counts as gone). */
