@@ -8,7 +8,14 @@ import { NdjsonClient } from '@agentd/test-support';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
-import { type Browser, CHROMIUM, HAVE_CHROMIUM, IN_CI, launchChromium, screenshot } from './support/chromium.js';
+import {
+  type Browser,
+  CHROMIUM,
+  HAVE_CHROMIUM,
+  IN_CI,
+  launchChromium,
+  screenshot,
+} from './support/chromium.js';
 
 if (!HAVE_CHROMIUM && !IN_CI)
   console.warn(`SKIPPED: apps/agentd dashboard browser tests: no ${CHROMIUM} (apt-get install -y chromium)`);
@@ -43,7 +50,6 @@ describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
       launchChromium(),
     ]);
     page = await browser.context.newPage();
-    page.on('console', (m) => console.log('page:', m.text()));
     page.on('pageerror', (e) => console.log('page error:', e.message));
   }, 120_000);
 
@@ -66,13 +72,22 @@ describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
     await page.locator('form[data-action="spawn"]').waitFor({ state: 'visible', ...WAIT });
     expect(await form.isHidden()).toBe(true);
     await page.locator('#daemon', { hasText: 'ready' }).waitFor(WAIT);
-    expect(await page.evaluate(() => sessionStorage.getItem('agentd.token'))).toBe(TOKEN);
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await page.evaluate("sessionStorage.getItem('agentd.token')")).toBe(TOKEN);
+    expect(await page.evaluate('localStorage.length')).toBe(0);
     await screenshot(page, 'dashboard-signed-in');
   }, 120_000);
 
   it('lists a run spawned from the CLI, streams its lines, and cancels it from the page', async () => {
-    const started = await runCli(['spawn', '--json', '--async', '--socket', operator.socket, '--agent', 'ticker', 'line']);
+    const started = await runCli([
+      'spawn',
+      '--json',
+      '--async',
+      '--socket',
+      operator.socket,
+      '--agent',
+      'ticker',
+      'line',
+    ]);
     expect(started.code).toBe(0);
     const { handle } = JSON.parse(started.stdout) as { handle: string };
     // Pushed by subscriptions/listen: no reload, no user action.
@@ -114,9 +129,9 @@ describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
   it('is fine at 360 px and in the dark scheme', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.emulateMedia({ colorScheme: 'dark' });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
     expect(background).toBe('rgb(21, 23, 26)');
     await screenshot(page, 'dashboard-360-dark');
     await page.emulateMedia({ colorScheme: 'light' });
@@ -129,9 +144,11 @@ describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
       // A run exists on this daemon; a restricted peer must still not see it.
       const spawned = await client.modernResult('tools/call', {
         name: 'execute',
-        arguments: { code: "return await agentd.subagent.spawn({ agent: 'ticker', instruction: 'hidden', async: true });" },
+        arguments: {
+          code: "return await agentd.subagent.spawn({ agent: 'ticker', instruction: 'hidden', async: true });",
+        },
       });
-      const handle = ((spawned.structuredContent as { result: { handle: string } }).result).handle;
+      const handle = (spawned.structuredContent as { result: { handle: string } }).result.handle;
       const restricted = await browser.context.newPage();
       await restricted.goto(dashboardUrl(anonymous));
       await restricted.locator('#daemon', { hasText: 'running 1' }).waitFor(WAIT);

@@ -125,7 +125,8 @@ async function listenHttp(
     const scheme = target.kind === 'https' && ctx.tls !== undefined ? 'https' : 'http';
     const origin = `${scheme}://${host}:${bound.port}`;
     if (page !== undefined) ctx.logger.info('dashboard', { target: target.raw, url: `${origin}/ui/` });
-    else ctx.logger.warn('no dashboard: dist/ui/runs.html is missing (build the package with its build script)');
+    else
+      ctx.logger.warn('no dashboard: dist/ui/runs.html is missing (build the package with its build script)');
     if (!target.loopback && target.kind === 'http') {
       ctx.logger.warn(
         'bearer tokens travel in clear text over http on a non-loopback address; prefer https',

@@ -13,6 +13,7 @@ import type { Logger } from '@agentd/rpc-frame';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
+import { RUNS_APP_URI, runsPage } from '../ui/runs-page.js';
 import { parseAgentUri } from './agent-uri.js';
 import { filterName, type OperationSpec } from './operation-spec.js';
 import {
@@ -22,7 +23,6 @@ import {
   type ResourceHost,
   readResource,
 } from './resources.js';
-import { RUNS_APP_URI, runsPage } from '../ui/runs-page.js';
 import { filtersByTrust, trustOf } from './trust.js';
 
 export interface SelfMcp {
@@ -119,7 +119,10 @@ function registerRunsApp(dispatcher: Dispatcher, exposure: Exposure): void {
       "agentd's runs, live: state, streamed output, result; cancel and spawn where the peer may. Talks to agentd only through the host.",
     html: page.html,
     // No external origin at all: the page is self-contained and reaches agentd through the host.
-    ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true },
+    ui: {
+      csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
+      prefersBorder: true,
+    },
     cache: { ttlMs: 3_600_000, cacheScope: 'public' },
   });
   if (exposure === 'classic') dispatcher.use(linkRunsApp);

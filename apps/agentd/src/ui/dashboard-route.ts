@@ -16,8 +16,7 @@ export interface DashboardOptions {
   allowedOrigins: readonly string[];
 }
 
-const escapeAttribute = (text: string) =>
-  text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeAttribute = (text: string) => text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Answers the dashboard's paths and returns true; returns false for every other request. */
 export function dashboardRoute(
@@ -37,12 +36,17 @@ export function dashboardRoute(
     const path = (req.url ?? '/').split('?')[0] as string;
     if (!owned || !PATHS.has(path)) return false;
     const refuse = (status: number, text: string, extra: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...extra });
+      res.writeHead(status, {
+        'content-type': 'text/plain; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        ...extra,
+      });
       res.end(`${text}\n`);
     };
     if (!isAllowedHost(req.headers.host, policy)) refuse(403, 'Host not allowed');
     else if (!isAllowedOrigin(req.headers.origin, policy)) refuse(403, 'Origin not allowed');
-    else if (req.method !== 'GET' && req.method !== 'HEAD') refuse(405, 'Method not allowed', { allow: 'GET, HEAD' });
+    else if (req.method !== 'GET' && req.method !== 'HEAD')
+      refuse(405, 'Method not allowed', { allow: 'GET, HEAD' });
     else {
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',

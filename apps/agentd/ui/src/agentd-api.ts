@@ -35,14 +35,17 @@ export function agentdApi(connection: Connection, exposure: () => Exposure): Age
         ? await connection.request('tools/call', {
             name: 'execute',
             // The generic form (`agentd.command(id, args)`) needs no knowledge of the typed method names.
-            arguments: { code: `return await agentd.${kind}(${JSON.stringify(id)}, ${JSON.stringify(args)});` },
+            arguments: {
+              code: `return await agentd.${kind}(${JSON.stringify(id)}, ${JSON.stringify(args)});`,
+            },
           })
         : await connection.request('tools/call', { name: `${kind}_${id}`, arguments: args });
       const structured = result.structuredContent as Json | undefined;
       const value = codemode ? structured?.result : structured;
       // A run that ended badly is an isError result that still carries its status: that is a value.
       if (isObject(value) && (result.isError !== true || typeof value.state === 'string')) return value;
-      if (result.isError === true) throw new PageError('tool', textOf(result).replace(/^Error: /, '') || 'refused');
+      if (result.isError === true)
+        throw new PageError('tool', textOf(result).replace(/^Error: /, '') || 'refused');
       const text = textOf(result);
       return (text === '' ? {} : JSON.parse(text)) as Json;
     },
@@ -53,7 +56,11 @@ export function agentdApi(connection: Connection, exposure: () => Exposure): Age
 export function runOfToolResult(result: Json): Json | undefined {
   const structured = result.structuredContent as Json | undefined;
   for (const candidate of [structured, structured?.result as Json | undefined]) {
-    if (candidate !== undefined && typeof candidate.handle === 'string' && typeof candidate.runId === 'string')
+    if (
+      candidate !== undefined &&
+      typeof candidate.handle === 'string' &&
+      typeof candidate.runId === 'string'
+    )
       return candidate;
   }
   return undefined;

@@ -47,7 +47,8 @@ export function httpConnection(endpoint: string, token: string | undefined): Con
       credentials: 'omit',
       ...(signal === undefined ? {} : { signal }),
     });
-    if (response.status === 401) throw new PageError('unauthorized', 'this listener needs a valid bearer token');
+    if (response.status === 401)
+      throw new PageError('unauthorized', 'this listener needs a valid bearer token');
     if (response.status === 403 && !isJson(response))
       throw new PageError('forbidden', 'this listener refused the request (Host or Origin not allowed)');
     return response;
@@ -55,7 +56,10 @@ export function httpConnection(endpoint: string, token: string | undefined): Con
 
   const answerOf = async (response: Response, id: number): Promise<Json> => {
     if (isJson(response)) return (await response.json()) as Json;
-    if (response.body !== null && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    if (
+      response.body !== null &&
+      (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+    ) {
       for await (const message of sseMessages(response.body)) if (message.id === id) return message;
     }
     throw new PageError('http', `unexpected HTTP ${response.status} from ${endpoint}`);
@@ -87,7 +91,8 @@ export function httpConnection(endpoint: string, token: string | undefined): Con
             for await (const message of sseMessages(response.body)) {
               if (message.method === 'notifications/subscriptions/acknowledged') delay = 500;
               const uri = (message.params as Json | undefined)?.uri;
-              if (message.method === 'notifications/resources/updated' && typeof uri === 'string') onUpdate(uri);
+              if (message.method === 'notifications/resources/updated' && typeof uri === 'string')
+                onUpdate(uri);
             }
           } catch {
             // A dropped stream loses nothing the next read cannot recover: the page re-reads on reconnect.

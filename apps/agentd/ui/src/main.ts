@@ -16,8 +16,7 @@ const LIVE_POLL_MS = 500;
 const STATUS_POLL_MS = 2_000;
 
 const inHost = window.parent !== window;
-const endpoint =
-  document.querySelector<HTMLMetaElement>('meta[name="agentd-endpoint"]')?.content || '/mcp';
+const endpoint = document.querySelector<HTMLMetaElement>('meta[name="agentd-endpoint"]')?.content || '/mcp';
 
 interface Session {
   api: AgentdApi;
@@ -36,7 +35,8 @@ interface Session {
 let session: Session | undefined;
 
 const operations = (s: Session) => (s.capabilities.operations ?? []) as { kind: string; id: string }[];
-const sees = (s: Session, kind: string, id: string) => operations(s).some((o) => o.kind === kind && o.id === id);
+const sees = (s: Session, kind: string, id: string) =>
+  operations(s).some((o) => o.kind === kind && o.id === id);
 /** Operator controls follow the operator operations this peer sees (trust and scopes decided server-side). */
 const isOperator = (s: Session) => sees(s, 'command', 'cancel');
 const readsInventory = (s: Session) =>
@@ -86,7 +86,8 @@ async function refreshRuns(s: Session): Promise<void> {
       if (run !== undefined) listed.add(run.handle);
     }
     // Evicted runs leave the inventory; handed ones stay while agentd still knows them.
-    for (const handle of s.runs.keys()) if (!listed.has(handle) && !s.handed.has(handle)) s.runs.delete(handle);
+    for (const handle of s.runs.keys())
+      if (!listed.has(handle) && !s.handed.has(handle)) s.runs.delete(handle);
   }
   for (const handle of s.handed) if (!readsInventory(s)) await refreshRun(s, handle);
 }
@@ -205,7 +206,9 @@ async function start(connection: Connection, handed?: Json, withToken = false): 
   await Promise.all([refreshStatus(s), refreshRuns(s)]).catch((error) => failed(s, error));
   render();
   every(s, STATUS_POLL_MS, () => refreshStatus(s));
-  const watched = readsInventory(s) ? ['agent://inventory', 'agent://capabilities'] : ['agent://capabilities'];
+  const watched = readsInventory(s)
+    ? ['agent://inventory', 'agent://capabilities']
+    : ['agent://capabilities'];
   if (connection.watch !== undefined) {
     let queued = false;
     s.stops.push(
@@ -268,8 +271,9 @@ function wire(): void {
     dom.cancel.disabled = true;
     s.api
       .op('command', 'subagent.cancel', { handle, reason: 'cancelled from the agentd page' })
-      .then((status) => {
+      .then(async (status) => {
         remember(s, status);
+        await refreshStatus(s);
         render();
       })
       .catch((error) => showNotice(`cancel failed: ${problem(error)}`))
@@ -291,6 +295,7 @@ function wire(): void {
         (dom.spawn.elements.namedItem('instruction') as HTMLInputElement).value = '';
         adopt(s, status);
         showNotice(undefined);
+        return refreshStatus(s).then(render);
       })
       .catch((error) => showNotice(`spawn failed: ${problem(error)}`));
   });

@@ -37,7 +37,7 @@ export const dom = {
   resultText: byId<HTMLPreElement>('result-text'),
 };
 
-export function duration(run: RunView, now: number): string {
+function duration(run: RunView, now: number): string {
   const end = run.endedAt === undefined ? now : Date.parse(run.endedAt);
   const seconds = Math.max(0, Math.round((end - Date.parse(run.startedAt)) / 1000));
   if (seconds < 60) return `${seconds}s`;
@@ -87,7 +87,13 @@ export function renderRuns(runs: readonly RunView[], selected: string | undefine
       li.dataset.runHandle = run.handle;
       const button = document.createElement('button');
       button.type = 'button';
-      button.append(span('id', ''), span('agent', ''), span('state', ''), span('started', ''), span('duration', ''));
+      button.append(
+        span('id', ''),
+        span('agent', ''),
+        span('state', ''),
+        span('started', ''),
+        span('duration', ''),
+      );
       li.append(button);
     }
     li.dataset.runStatus = run.state;
@@ -107,7 +113,8 @@ export function renderRuns(runs: readonly RunView[], selected: string | undefine
   }
   for (const stale of rows.values()) stale.remove();
   const current = Array.from(dom.runs.children);
-  if (current.length !== wanted.length || current.some((el, i) => el !== wanted[i])) dom.runs.replaceChildren(...wanted);
+  if (current.length !== wanted.length || current.some((el, i) => el !== wanted[i]))
+    dom.runs.replaceChildren(...wanted);
   dom.noRuns.hidden = runs.length > 0;
 }
 
@@ -146,9 +153,12 @@ export function renderDetail(
     const failed = run.state !== 'succeeded';
     dom.resultTitle.textContent = failed ? `Ended ${run.state}` : 'Result';
     dom.resultText.className = failed ? 'error' : '';
-    const reason = run.reason === undefined ? '' : ` (${run.reason})`;
+    const message = run.error?.message ?? run.state;
+    const reason = run.reason === undefined || message.includes(run.reason) ? '' : ` (${run.reason})`;
+    // What already streamed above is not repeated; a run that streamed nothing shows its output here.
+    const streamed = output.lines.length > 0;
     dom.resultText.textContent = failed
-      ? `${run.error?.message ?? run.state}${reason}${run.output ? `\n\n${run.output}` : ''}`
+      ? `${message}${reason}${run.output && !streamed ? `\n\n${run.output}` : ''}`
       : (run.output ?? '');
   }
 }
