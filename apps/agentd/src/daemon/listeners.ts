@@ -105,7 +105,8 @@ async function listenHttp(
     });
     const page = runsPage();
     if (page !== undefined) {
-      // The dashboard shares the listener (and so its Host/Origin rules); every other path stays the endpoint's.
+      // The transport takes no other routes (it answers 404), so its request listener is wrapped: the
+      // dashboard shares the server's TLS, timeouts and shutdown; every other path stays the endpoint's.
       const route = dashboardRoute(page, {
         endpointPath: target.path,
         allowedHosts,
