@@ -126,6 +126,14 @@ describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
     await page.locator(`li[data-run-handle="${handle}"][data-run-status="cancelled"]`).waitFor(WAIT);
   }, 120_000);
 
+  it('shows the daemon pausing and resuming', async () => {
+    expect((await runCli(['pause', '--socket', operator.socket])).code).toBe(0);
+    await page.locator('#daemon', { hasText: 'paused' }).waitFor(WAIT);
+    expect((await runCli(['resume', '--socket', operator.socket])).code).toBe(0);
+    await expect.poll(() => page.locator('#daemon').textContent(), WAIT).not.toContain('paused');
+    expect(await page.locator('#daemon').textContent()).toMatch(/running \d+\/4 · warm \d+\/8/);
+  }, 60_000);
+
   it('is fine at 360 px and in the dark scheme', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.emulateMedia({ colorScheme: 'dark' });
