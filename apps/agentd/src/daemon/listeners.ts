@@ -1,16 +1,19 @@
 /** Starts the serve targets on one ServerCore: unix, vsock, http(s) and stdio. */
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
 import type { Logger } from '@agentd/rpc-frame';
 import { LocalError } from '@agentd/rpc-frame';
 import { openStdio, type ServeConnectionOptions, type ServerCore } from '@agentd/server';
 import { createJwtVerifier } from '@agentd/transport-http/jwt';
-import { serveHttp } from '@agentd/transport-http/node';
+import { createHttpTransport } from '@agentd/transport-http/node';
 import { bindUnix, isNamedPipePath, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { defaultRuntimeDir } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
 import type { AgentdErrorCode } from '../local-errors.js';
+import { dashboardRoute } from '../ui/dashboard-route.js';
+import { runsPage } from '../ui/runs-page.js';
 
 export interface Listener {
   readonly target: ServeTarget;
@@ -86,28 +89,52 @@ async function listenHttp(
 ): Promise<Listener> {
   const tokens = ctx.config.auth.bearerTokens.map((t) => ({ name: t.name, token: t.token }));
   const oauth = oauthOf(ctx.config.auth.oauth, ctx.config.auth.operationScopes);
+  const allowedHosts = [...(target.loopback ? [] : [target.host]), ...ctx.config.http.allowedHosts];
   try {
-    const served = await serveHttp(ctx.core, {
-      host: target.host,
-      port: target.port,
+    const served = createHttpTransport(ctx.core, {
       path: target.path,
       ...(tokens.length > 0 || oauth !== undefined
         ? { auth: { ...(tokens.length > 0 ? { tokens } : {}), ...(oauth === undefined ? {} : { oauth }) } }
         : {}),
-      allowedHosts: [...(target.loopback ? [] : [target.host]), ...ctx.config.http.allowedHosts],
+      allowedHosts,
       allowedOrigins: ctx.config.http.allowedOrigins,
       ...(ctx.sessionIdPrefix === undefined ? {} : { sessionIdPrefix: ctx.sessionIdPrefix }),
       ...(target.kind === 'https' && ctx.tls !== undefined
         ? { tls: { cert: ctx.tls.cert, key: ctx.tls.key } }
         : {}),
     });
+    const page = runsPage();
+    if (page !== undefined) {
+      // The transport takes no other routes (it answers 404), so its request listener is wrapped: the
+      // dashboard shares the server's TLS, timeouts and shutdown; every other path stays the endpoint's.
+      const route = dashboardRoute(page, {
+        endpointPath: target.path,
+        allowedHosts,
+        allowedOrigins: ctx.config.http.allowedOrigins,
+      });
+      const [endpoint] = served.server.listeners('request') as ((
+        req: IncomingMessage,
+        res: ServerResponse,
+      ) => void)[];
+      served.server.removeAllListeners('request');
+      served.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (!route(req, res)) endpoint?.(req, res);
+      });
+    }
+    const bound = await served.listen(target.port, target.host);
+    const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+    const scheme = target.kind === 'https' && ctx.tls !== undefined ? 'https' : 'http';
+    const origin = `${scheme}://${host}:${bound.port}`;
+    if (page !== undefined) ctx.logger.info('dashboard', { target: target.raw, url: `${origin}/ui/` });
+    else
+      ctx.logger.warn('no dashboard: dist/ui/runs.html is missing (build the package with its build script)');
     if (!target.loopback && target.kind === 'http') {
       ctx.logger.warn(
         'bearer tokens travel in clear text over http on a non-loopback address; prefer https',
         { target: target.raw },
       );
     }
-    return { target, address: served.url, close: (deadlineMs) => served.close(deadlineMs) };
+    return { target, address: `${origin}${target.path}`, close: (deadlineMs) => served.close(deadlineMs) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {

@@ -1,10 +1,19 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
 import { CodeModeRunner, type ExecuteOutcome, type ExecuteRequest } from '@agentd/codemode';
-import { Dispatcher, type SurfaceKind, type TaskStatusEvent, type TaskStore } from '@agentd/dispatch';
+import {
+  Dispatcher,
+  type Middleware,
+  registerAppResource,
+  type SurfaceKind,
+  type TaskStatusEvent,
+  type TaskStore,
+} from '@agentd/dispatch';
+import { appToolMeta } from '@agentd/lifecycle';
 import type { Logger } from '@agentd/rpc-frame';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
+import { RUNS_APP_URI, runsPage } from '../ui/runs-page.js';
 import { parseAgentUri } from './agent-uri.js';
 import { filterName, type OperationSpec } from './operation-spec.js';
 import {
@@ -78,6 +87,45 @@ class ObservedRunner extends CodeModeRunner {
  */
 function refusal(error: LocalError): LocalError {
   return new LocalError(error.code, `${error.message} (${error.code})`, { cause: error });
+}
+
+/** The classic tools that start or show a run, which hosts render with the runs page. */
+const RUNS_APP_TOOLS: ReadonlySet<string> = new Set(['command_subagent.spawn', 'query_subagent.status']);
+
+/**
+ * Links the spawn and status tools to the runs page in `tools/list` (`_meta.ui.resourceUri`).
+ * Operations carry no `_meta` of their own in dispatch, so the link is added to the listed entries.
+ */
+const linkRunsApp: Middleware = async (ctx, next) => {
+  const result = await next();
+  if (ctx.method !== 'tools/list' || !Array.isArray(result.tools)) return result;
+  const tools = (result.tools as JsonObject[]).map((tool) =>
+    RUNS_APP_TOOLS.has(String(tool.name))
+      ? { ...tool, _meta: appToolMeta({ resourceUri: RUNS_APP_URI }, (tool._meta ?? {}) as JsonObject) }
+      : tool,
+  );
+  return { ...result, tools };
+};
+
+/** The runs page as an MCP App (when the package was built with it): listed in both exposures. */
+function registerRunsApp(dispatcher: Dispatcher, exposure: Exposure): void {
+  const page = runsPage();
+  if (page === undefined) return;
+  registerAppResource(dispatcher, {
+    uri: RUNS_APP_URI,
+    name: 'agentd-runs',
+    title: 'agentd runs',
+    description:
+      "agentd's runs, live: state, streamed output, result; cancel and spawn where the peer may. Talks to agentd only through the host.",
+    html: page.html,
+    // No external origin at all: the page is self-contained and reaches agentd through the host.
+    ui: {
+      csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
+      prefersBorder: true,
+    },
+    cache: { ttlMs: 3_600_000, cacheScope: 'public' },
+  });
+  if (exposure === 'classic') dispatcher.use(linkRunsApp);
 }
 
 function json(uri: string, body: JsonObject) {
@@ -168,6 +216,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     });
   };
   for (const spec of operations) register(spec);
+  registerRunsApp(dispatcher, options.exposure);
 
   const read = async (uri: string, peer: Peer) => {
     try {

@@ -1,0 +1,66 @@
+/**
+ * GET /ui and /ui/ on an HTTP listener: the runs page. It follows the listener's trust exactly:
+ * the same Host and Origin rules as the MCP endpoint (the DNS-rebinding guard), no auth of its own
+ * (the page holds no data; everything it shows comes from the endpoint, which checks the peer).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostPolicy, isAllowedHost, isAllowedOrigin } from '@agentd/lifecycle';
+import type { RunsPage } from './runs-page.js';
+
+const PATHS = new Set(['/ui', '/ui/']);
+
+export interface DashboardOptions {
+  /** The listener's MCP endpoint path, which the page talks to. */
+  endpointPath: string;
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+}
+
+const escapeAttribute = (text: string) => text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Answers the dashboard's paths and returns true; returns false for every other request. */
+export function dashboardRoute(
+  page: RunsPage,
+  options: DashboardOptions,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const policy = hostPolicy(options.allowedHosts, options.allowedOrigins);
+  // The page learns its endpoint from a meta tag, so one build serves any configured path.
+  const html = Buffer.from(
+    page.html.replace(
+      '<head>',
+      `<head>\n    <meta name="agentd-endpoint" content="${escapeAttribute(options.endpointPath)}" />`,
+    ),
+  );
+  const owned = !PATHS.has(options.endpointPath);
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] as string;
+    if (!owned || !PATHS.has(path)) return false;
+    const refuse = (status: number, text: string, extra: Record<string, string> = {}) => {
+      res.writeHead(status, {
+        'content-type': 'text/plain; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        ...extra,
+      });
+      res.end(`${text}\n`);
+    };
+    if (!isAllowedHost(req.headers.host, policy)) refuse(403, 'Host not allowed');
+    else if (!isAllowedOrigin(req.headers.origin, policy)) refuse(403, 'Origin not allowed');
+    else if (req.method !== 'GET' && req.method !== 'HEAD')
+      refuse(405, 'Method not allowed', { allow: 'GET, HEAD' });
+    else {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': String(html.length),
+        'content-security-policy': page.csp,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'x-frame-options': 'DENY',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'cache-control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : html);
+    }
+    return true;
+  };
+}

@@ -1,0 +1,339 @@
+/**
+ * agentd's runs page: one file, two homes. Framed by an MCP Apps host it talks only through the
+ * host bridge; opened at /ui/ on a listener it talks to that listener's MCP endpoint. Either way
+ * it sees exactly what its peer may see: runs for peers that can read the inventory, controls
+ * for peers that see operator operations, and otherwise only the runs it was handed.
+ */
+import { type AgentdApi, agentdApi, type Exposure, runOfToolResult } from './agentd-api.js';
+import { type Connection, type Json, PageError } from './connection.js';
+import { connectHost } from './host-connection.js';
+import { httpConnection } from './http-connection.js';
+import { OutputBuffer, type OutputLine } from './output-buffer.js';
+import { dom, type RunView, renderDaemon, renderDetail, renderRuns, showNotice } from './view.js';
+
+const TOKEN_KEY = 'agentd.token';
+const LIVE_POLL_MS = 500;
+const STATUS_POLL_MS = 2_000;
+
+const inHost = window.parent !== window;
+const endpoint = document.querySelector<HTMLMetaElement>('meta[name="agentd-endpoint"]')?.content || '/mcp';
+
+interface Session {
+  api: AgentdApi;
+  connection: Connection;
+  exposure: Exposure;
+  capabilities: Json;
+  status: Json | undefined;
+  /** Runs by handle: the inventory's, or the ones this page was handed (tool results, its own spawns). */
+  runs: Map<string, RunView>;
+  handed: Set<string>;
+  outputs: Map<string, OutputBuffer>;
+  selected: string | undefined;
+  stops: (() => void)[];
+}
+
+let session: Session | undefined;
+
+const operations = (s: Session) => (s.capabilities.operations ?? []) as { kind: string; id: string }[];
+const sees = (s: Session, kind: string, id: string) =>
+  operations(s).some((o) => o.kind === kind && o.id === id);
+/** Operator controls follow the operator operations this peer sees (trust and scopes decided server-side). */
+const isOperator = (s: Session) => sees(s, 'command', 'cancel');
+const readsInventory = (s: Session) =>
+  ((s.capabilities.resources ?? []) as { uri: string }[]).some((r) => r.uri === 'agent://inventory');
+const canCancel = (s: Session, handle: string) =>
+  isOperator(s) || (s.handed.has(handle) && sees(s, 'command', 'subagent.cancel'));
+
+function problem(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function render(): void {
+  const s = session;
+  if (s === undefined) return;
+  const now = Date.now();
+  renderDaemon(s.status, s.capabilities.limits as Json | undefined);
+  const runs = [...s.runs.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  renderRuns(runs, s.selected, now);
+  const run = s.selected === undefined ? undefined : s.runs.get(s.selected);
+  const output = run === undefined ? undefined : outputOf(s, run);
+  renderDetail(run, output ?? { lines: [], version: 0 }, run !== undefined && canCancel(s, run.handle), now);
+}
+
+function outputOf(s: Session, run: RunView): OutputBuffer {
+  let buffer = s.outputs.get(run.handle);
+  if (buffer === undefined) {
+    buffer = new OutputBuffer();
+    s.outputs.set(run.handle, buffer);
+  }
+  if (run.tail !== undefined) buffer.merge(run.tail as OutputLine[]);
+  return buffer;
+}
+
+function remember(s: Session, status: Json): RunView | undefined {
+  if (typeof status.handle !== 'string' || typeof status.runId !== 'string') return undefined;
+  const run = status as unknown as RunView;
+  s.runs.set(run.handle, run);
+  return run;
+}
+
+async function refreshRuns(s: Session): Promise<void> {
+  if (readsInventory(s)) {
+    const inventory = await s.api.read('agent://inventory');
+    const listed = new Set<string>();
+    for (const status of (inventory.subagents ?? []) as Json[]) {
+      const run = remember(s, status);
+      if (run !== undefined) listed.add(run.handle);
+    }
+    // Evicted runs leave the inventory; handed ones stay while agentd still knows them.
+    for (const handle of s.runs.keys())
+      if (!listed.has(handle) && !s.handed.has(handle)) s.runs.delete(handle);
+  }
+  for (const handle of s.handed) if (!readsInventory(s)) await refreshRun(s, handle);
+}
+
+async function refreshRun(s: Session, handle: string): Promise<void> {
+  try {
+    remember(s, await s.api.read(`agent://subagent/${handle}`));
+  } catch (error) {
+    if (!(error instanceof PageError) || error.code !== 'rpc') throw error;
+    s.runs.delete(handle);
+    s.handed.delete(handle);
+  }
+}
+
+async function refreshStatus(s: Session): Promise<void> {
+  s.status = await s.api.read('agent://status');
+}
+
+/** Runs `task` every `ms` until the session stops; failures show as a notice and are retried. */
+function every(s: Session, ms: number, task: () => Promise<void>): void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || session !== s) return;
+    busy = true;
+    task()
+      .then(() => render())
+      .catch((error) => failed(s, error))
+      .finally(() => {
+        busy = false;
+      });
+  }, ms);
+  s.stops.push(() => clearInterval(timer));
+}
+
+function failed(s: Session, error: unknown): void {
+  if (error instanceof PageError && error.code === 'unauthorized' && !inHost) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    stop(s);
+    askForToken('The token was refused; enter a valid one.');
+    return;
+  }
+  showNotice(`agentd did not answer: ${problem(error)}`);
+}
+
+function stop(s: Session): void {
+  for (const fn of s.stops) fn();
+  s.stops.length = 0;
+  if (session === s) session = undefined;
+}
+
+function askForToken(message?: string): void {
+  dom.signin.hidden = false;
+  dom.spawn.hidden = true;
+  showNotice(message);
+  (dom.signin.elements.namedItem('token') as HTMLInputElement).focus();
+}
+
+function showControls(s: Session): void {
+  const operator = isOperator(s);
+  dom.spawn.hidden = !operator;
+  if (operator) {
+    const select = dom.spawn.elements.namedItem('agent') as HTMLSelectElement;
+    const agents = (s.capabilities.agents ?? []) as { name: string; description?: string }[];
+    select.replaceChildren(
+      ...agents.map((agent) => {
+        const option = document.createElement('option');
+        option.value = agent.name;
+        option.textContent = agent.name;
+        option.selected = agent.name === s.capabilities.defaultAgent;
+        return option;
+      }),
+    );
+  }
+  if (!readsInventory(s) && !inHost)
+    showNotice(
+      'This listener admits you as a restricted peer: the fleet and its controls are for operators (a bearer token, or the unix socket).',
+    );
+  else showNotice(undefined);
+}
+
+function select(s: Session, handle: string | undefined): void {
+  s.selected = handle;
+  render();
+}
+
+async function start(connection: Connection, handed?: Json, withToken = false): Promise<void> {
+  let exposure: Exposure = 'classic';
+  const s: Session = {
+    connection,
+    api: agentdApi(connection, () => exposure),
+    exposure,
+    capabilities: {},
+    status: undefined,
+    runs: new Map(),
+    handed: new Set(),
+    outputs: new Map(),
+    selected: undefined,
+    stops: [],
+  };
+  session = s;
+  try {
+    s.capabilities = await s.api.read('agent://capabilities');
+  } catch (error) {
+    stop(s);
+    if (error instanceof PageError && error.code === 'unauthorized' && !inHost) {
+      if (withToken) sessionStorage.removeItem(TOKEN_KEY);
+      askForToken(withToken ? 'The token was refused; enter a valid one.' : undefined);
+    } else showNotice(`agentd did not answer: ${problem(error)}`);
+    return;
+  }
+  exposure = s.capabilities.exposure === 'codemode' ? 'codemode' : 'classic';
+  s.exposure = exposure;
+  dom.signin.hidden = true;
+  showControls(s);
+  if (handed !== undefined) adopt(s, handed);
+  await Promise.all([refreshStatus(s), refreshRuns(s)]).catch((error) => failed(s, error));
+  render();
+  every(s, STATUS_POLL_MS, () => refreshStatus(s));
+  const watched = readsInventory(s)
+    ? ['agent://inventory', 'agent://capabilities']
+    : ['agent://capabilities'];
+  if (connection.watch !== undefined) {
+    let queued = false;
+    s.stops.push(
+      connection.watch(watched, (uri) => {
+        if (queued || session !== s) return;
+        queued = true;
+        // Several updates in a burst become one read.
+        queueMicrotask(() => {
+          queued = false;
+          const work =
+            uri === 'agent://capabilities'
+              ? s.api.read(uri).then((caps) => {
+                  s.capabilities = caps;
+                  showControls(s);
+                })
+              : refreshRuns(s);
+          work.then(render, (error) => failed(s, error));
+        });
+      }),
+    );
+  } else {
+    every(s, STATUS_POLL_MS / 2, () => refreshRuns(s));
+  }
+  // The selected live run is read often: its streamed lines arrive with each read.
+  every(s, LIVE_POLL_MS, async () => {
+    const run = s.selected === undefined ? undefined : s.runs.get(s.selected);
+    if (run !== undefined && !run.terminal) await refreshRun(s, run.handle);
+  });
+  const tick = setInterval(render, 1_000);
+  s.stops.push(() => clearInterval(tick));
+}
+
+/** A run handed to the page (a tool result in a host, or its own spawn): the page may follow and cancel it. */
+function adopt(s: Session, status: Json): void {
+  const run = remember(s, status);
+  if (run === undefined) return;
+  s.handed.add(run.handle);
+  select(s, run.handle);
+}
+
+function wire(): void {
+  dom.runs.addEventListener('click', (event) => {
+    const li = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-run-handle]');
+    if (li !== null && session !== undefined) select(session, li.dataset.runHandle);
+  });
+  dom.runs.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const buttons = Array.from(dom.runs.querySelectorAll('button'));
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next = buttons[at + (event.key === 'ArrowDown' ? 1 : -1)];
+    if (next !== undefined) {
+      event.preventDefault();
+      next.focus();
+    }
+  });
+  dom.cancel.addEventListener('click', () => {
+    const s = session;
+    const handle = s?.selected;
+    if (s === undefined || handle === undefined) return;
+    dom.cancel.disabled = true;
+    s.api
+      .op('command', 'subagent.cancel', { handle, reason: 'cancelled from the agentd page' })
+      .then(async (status) => {
+        remember(s, status);
+        await refreshStatus(s);
+        render();
+      })
+      .catch((error) => showNotice(`cancel failed: ${problem(error)}`))
+      .finally(() => {
+        dom.cancel.disabled = false;
+      });
+  });
+  dom.spawn.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const s = session;
+    if (s === undefined) return;
+    const form = new FormData(dom.spawn);
+    const args: Json = { instruction: String(form.get('instruction') ?? ''), async: true };
+    const agent = form.get('agent');
+    if (typeof agent === 'string' && agent !== '') args.agent = agent;
+    s.api
+      .op('command', 'subagent.spawn', args)
+      .then((status) => {
+        (dom.spawn.elements.namedItem('instruction') as HTMLInputElement).value = '';
+        adopt(s, status);
+        showNotice(undefined);
+        return refreshStatus(s).then(render);
+      })
+      .catch((error) => showNotice(`spawn failed: ${problem(error)}`));
+  });
+  dom.signin.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const token = String(new FormData(dom.signin).get('token') ?? '').trim();
+    if (token === '') return;
+    sessionStorage.setItem(TOKEN_KEY, token);
+    (dom.signin.elements.namedItem('token') as HTMLInputElement).value = '';
+    showNotice(undefined);
+    if (session !== undefined) stop(session);
+    void start(httpConnection(endpoint, token), undefined, true);
+  });
+}
+
+async function main(): Promise<void> {
+  wire();
+  if (!inHost) {
+    const token = sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+    await start(httpConnection(endpoint, token), undefined, token !== undefined);
+    return;
+  }
+  let early: Json | undefined;
+  const connection = await connectHost({
+    onToolResult(result) {
+      const run = runOfToolResult(result);
+      if (run === undefined) return;
+      if (session === undefined) early = run;
+      else {
+        adopt(session, run);
+        void refreshRun(session, run.handle as string).then(render);
+      }
+    },
+    onTheme(theme) {
+      document.documentElement.dataset.theme = theme;
+    },
+  });
+  await start(connection, early);
+}
+
+void main();
