@@ -1,5 +1,5 @@
 /** The operator CLI's client commands, over the unix socket or HTTP(S) (modern era). */
-import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import { connectTo, endpointOf } from './connect.js';
 import { daemonStatusText, eventText, FAILED_STATES, pretty, runsText, statusText } from './format.js';
 import type { McpClient } from './mcp-client.js';
@@ -80,8 +80,10 @@ async function unknownAgent(client: McpClient, agent: string | undefined): Promi
 
 /** `agentd ui`: the dashboard beside each HTTP listener, from the inventory, else beside --url. */
 async function dashboards(client: McpClient, command: ClientCommand): Promise<string[]> {
+  // A connection that may not read the inventory (or not even connect without a token) still has its --url.
   const inventory = await readJson(client, 'agent://inventory').catch((error: unknown) => {
     if (error instanceof WireError) return undefined;
+    if (error instanceof LocalError && error.code === 'daemon_refused') return undefined;
     throw error;
   });
   const listeners = isJsonObject(inventory) && Array.isArray(inventory.listeners) ? inventory.listeners : [];
