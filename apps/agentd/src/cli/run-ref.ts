@@ -7,7 +7,7 @@ import { isJsonObject, WireError } from '@agentd/rpc-frame';
 import type { McpClient } from './mcp-client.js';
 import { callOperation, readJson } from './operation-call.js';
 
-export const isRunId = (ref: string): boolean => ref.startsWith('run_');
+const isRunId = (ref: string): boolean => ref.startsWith('run_');
 
 /** The handle for `ref`, or the reason it cannot be found (printed as a refusal). */
 export async function handleOf(

@@ -1,7 +1,7 @@
 import type { JsonRpcNotification } from '@agentd/rpc-frame';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunView } from './run-view.js';
-import { PLAIN_STYLE, type TermStyle } from './term-style.js';
+import { CLEAR_LINE, PLAIN_STYLE, type TermStyle } from './term-style.js';
 
 const TERMINAL: TermStyle = { interactive: true, colourOut: false, colourErr: false };
 
@@ -88,9 +88,9 @@ describe('RunView', () => {
     view.onNotification(started);
     expect(written.err).not.toContain('running');
     vi.advanceTimersByTime(3_000);
-    expect(written.err).toMatch(/\r\u001b\[2K… run_r running 3s, silent 3s$/);
+    expect(written.err.endsWith(`${CLEAR_LINE}… run_r running 3s, silent 3s`)).toBe(true);
     view.onNotification(line('one', 1));
-    expect(written.both).toMatch(/silent 3s\r\u001b\[2Kone\n$/);
+    expect(written.both.endsWith(`silent 3s${CLEAR_LINE}one\n`)).toBe(true);
     view.finish({ ...result, output: 'one' }, 'run');
     expect(written.out).toBe('one\n');
   });

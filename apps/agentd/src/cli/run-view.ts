@@ -24,7 +24,7 @@ export interface Followed {
 /** A silent agent gets its status line after this long; it is redrawn this often. */
 const STATUS_AFTER_MS = 1_000;
 
-export function elapsedText(ms: number): string {
+function elapsedText(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   if (seconds < 60) return `${seconds}s`;
   const minutes = Math.floor(seconds / 60);

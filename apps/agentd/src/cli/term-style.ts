@@ -33,7 +33,7 @@ export function tint(on: boolean, colour: Tint, text: string): string {
 }
 
 /** The colour a run state is shown in: green done, red failed, yellow stopped, cyan live. */
-export function stateTint(state: string): Tint {
+function stateTint(state: string): Tint {
   if (state === 'succeeded') return 'green';
   if (state === 'failed' || state === 'timed_out' || state === 'lost') return 'red';
   if (state === 'cancelled') return 'yellow';
