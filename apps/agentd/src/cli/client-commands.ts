@@ -92,7 +92,17 @@ async function dashboards(client: McpClient, command: ClientCommand): Promise<st
     .map((l) => String(l.address))
     .filter((a) => /^https?:\/\//.test(a));
   if (addresses.length === 0 && command.connection.url !== undefined) addresses.push(command.connection.url);
-  return [...new Set(addresses.map((a) => new URL('/ui/', a).href))];
+  return [
+    ...new Set(
+      addresses.map((a) => {
+        const url = new URL('/ui/', a);
+        // A listener on every interface is browsed on this machine through loopback.
+        if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+        if (url.hostname === '[::]') url.hostname = '[::1]';
+        return url.href;
+      }),
+    ),
+  ];
 }
 
 async function run(client: McpClient, command: ClientCommand, context: ClientContext): Promise<number> {
