@@ -144,7 +144,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
     }
     case 'status':
       if (command.handle === undefined) {
-        show(await readJson(client, 'agent://status'), daemonStatusText);
+        show(await readJson(client, 'agent://status'), (v) => daemonStatusText(v, style.colourOut));
         return EXIT.ok;
       }
       return operate('query', 'subagent.status', { handle: command.handle }, (v) =>
@@ -361,6 +361,7 @@ async function events(
   context: ClientContext,
 ): Promise<number> {
   let after = command.after ?? 0;
+  const colour = (context.style ?? PLAIN_STYLE).colourOut;
   const level = command.level === undefined ? '' : `&level=${command.level}`;
   const outcome = await interruptible(context.io, async (signal) => {
     for (;;) {
@@ -378,7 +379,7 @@ async function events(
       }
       const list = isJsonObject(page) && Array.isArray(page.events) ? page.events : [];
       for (const event of list) {
-        context.io.out(command.json ? `${JSON.stringify(event)}\n` : eventText(event));
+        context.io.out(command.json ? `${JSON.stringify(event)}\n` : eventText(event, colour));
         if (isJsonObject(event) && typeof event.seq === 'number') after = event.seq;
       }
       if (isJsonObject(page) && page.truncated === true) continue;

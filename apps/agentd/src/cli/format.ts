@@ -1,6 +1,6 @@
 /** Readable text for the CLI's answers (`--json` prints the values themselves). */
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
-import { paintState } from './term-style.js';
+import { paintState, type Tint, tint } from './term-style.js';
 
 export const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -44,9 +44,12 @@ export function statusText(status: unknown, colour = false): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function daemonStatusText(status: unknown): string {
+const DAEMON_TINT = { running: 'green', paused: 'yellow', draining: 'red' } as const;
+
+export function daemonStatusText(status: unknown, colour = false): string {
   if (!isJsonObject(status)) return pretty(status);
-  const state = status.draining === true ? 'draining' : status.paused === true ? 'paused' : 'running';
+  const word = status.draining === true ? 'draining' : status.paused === true ? 'paused' : 'running';
+  const state = tint(colour, DAEMON_TINT[word], word);
   const totals = isJsonObject(status.totals) ? status.totals : {};
   return `${[
     `agentd ${str(status.version)} (pid ${str(status.pid)}): ${state}, ${status.ready === true ? 'ready' : 'not ready'}`,
@@ -107,10 +110,14 @@ export function runsText(subagents: unknown[], fleet?: unknown, colour = false):
   )}${tail}`;
 }
 
-/** One agent://events entry as a log line. */
-export function eventText(event: unknown): string {
+const LEVEL_TINT: Record<string, Tint> = { debug: 'dim', warn: 'yellow', error: 'red' };
+
+/** One agent://events entry as a log line (warnings and errors stand out on a terminal). */
+export function eventText(event: unknown, colour = false): string {
   if (!isJsonObject(event)) return pretty(event);
   const { seq, time, level, msg, ...rest } = event;
   const fields = Object.keys(rest).length === 0 ? '' : ` ${JSON.stringify(rest)}`;
-  return `${str(seq).padStart(5)} ${str(time)} ${str(level).padEnd(5)} ${str(msg)}${fields}\n`;
+  const levelText = str(level).padEnd(5);
+  const tinted = LEVEL_TINT[str(level)];
+  return `${str(seq).padStart(5)} ${str(time)} ${tinted === undefined ? levelText : tint(colour, tinted, levelText)} ${str(msg)}${fields}\n`;
 }
