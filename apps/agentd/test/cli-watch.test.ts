@@ -227,7 +227,7 @@ describe('sync spawn on a terminal', () => {
     const tty = onTerminal(['spawn', ...socket, '--agent', 'gated', g.path]);
     await tty.shows('first line');
     // The agent is now silent until the gate opens: the status line says for how long.
-    await tty.shows('silent 1s');
+    await tty.shows(', silent ');
     g.open();
     expect(await tty.closed).toBe(0);
     const screen = tty.seen.stdout;
@@ -245,7 +245,7 @@ describe('sync spawn on a terminal', () => {
     const tty = onTerminal(['spawn', ...socket, '--agent', 'gated', g.path], { NO_COLOR: '1' });
     expect(await tty.closed).toBe(0);
     expect(tty.seen.stdout).toContain('! note on stderr');
-    // The only escape left is the status line's erase (none here: the gate was open, no silence).
+    // Without colour the only escape left is the status line's erase (drawn if the agent was slow).
     expect(tty.seen.stdout.replaceAll('\r\u001b[2K', '')).not.toContain('\u001b');
     expect(occurrences(tty.seen.stdout, 'last line')).toBe(1);
     const piped = await runCli(['spawn', ...socket, '--agent', 'gated', g.path]);
@@ -255,6 +255,7 @@ describe('sync spawn on a terminal', () => {
   });
 
   it('runs colours its states on a terminal only', async () => {
+    expect((await runCli(['spawn', ...socket, 'uppercase a finished run'])).code).toBe(0);
     const tty = onTerminal(['runs', ...socket]);
     expect(await tty.closed).toBe(0);
     expect(tty.seen.stdout).toContain('\u001b[32msucceeded');
