@@ -189,6 +189,10 @@ describe('run ids and ended runs', () => {
     ) as Json;
     const turn = await runCli(['send', ...socket, String(warm.runId), 'history']);
     expect(turn.stdout).toBe('echo first\nhistory\n');
+    // An idle warm session has nothing to follow: attach answers at once with its state.
+    const idle = await runCli(['attach', '--json', ...socket, String(warm.runId)]);
+    expect(idle.code).toBe(0);
+    expect(JSON.parse(idle.stdout)).toMatchObject({ state: 'ready', warm: true, turns: 2 });
     await runCli(['cancel', ...socket, String(warm.runId)]);
     const unknown = await runCli(['status', ...socket, 'run_nothing_here']);
     expect(unknown.code).toBe(1);
