@@ -58,12 +58,14 @@ async function run(command: Command): Promise<number | undefined> {
     }
     case 'client': {
       const { runClientCommand } = await import('./cli/client-commands.js');
+      const { termStyle } = await import('./cli/term-style.js');
       return runClientCommand(command.command, {
         env: process.env,
         cwd: process.cwd(),
         version: VERSION,
         io,
         readStdin,
+        style: termStyle(process.env, process.stdout.isTTY === true, process.stderr.isTTY === true),
       });
     }
   }

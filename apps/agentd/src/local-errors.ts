@@ -33,4 +33,17 @@ type ClusterErrorCode =
   /** A turn for a warm session that lives on another replica. */
   | 'remote_session';
 
-export type AgentdErrorCode = SupervisorErrorCode | DaemonErrorCode | ClusterErrorCode;
+/** The operator CLI's own failures (the daemon's refusals are printed as they come). */
+type ClientErrorCode =
+  /** Bad command line (exit 2). */
+  | 'usage'
+  /** No daemon at the socket or URL, or the connection dropped. */
+  | 'daemon_unreachable'
+  /** The daemon refused the connection (HTTP 401/403): a token is missing or wrong. */
+  | 'daemon_refused'
+  /** An answer that is not an MCP answer (a proxy's page, a stream cut short). */
+  | 'bad_answer'
+  /** Where to connect cannot be worked out (unreadable token file, a config without a reachable target). */
+  | 'no_endpoint';
+
+export type AgentdErrorCode = SupervisorErrorCode | DaemonErrorCode | ClusterErrorCode | ClientErrorCode;

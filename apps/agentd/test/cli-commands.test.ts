@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Json } from '@agentd/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLIENT_SPECS } from '../src/cli/usage.js';
 import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
@@ -164,11 +164,14 @@ describe('runs', () => {
     const started = await runCli(['spawn', '--json', '--async', ...socket, '--agent', 'gated', 'one']);
     const { handle } = JSON.parse(started.stdout) as { handle: string };
     let status: Json = {};
-    for (let i = 0; i < 200; i++) {
-      status = JSON.parse((await runCli(['status', '--json', ...socket, handle])).stdout) as Json;
-      if (Array.isArray(status.tail) && status.tail.length >= 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    // Awaited: both of the agent's first lines are in the live tail.
+    await vi.waitFor(
+      async () => {
+        status = JSON.parse((await runCli(['status', '--json', ...socket, handle])).stdout) as Json;
+        expect(status.tail).toHaveLength(2);
+      },
+      { timeout: 15_000, interval: 20 },
+    );
     expect(status.state).toBe('running');
     expect(status.tail).toEqual(
       expect.arrayContaining([
@@ -274,10 +277,12 @@ describe('operator commands', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('(paused)');
     expect((await runCli(['resume', ...socket])).stdout).toContain('accepting');
-    for (let i = 0; i < 200 && !follow.stdout.includes('supervisor resumed'); i++)
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    // Awaited: the follower printed the resume event (the pause came before it).
+    await vi.waitFor(() => expect(follow.stdout).toContain('supervisor resumed'), {
+      timeout: 15_000,
+      interval: 20,
+    });
     expect(follow.stdout).toContain('supervisor paused');
-    expect(follow.stdout).toContain('supervisor resumed');
     follow.proc.kill('SIGINT');
     expect(await follow.closed).toBe(0);
 

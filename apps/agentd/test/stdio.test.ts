@@ -53,6 +53,7 @@ describe('agentd stdio, classic exposure', () => {
       'command_subagent.send',
       'command_subagent.spawn',
       'query_status',
+      'query_subagent.attach',
       'query_subagent.status',
     ]);
     const spawned = toolValue(
@@ -100,6 +101,7 @@ describe('agentd stdio, classic exposure', () => {
       'agent://schema/command/subagent.send',
       'agent://schema/command/subagent.spawn',
       'agent://schema/query/status',
+      'agent://schema/query/subagent.attach',
       'agent://schema/query/subagent.status',
     ]);
     for (const uri of [
@@ -121,6 +123,7 @@ describe('agentd stdio, classic exposure', () => {
     );
     expect((capabilities.operations as Json[]).map((o) => o.id).sort()).toEqual([
       'status',
+      'subagent.attach',
       'subagent.cancel',
       'subagent.send',
       'subagent.spawn',

@@ -1,12 +1,14 @@
 /** The operator CLI's client commands, over the unix socket or HTTP(S) (modern era). */
-import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import { connectTo, endpointOf } from './connect.js';
 import { daemonStatusText, eventText, FAILED_STATES, pretty, runsText, statusText } from './format.js';
 import type { McpClient } from './mcp-client.js';
 import { callOperation, readJson } from './operation-call.js';
 import type { ClientCommand } from './parse-args.js';
 import { UsageError } from './parse-args.js';
+import { handleOf } from './run-ref.js';
 import { interruptible, runStreaming } from './run-streaming.js';
+import { PLAIN_STYLE, paintState, type TermStyle } from './term-style.js';
 
 interface Output {
   out(text: string): void;
@@ -20,6 +22,8 @@ export interface ClientContext {
   io: Output;
   /** The instruction or message given as `-`. */
   readStdin: () => Promise<string>;
+  /** Terminal or pipe (term-style.ts); plain when absent. */
+  style?: TermStyle;
 }
 
 /** Exit codes (documented in `agentd --help`). */
@@ -65,8 +69,51 @@ async function waitTerminal(
   }
 }
 
+/** `spawn --agent NAME`: a name the daemon does not know is answered with the ones it does. */
+async function unknownAgent(client: McpClient, agent: string | undefined): Promise<string | undefined> {
+  if (agent === undefined) return undefined;
+  const status = await readJson(client, 'agent://status').catch(() => undefined);
+  const agents = isJsonObject(status) && Array.isArray(status.agents) ? status.agents.map(String) : undefined;
+  if (agents === undefined || agents.includes(agent)) return undefined;
+  return `unknown agent ${JSON.stringify(agent)} (agents: ${agents.join(', ')})`;
+}
+
+/** `agentd ui`: the dashboard beside each HTTP listener, from the inventory, else beside --url. */
+async function dashboards(client: McpClient, command: ClientCommand): Promise<string[]> {
+  // A connection that may not read the inventory (or not even connect without a token) still has its --url.
+  const inventory = await readJson(client, 'agent://inventory').catch((error: unknown) => {
+    if (error instanceof WireError) return undefined;
+    if (error instanceof LocalError && error.code === 'daemon_refused') return undefined;
+    throw error;
+  });
+  const listeners = isJsonObject(inventory) && Array.isArray(inventory.listeners) ? inventory.listeners : [];
+  const addresses = listeners
+    .filter(isJsonObject)
+    .map((l) => String(l.address))
+    .filter((a) => /^https?:\/\//.test(a));
+  if (addresses.length === 0 && command.connection.url !== undefined) addresses.push(command.connection.url);
+  return [
+    ...new Set(
+      addresses.map((a) => {
+        const url = new URL('/ui/', a);
+        // A listener on every interface is browsed on this machine through loopback.
+        if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+        if (url.hostname === '[::]') url.hostname = '[::1]';
+        return url.href;
+      }),
+    ),
+  ];
+}
+
 async function run(client: McpClient, command: ClientCommand, context: ClientContext): Promise<number> {
   const { io, json } = { io: context.io, json: command.json };
+  const style = context.style ?? PLAIN_STYLE;
+  // Commands that name a run take its handle or its run id.
+  if ('handle' in command && command.handle !== undefined) {
+    const found = await handleOf(client, command.handle);
+    if ('refusal' in found) return refused(io, json, found.refusal);
+    command = { ...command, handle: found.handle };
+  }
   const show = (value: unknown, text: (v: unknown) => string) => io.out(json ? pretty(value) : text(value));
   const operate = async (
     kind: 'query' | 'command',
@@ -97,10 +144,12 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
     }
     case 'status':
       if (command.handle === undefined) {
-        show(await readJson(client, 'agent://status'), daemonStatusText);
+        show(await readJson(client, 'agent://status'), (v) => daemonStatusText(v, style.colourOut));
         return EXIT.ok;
       }
-      return operate('query', 'subagent.status', { handle: command.handle }, statusText);
+      return operate('query', 'subagent.status', { handle: command.handle }, (v) =>
+        statusText(v, style.colourOut),
+      );
     case 'tools': {
       const listed = await client.request('tools/list');
       const tools = (listed.tools as JsonObject[] | undefined) ?? [];
@@ -128,7 +177,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
       const subagents =
         isJsonObject(inventory) && Array.isArray(inventory.subagents) ? inventory.subagents : [];
       const fleet = isJsonObject(inventory) ? inventory.fleet : undefined;
-      show(subagents, (v) => runsText(v as unknown[], fleet));
+      show(subagents, (v) => runsText(v as unknown[], fleet, style.colourOut));
       return EXIT.ok;
     }
     case 'spawn': {
@@ -139,8 +188,53 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
       if (command.async) args.async = true;
       if (command.warm) args.warm = true;
       if (command.timeoutMs !== undefined) args.timeoutMs = command.timeoutMs;
-      if (command.async) return operate('command', 'subagent.spawn', args, statusText);
-      return runStreaming(client, { id: 'subagent.spawn', args, json, io, cancels: 'run' });
+      // Checked first so the answer is in CLI terms, not a schema's enum error.
+      const unknown = await unknownAgent(client, command.agent);
+      if (unknown !== undefined) {
+        io.err(`agentd: ${unknown}\n`);
+        return EXIT.usage;
+      }
+      if (command.async)
+        return operate('command', 'subagent.spawn', args, (v) => statusText(v, style.colourOut));
+      return runStreaming(client, { id: 'subagent.spawn', args, json, io, style, interrupts: 'run' });
+    }
+    case 'attach': {
+      // What is known before following: the run id and start time for the status line.
+      const before = await callOperation(client, 'query', 'subagent.status', { handle: command.handle });
+      if (before.isError) return refused(io, json, before.value);
+      const status = isJsonObject(before.value) ? before.value : {};
+      const startedAt = Date.parse(String(status.startedAt));
+      const followed = {
+        handle: command.handle,
+        ...(typeof status.runId === 'string' ? { runId: status.runId } : {}),
+        ...(Number.isNaN(startedAt) ? {} : { startedAt }),
+      };
+      if (!json && status.terminal !== true)
+        io.err(
+          `agentd: attached to run ${String(status.runId)} (${String(status.agent)}, ${String(status.state)})\n`,
+        );
+      const attach = runStreaming(client, {
+        id: 'subagent.attach',
+        args: { handle: command.handle },
+        json,
+        io,
+        style,
+        interrupts: 'watch',
+        followed,
+      });
+      if (command.timeoutMs === undefined) return attach;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const gaveUp = new Promise<number>((resolve) => {
+        timer = setTimeout(() => {
+          io.err(`\nagentd: ${String(status.runId)} is still running after ${command.timeoutMs} ms\n`);
+          resolve(EXIT.waitTimedOut);
+        }, command.timeoutMs);
+      });
+      try {
+        return await Promise.race([attach, gaveUp]);
+      } finally {
+        clearTimeout(timer);
+      }
     }
     case 'send': {
       const args: JsonObject = {
@@ -148,7 +242,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
         message: command.message,
       };
       if (command.timeoutMs !== undefined) args.timeoutMs = command.timeoutMs;
-      return runStreaming(client, { id: 'subagent.send', args, json, io, cancels: 'turn' });
+      return runStreaming(client, { id: 'subagent.send', args, json, io, style, interrupts: 'turn' });
     }
     case 'wait': {
       // Interrupting a wait stops waiting; the run itself goes on (cancel it with `agentd cancel`).
@@ -162,7 +256,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
         io.err(`agentd: ${command.handle} is still running after ${command.timeoutMs} ms\n`);
         return EXIT.waitTimedOut;
       }
-      show(status, statusText);
+      show(status, (v) => statusText(v, style.colourOut));
       return runExit(status);
     }
     case 'cancel':
@@ -173,15 +267,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
           return `cancelled ${cancelled.length} run(s)\n${cancelled.map((c) => `  ${isJsonObject(c) ? String(c.handle) : ''}\n`).join('')}`;
         });
       }
-      return operate(
-        'command',
-        'subagent.cancel',
-        {
-          handle: command.handle as string,
-          ...(command.reason === undefined ? {} : { reason: command.reason }),
-        },
-        statusText,
-      );
+      return cancelRun(client, command, io, style);
     case 'events':
       return events(client, command, context);
     case 'drain':
@@ -203,6 +289,14 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
           ? 'paused: new spawns and turns are refused\n'
           : 'accepting spawns\n',
       );
+    case 'ui': {
+      const urls = await dashboards(client, command);
+      if (json) io.out(pretty(urls));
+      else for (const url of urls) io.out(`${url}\n`);
+      if (urls.length > 0) return EXIT.ok;
+      if (!json) io.err('agentd: the daemon serves no HTTP listener (add --serve http://127.0.0.1:PORT)\n');
+      return EXIT.failed;
+    }
     case 'reload': {
       const { isError, value } = await callOperation(client, 'command', 'reload', {});
       if (isError) return refused(io, json, value);
@@ -220,6 +314,46 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
   }
 }
 
+/**
+ * `agentd cancel RUN`: a run that already ended is not cancelled after the fact; the operator is
+ * told how it ended (exit 0: it is not running, which is what cancel is for).
+ */
+async function cancelRun(
+  client: McpClient,
+  command: Extract<ClientCommand, { kind: 'cancel' }>,
+  io: Output,
+  style: TermStyle,
+): Promise<number> {
+  const handle = command.handle as string;
+  const before = await callOperation(client, 'query', 'subagent.status', { handle });
+  if (before.isError) return refused(io, command.json, before.value);
+  let status = before.value;
+  let already = isJsonObject(status) && status.terminal === true;
+  if (!already) {
+    const args: JsonObject = { handle, ...(command.reason === undefined ? {} : { reason: command.reason }) };
+    const after = await callOperation(client, 'command', 'subagent.cancel', args);
+    if (after.isError) return refused(io, command.json, after.value);
+    status = after.value;
+    // It ended on its own between the two calls.
+    already = isJsonObject(status) && status.state !== 'cancelled';
+  }
+  if (command.json) {
+    io.out(pretty(isJsonObject(status) && already ? { ...status, alreadyEnded: true } : status));
+    return EXIT.ok;
+  }
+  if (already && isJsonObject(status)) {
+    const state = String(status.state);
+    io.out(
+      `run ${String(status.runId)} had already ended: ${paintState(style.colourOut, state)}${
+        typeof status.endedAt === 'string' ? ` at ${status.endedAt}` : ''
+      }; nothing to cancel\n`,
+    );
+    return EXIT.ok;
+  }
+  io.out(statusText(status, style.colourOut));
+  return EXIT.ok;
+}
+
 /** `agentd events [--follow]`: pages through agent://events; following polls for new ones. */
 async function events(
   client: McpClient,
@@ -227,6 +361,7 @@ async function events(
   context: ClientContext,
 ): Promise<number> {
   let after = command.after ?? 0;
+  const colour = (context.style ?? PLAIN_STYLE).colourOut;
   const level = command.level === undefined ? '' : `&level=${command.level}`;
   const outcome = await interruptible(context.io, async (signal) => {
     for (;;) {
@@ -244,7 +379,7 @@ async function events(
       }
       const list = isJsonObject(page) && Array.isArray(page.events) ? page.events : [];
       for (const event of list) {
-        context.io.out(command.json ? `${JSON.stringify(event)}\n` : eventText(event));
+        context.io.out(command.json ? `${JSON.stringify(event)}\n` : eventText(event, colour));
         if (isJsonObject(event) && typeof event.seq === 'number') after = event.seq;
       }
       if (isJsonObject(page) && page.truncated === true) continue;

@@ -1,10 +1,12 @@
 /** Finds and opens the CLI's connection to the daemon: --url, --socket, AGENTD_SOCKET, the config file, the default. */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { LocalError } from '@agentd/rpc-frame';
 import { configPathOf, resolveConfig } from '../config/resolve-config.js';
 import { defaultSocketPath } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
 import { ENV_SOCKET, ENV_TOKEN } from '../config/settings.js';
+import type { AgentdErrorCode } from '../local-errors.js';
 import { HttpClient } from './http-client.js';
 import type { McpClient } from './mcp-client.js';
 import type { Connection } from './parse-args.js';
@@ -16,7 +18,11 @@ function readToken(file: string, cwd: string): string {
   try {
     return readFileSync(resolve(cwd, file), 'utf8').trim();
   } catch (error) {
-    throw new Error(`cannot read the token file ${file}: ${(error as Error).message}`);
+    throw new LocalError<AgentdErrorCode>(
+      'no_endpoint',
+      `cannot read the token file ${file}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -55,11 +61,17 @@ export function endpointOf(connection: Connection, env: NodeJS.ProcessEnv, cwd: 
     );
     if (web !== undefined) {
       if (web.port === 0)
-        throw new Error(`${configPath}: the daemon's HTTP port is chosen at start (port 0); give --url`);
+        throw new LocalError<AgentdErrorCode>(
+          'no_endpoint',
+          `${configPath}: the daemon's HTTP port is chosen at start (port 0); give --url`,
+        );
       const host = web.host.includes(':') ? `[${web.host}]` : web.host === '0.0.0.0' ? '127.0.0.1' : web.host;
       return http(`${web.kind}://${host}:${web.port}${web.path}`, config.auth.bearerTokens[0]?.token);
     }
-    throw new Error(`${configPath} serves neither a unix socket nor HTTP; give --socket or --url`);
+    throw new LocalError<AgentdErrorCode>(
+      'no_endpoint',
+      `${configPath} serves neither a unix socket nor HTTP; give --socket or --url`,
+    );
   }
   return { kind: 'unix', path: defaultSocketPath(env) };
 }

@@ -1,5 +1,6 @@
 /** Readable text for the CLI's answers (`--json` prints the values themselves). */
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import { paintState, type Tint, tint } from './term-style.js';
 
 export const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -17,10 +18,10 @@ function duration(status: JsonObject): string {
 }
 
 /** One run: a header line, its error, then its output (or, while it runs, the tail of its lines). */
-export function statusText(status: unknown): string {
+export function statusText(status: unknown, colour = false): string {
   if (!isJsonObject(status)) return pretty(status);
   const lines = [
-    `${str(status.state)}  ${str(status.agent)}  ${str(status.runId)}  (${duration(status)}${
+    `${paintState(colour, str(status.state))}  ${str(status.agent)}  ${str(status.runId)}  (${duration(status)}${
       status.warm === true ? `, warm, ${str(status.turns)} turns` : ''
     })`,
     `handle ${str(status.handle)}`,
@@ -43,9 +44,12 @@ export function statusText(status: unknown): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function daemonStatusText(status: unknown): string {
+const DAEMON_TINT = { running: 'green', paused: 'yellow', draining: 'red' } as const;
+
+export function daemonStatusText(status: unknown, colour = false): string {
   if (!isJsonObject(status)) return pretty(status);
-  const state = status.draining === true ? 'draining' : status.paused === true ? 'paused' : 'running';
+  const word = status.draining === true ? 'draining' : status.paused === true ? 'paused' : 'running';
+  const state = tint(colour, DAEMON_TINT[word], word);
   const totals = isJsonObject(status.totals) ? status.totals : {};
   return `${[
     `agentd ${str(status.version)} (pid ${str(status.pid)}): ${state}, ${status.ready === true ? 'ready' : 'not ready'}`,
@@ -57,16 +61,23 @@ export function daemonStatusText(status: unknown): string {
   ].join('\n')}\n`;
 }
 
-function table(header: string[], rows: string[][]): string {
+/** Columns padded to their widest cell; `paint` colours a padded body cell (widths count no escapes). */
+function table(
+  header: string[],
+  rows: string[][],
+  paint: (row: number, column: number, padded: string) => string = (_r, _c, padded) => padded,
+): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  return `${[header, ...rows]
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i] as number))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')}\n`;
+  const lines = [header, ...rows].map((r, row) =>
+    r
+      .map((c, i) => {
+        const padded = i === r.length - 1 ? c : c.padEnd(widths[i] as number);
+        return row === 0 ? padded : paint(row - 1, i, padded);
+      })
+      .join('  ')
+      .trimEnd(),
+  );
+  return `${lines.join('\n')}\n`;
 }
 
 /** The fleet part of `agentd runs` (cluster mode): one line per instance. */
@@ -82,25 +93,31 @@ function fleetText(fleet: JsonObject): string {
 }
 
 /** `agentd runs`: one line per tracked run, then the fleet's instances when clustered. */
-export function runsText(subagents: unknown[], fleet?: unknown): string {
+export function runsText(subagents: unknown[], fleet?: unknown, colour = false): string {
   const tail = isJsonObject(fleet) ? fleetText(fleet) : '';
   if (subagents.length === 0) return `no tracked runs\n${tail}`;
-  const rows = subagents
-    .filter(isJsonObject)
-    .map((s) => [
-      str(s.handle),
-      str(s.runId),
-      str(s.agent),
-      `${str(s.state)}${s.warm === true ? ' (warm)' : ''}`,
-      duration(s),
-    ]);
-  return `${table(['HANDLE', 'RUN', 'AGENT', 'STATE', 'TIME'], rows)}${tail}`;
+  const runs = subagents.filter(isJsonObject);
+  const rows = runs.map((s) => [
+    str(s.handle),
+    str(s.runId),
+    str(s.agent),
+    `${str(s.state)}${s.warm === true ? ' (warm)' : ''}`,
+    duration(s),
+  ]);
+  const STATE = 3;
+  return `${table(['HANDLE', 'RUN', 'AGENT', 'STATE', 'TIME'], rows, (row, column, padded) =>
+    column === STATE ? paintState(colour, str(runs[row]?.state), padded) : padded,
+  )}${tail}`;
 }
 
-/** One agent://events entry as a log line. */
-export function eventText(event: unknown): string {
+const LEVEL_TINT: Record<string, Tint> = { debug: 'dim', warn: 'yellow', error: 'red' };
+
+/** One agent://events entry as a log line (warnings and errors stand out on a terminal). */
+export function eventText(event: unknown, colour = false): string {
   if (!isJsonObject(event)) return pretty(event);
   const { seq, time, level, msg, ...rest } = event;
   const fields = Object.keys(rest).length === 0 ? '' : ` ${JSON.stringify(rest)}`;
-  return `${str(seq).padStart(5)} ${str(time)} ${str(level).padEnd(5)} ${str(msg)}${fields}\n`;
+  const levelText = str(level).padEnd(5);
+  const tinted = LEVEL_TINT[str(level)];
+  return `${str(seq).padStart(5)} ${str(time)} ${tinted === undefined ? levelText : tint(colour, tinted, levelText)} ${str(msg)}${fields}\n`;
 }

@@ -4,8 +4,10 @@ import {
   type JsonObject,
   type JsonRpcNotification,
   type JsonRpcResponse,
+  LocalError,
   WireError,
 } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 import {
   AbortedError,
   CLIENT_PROTOCOL_VERSION,
@@ -89,14 +91,17 @@ export class HttpClient implements McpClient {
       } catch (error) {
         if (options.signal?.aborted) throw new AbortedError(`${method} cancelled`);
         const cause = (error as { cause?: { message?: string } }).cause?.message;
-        throw new Error(
+        throw new LocalError<AgentdErrorCode>(
+          'daemon_unreachable',
           `cannot reach ${this.url}: ${cause ?? (error as Error).message} (is agentd running?)`,
+          { cause: error },
         );
       }
       const type = response.headers.get('content-type') ?? '';
       if (response.status === 401 || response.status === 403) {
         await response.body?.cancel();
-        throw new Error(
+        throw new LocalError<AgentdErrorCode>(
+          'daemon_refused',
           `${this.url} refused the request (HTTP ${response.status}): give a bearer token with --token-file or AGENTD_TOKEN`,
         );
       }
@@ -109,13 +114,19 @@ export class HttpClient implements McpClient {
           if (typeof message.method === 'string' && message.id === undefined)
             options.onNotification?.(message as unknown as JsonRpcNotification);
         }
-        throw new Error(`${method}: the response stream ended without an answer`);
+        throw new LocalError<AgentdErrorCode>(
+          'bad_answer',
+          `${method}: the response stream ended without an answer`,
+        );
       }
       if (type.startsWith('application/json')) {
         return this.#settle((await response.json()) as JsonRpcResponse);
       }
       await response.body?.cancel();
-      throw new Error(`${this.url} answered HTTP ${response.status} (${type || 'no content type'})`);
+      throw new LocalError<AgentdErrorCode>(
+        'bad_answer',
+        `${this.url} answered HTTP ${response.status} (${type || 'no content type'})`,
+      );
     } catch (error) {
       if (options.signal?.aborted && !(error instanceof AbortedError))
         throw new AbortedError(`${method} cancelled`);

@@ -1,6 +1,7 @@
 /** What the operator CLI needs of a connection to agentd: modern-era requests with their notifications. */
 import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
-import type { JsonObject, JsonRpcNotification } from '@agentd/rpc-frame';
+import { type JsonObject, type JsonRpcNotification, LocalError } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 
 export const CLIENT_PROTOCOL_VERSION = MODERN_VERSION;
 
@@ -28,6 +29,9 @@ export function modernMeta(params: JsonObject, version: string): JsonObject {
   };
 }
 
-export class AbortedError extends Error {
+export class AbortedError extends LocalError<AgentdErrorCode> {
   override name = 'AbortedError';
+  constructor(message: string) {
+    super('aborted', message);
+  }
 }

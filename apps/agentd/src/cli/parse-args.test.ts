@@ -95,10 +95,20 @@ describe('parseArgs', () => {
     expect(parseArgs(['spawn', '-h'])).toMatchObject({ kind: 'help' });
     expect(parseArgs(['help', 'wait'])).toMatchObject({
       kind: 'help',
-      text: expect.stringContaining('wait HANDLE'),
+      text: expect.stringContaining('wait RUN'),
     });
     // After `--`, --help is the instruction itself.
     expect(parseArgs(['spawn', '--', '--help'])).toMatchObject({ command: { instruction: '--help' } });
+  });
+
+  it('parses attach (a handle or a run id, with --timeout-ms) and ui', () => {
+    expect(parseArgs(['attach', 'run_abc', '--timeout-ms', '500', '--json'])).toMatchObject({
+      kind: 'client',
+      command: { kind: 'attach', handle: 'run_abc', timeoutMs: 500, json: true },
+    });
+    expect(parseArgs(['ui', '--url', 'http://127.0.0.1:9/mcp'])).toMatchObject({
+      command: { kind: 'ui', connection: { url: 'http://127.0.0.1:9/mcp' } },
+    });
   });
 
   it('refuses unknown options, missing values and stray arguments', () => {
@@ -107,8 +117,10 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['call'])).toThrow(/usage/);
     expect(() => parseArgs(['frobnicate'])).toThrow(/unknown command/);
     expect(() => parseArgs(['--bearer-token', 'secret'])).toThrow(/unknown option/);
-    expect(() => parseArgs(['cancel'])).toThrow(/cancel HANDLE/);
-    expect(() => parseArgs(['cancel', 'sa_x', '--all'])).toThrow(/cancel HANDLE/);
+    expect(() => parseArgs(['cancel'])).toThrow(/cancel RUN/);
+    expect(() => parseArgs(['cancel', 'sa_x', '--all'])).toThrow(/cancel RUN/);
+    expect(() => parseArgs(['attach'])).toThrow(/attach RUN/);
+    expect(() => parseArgs(['ui', 'extra'])).toThrow(/usage: agentd ui/);
     expect(() => parseArgs(['wait', 'sa_x', '--timeout-ms', 'soon'])).toThrow(/integer/);
     expect(() => parseArgs(['events', '--level', 'loud'])).toThrow(/--level/);
     expect(() => parseArgs(['status', '--socket', '/s', '--url', 'http://x:1'])).toThrow(/alternatives/);

@@ -1,6 +1,7 @@
 /** Parses agentd's command line into one command; usage errors are UsageError (exit 2). */
-import { isLogLevel, LOG_LEVELS, type LogLevel } from '@agentd/rpc-frame';
+import { isLogLevel, LOG_LEVELS, LocalError, type LogLevel } from '@agentd/rpc-frame';
 import { SETTINGS } from '../config/settings.js';
+import type { AgentdErrorCode } from '../local-errors.js';
 import {
   CLIENT_SPECS,
   type ClientCommandName,
@@ -10,8 +11,11 @@ import {
   USAGE,
 } from './usage.js';
 
-export class UsageError extends Error {
+export class UsageError extends LocalError<AgentdErrorCode> {
   override name = 'UsageError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 /** How a client command reaches the daemon. */
@@ -38,12 +42,13 @@ type ClientAction =
       timeoutMs?: number;
     }
   | { kind: 'wait'; handle: string; timeoutMs?: number }
+  | { kind: 'attach'; handle: string; timeoutMs?: number }
   | { kind: 'cancel'; handle?: string; all: boolean; reason?: string }
   | { kind: 'send'; handle: string; message: string; timeoutMs?: number }
   | { kind: 'events'; follow: boolean; level?: LogLevel; after?: number }
   | { kind: 'drain'; deadlineMs?: number }
   | { kind: 'lame-duck'; ready: boolean }
-  | { kind: 'pause' | 'resume' | 'reload' };
+  | { kind: 'pause' | 'resume' | 'reload' | 'ui' };
 
 export type ClientCommand = ClientAction & { connection: Connection; json: boolean };
 
@@ -186,9 +191,10 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
       if (action.async && action.warm) throw new UsageError('--async and --warm are alternatives');
       break;
     case 'wait':
+    case 'attach':
       positionalCount(1, 1);
       action = {
-        kind: 'wait',
+        kind: name,
         handle: first as string,
         ...optional('timeoutMs', integer(flags, '--timeout-ms')),
       };
@@ -196,7 +202,7 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
     case 'cancel': {
       const all = bool('--all');
       if (all === (first !== undefined) || positionals.length > 1)
-        throw new UsageError('usage: agentd cancel HANDLE | agentd cancel --all');
+        throw new UsageError('usage: agentd cancel RUN | agentd cancel --all');
       action = {
         kind: 'cancel',
         all,
@@ -240,6 +246,7 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
     case 'pause':
     case 'resume':
     case 'reload':
+    case 'ui':
       positionalCount(0, 0);
       action = { kind: name };
       break;

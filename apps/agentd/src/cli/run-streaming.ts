@@ -1,17 +1,22 @@
 /**
- * `agentd spawn` / `agentd send`: one request that waits for a run or a turn, streaming its
- * progress and log notifications to stderr, and cancelling it on SIGINT/SIGTERM (and saying so).
+ * `agentd spawn` / `send` / `attach`: one request that waits for a run or a turn, showing its
+ * progress and log notifications as they come (run-view.ts). SIGINT/SIGTERM cancels the run or
+ * the turn (and says so); for attach it only stops watching.
  */
 import { MetaKey } from '@agentd/lifecycle';
-import { isJsonObject, type JsonObject, type JsonRpcNotification } from '@agentd/rpc-frame';
-import { FAILED_STATES, pretty, statusText } from './format.js';
+import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import { FAILED_STATES } from './format.js';
 import type { McpClient } from './mcp-client.js';
 import { callOperation } from './operation-call.js';
+import { type Followed, RunView } from './run-view.js';
+import type { TermStyle } from './term-style.js';
 
 interface Output {
   out(text: string): void;
   err(text: string): void;
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const SIGNAL_EXIT: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, SIGTERM: 143 };
 
@@ -52,36 +57,16 @@ export async function interruptible<T>(
 }
 
 export interface StreamingCall {
-  id: 'subagent.spawn' | 'subagent.send';
+  id: 'subagent.spawn' | 'subagent.send' | 'subagent.attach';
   args: JsonObject;
   json: boolean;
   io: Output;
-  /** What an interrupt cancels: the whole run (spawn) or the turn in flight (send). */
-  cancels: 'run' | 'turn';
+  style: TermStyle;
+  /** What an interrupt ends: the whole run (spawn), the turn in flight (send), or only the watching (attach). */
+  interrupts: 'run' | 'turn' | 'watch';
+  /** What is already known of the run (attach): its run id and start, for the status line. */
+  followed?: Followed;
 }
-
-/** Prints the request's notifications as they come (text mode only: --json keeps stderr quiet). */
-function printer(call: StreamingCall, started: { handle?: string; runId?: string }) {
-  return (notification: JsonRpcNotification) => {
-    const params = isJsonObject(notification.params) ? notification.params : {};
-    if (notification.method === 'notifications/message') {
-      const data = params.data;
-      if (isJsonObject(data) && data.event === 'started') {
-        started.handle = String(data.handle);
-        started.runId = String(data.runId);
-        if (!call.json) call.io.err(`agentd: run ${started.runId} started (handle ${started.handle})\n`);
-        return;
-      }
-      if (!call.json) call.io.err(`${typeof data === 'string' ? data : JSON.stringify(data)}\n`);
-    } else if (notification.method === 'notifications/progress' && !call.json) {
-      const message = typeof params.message === 'string' ? params.message : undefined;
-      const total = typeof params.total === 'number' ? `/${params.total}` : '';
-      call.io.err(`${message ?? `progress ${String(params.progress)}${total}`}\n`);
-    }
-  };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** After an interrupt: the cancelled run's final state, polled briefly (its process tree is being killed). */
 async function confirmCancelled(client: McpClient, handle: string): Promise<string> {
@@ -94,39 +79,40 @@ async function confirmCancelled(client: McpClient, handle: string): Promise<stri
   return 'still stopping';
 }
 
+/** Calls the operation with its notifications shown as they come; the exit code follows the outcome. */
 export async function runStreaming(client: McpClient, call: StreamingCall): Promise<number> {
-  const started: { handle?: string; runId?: string } = {};
-  if (call.id === 'subagent.send') started.handle = String(call.args.handle);
+  const view = new RunView(call.io, call.style, call.json);
+  Object.assign(view.followed, call.followed);
+  if (call.id !== 'subagent.spawn') view.followed.handle = String(call.args.handle);
+  const kind = call.id === 'subagent.attach' ? 'query' : 'command';
   const outcome = await interruptible(call.io, (signal) =>
-    callOperation(client, 'command', call.id, call.args, {
+    callOperation(client, kind, call.id, call.args, {
       signal,
       meta: { progressToken: 'agentd-cli', [MetaKey.logLevel]: 'info' },
-      onNotification: printer(call, started),
+      onNotification: view.onNotification,
     }),
   );
   if (outcome.interrupted !== undefined) {
-    const what = call.cancels === 'run' ? `run ${started.runId ?? '(not started yet)'}` : 'the turn';
-    call.io.err(`agentd: interrupted: cancelling ${what}\n`);
-    if (call.cancels === 'run' && started.handle !== undefined) {
-      const state = await confirmCancelled(client, started.handle).catch(() => 'unknown');
-      call.io.err(`agentd: run ${started.runId} ${state}\n`);
-    } else if (call.cancels === 'turn') {
-      call.io.err(`agentd: the session stays; end it with agentd cancel ${started.handle}\n`);
+    view.stop();
+    const { handle, runId } = view.followed;
+    if (call.interrupts === 'watch') {
+      call.io.err(
+        `agentd: detached from run ${runId ?? handle}; it goes on (agentd attach ${runId ?? handle} follows it again, agentd cancel stops it)\n`,
+      );
+    } else if (call.interrupts === 'run') {
+      call.io.err(`agentd: interrupted: cancelling run ${runId ?? '(not started yet)'}\n`);
+      if (handle !== undefined) {
+        const state = await confirmCancelled(client, handle).catch(() => 'unknown');
+        call.io.err(`agentd: run ${runId} ${state}\n`);
+      }
+    } else {
+      call.io.err('agentd: interrupted: cancelling the turn\n');
+      call.io.err(`agentd: the session stays; end it with agentd cancel ${handle}\n`);
     }
     return outcome.interrupted;
   }
   const { isError, value } = outcome.value;
-  if (call.json) {
-    call.io.out(pretty(value));
-  } else if (call.id === 'subagent.send' && isJsonObject(value)) {
-    call.io.out(`${String(value.output ?? '')}\n`);
-  } else if (isJsonObject(value) && typeof value.state === 'string') {
-    const text = statusText({ ...value, output: undefined, tail: undefined });
-    call.io.err(text);
-    if (typeof value.output === 'string') call.io.out(`${value.output}\n`);
-  } else {
-    call.io.err(`agentd: ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
-  }
+  view.finish(value, call.id === 'subagent.send' ? 'turn' : 'run');
   const turnFailed = call.id === 'subagent.send' && isJsonObject(value) && value.isError === true;
   // In Code Mode a failed run is a value, not an error: its state decides.
   const runFailed = isJsonObject(value) && FAILED_STATES.has(String(value.state));

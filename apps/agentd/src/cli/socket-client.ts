@@ -7,8 +7,10 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  LocalError,
   WireError,
 } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 import { AbortedError, type McpClient, modernMeta, type RequestOptions } from './mcp-client.js';
 
 type Pending = {
@@ -29,7 +31,9 @@ export class SocketClient implements McpClient {
     this.#socket = socket;
     this.#version = version;
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
-    socket.on('close', () => this.#failAll(new Error('connection closed by agentd')));
+    socket.on('close', () =>
+      this.#failAll(new LocalError<AgentdErrorCode>('daemon_unreachable', 'connection closed by agentd')),
+    );
     socket.on('error', (error) => this.#failAll(error));
   }
 
@@ -42,7 +46,15 @@ export class SocketClient implements McpClient {
       });
       socket.once('error', (error: NodeJS.ErrnoException) => {
         const hint = error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? ' (is agentd running?)' : '';
-        reject(new Error(`cannot connect to ${path}: ${error.message}${hint}`));
+        reject(
+          new LocalError<AgentdErrorCode>(
+            'daemon_unreachable',
+            `cannot connect to ${path}: ${error.message}${hint}`,
+            {
+              cause: error,
+            },
+          ),
+        );
       });
     });
   }

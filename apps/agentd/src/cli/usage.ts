@@ -19,7 +19,7 @@ const timeout = (what: string): FlagSpec => ({ name: '--timeout-ms', value: 'N',
 
 export const CLIENT_SPECS = {
   status: {
-    usage: 'status [HANDLE]',
+    usage: 'status [RUN]',
     summary: "the daemon's status, or one run's status and result",
   },
   runs: { usage: 'runs', summary: 'list the tracked runs and warm sessions (operators)' },
@@ -34,23 +34,37 @@ export const CLIENT_SPECS = {
     ],
     details:
       "INSTRUCTION `-` reads it from stdin. While it waits, the agent's output lines and log messages\n" +
-      'stream to stderr; the result goes to stdout. Ctrl-C (SIGINT) or SIGTERM cancels the run and says so.',
+      'stream to stderr; the result goes to stdout. On a terminal the output streams once on stdout,\n' +
+      "the agent's stderr lines are marked `!`, a status line shows the elapsed time while the agent is\n" +
+      'silent, and states are coloured (not with NO_COLOR). Ctrl-C (SIGINT) or SIGTERM cancels the run\n' +
+      'and says so. An unknown --agent exits 2 and lists the agents.',
+  },
+  attach: {
+    usage: 'attach RUN [--timeout-ms N]',
+    summary: 'follow a running run: its recent lines, then its output as it comes, then its result',
+    flags: [timeout('stop following after N ms (exit 3; the run keeps going)')],
+    details:
+      'Shows the run as a sync spawn does, and exits as wait does (0 succeeded, 1 failed, cancelled,\n' +
+      'timed out or lost). Ctrl-C stops following; the run goes on.',
   },
   wait: {
-    usage: 'wait HANDLE [--timeout-ms N]',
+    usage: 'wait RUN [--timeout-ms N]',
     summary: 'wait until a run ends, then print its result',
     flags: [timeout('give up after N ms (exit 3; the run keeps going)')],
   },
   cancel: {
-    usage: 'cancel HANDLE | cancel --all',
+    usage: 'cancel RUN | cancel --all',
     summary: 'cancel a run (kills its process tree), or every live run (operators)',
+    details:
+      'A run that had already ended is left as it is: cancel says so with its outcome and exits 0\n' +
+      '(--json adds "alreadyEnded": true).',
     flags: [
       { name: '--all', description: 'every live run and warm session' },
       { name: '--reason', value: 'TEXT', description: "recorded as the run's reason" },
     ],
   },
   send: {
-    usage: 'send HANDLE MESSAGE|-',
+    usage: 'send RUN MESSAGE|-',
     summary: 'send one turn to a warm session and print the reply',
     flags: [timeout('bound this turn')],
     details: 'MESSAGE `-` reads it from stdin.',
@@ -81,6 +95,13 @@ export const CLIENT_SPECS = {
     summary: 're-read the config file and apply it (as SIGHUP does); exit 1 if it was rejected (operators)',
   },
   tools: { usage: 'tools', summary: 'list the tools the daemon offers MCP clients' },
+  ui: {
+    usage: 'ui',
+    summary: "print the dashboard URL (/ui/) of each of the daemon's HTTP listeners",
+    details:
+      'Over the unix socket the listeners come from the daemon itself; over --url the dashboard is the\n' +
+      'one beside that endpoint. Prints nothing and exits 1 when the daemon serves no HTTP.',
+  },
   call: {
     usage: 'call METHOD [JSON]',
     summary: 'send one MCP request (modern era) and print the result',
@@ -93,14 +114,18 @@ const CONNECTION_HELP = `Connection (every client command):
   --socket PATH        the daemon's unix socket (AGENTD_SOCKET)
   --url URL            reach the daemon over HTTP(S) instead, e.g. http://127.0.0.1:4387/mcp
   --token-file FILE    bearer token for --url (AGENTD_TOKEN; never on the command line)
-  --config FILE        find the socket in this config file, as the daemon does (AGENTD_CONFIG)
+  --config FILE        find the socket in this config file, as the daemon does (AGENTD_CONFIG,
+                       else $XDG_CONFIG_HOME/agentd/agentd.json or ~/.config/agentd/agentd.json)
   --json               machine-readable output (one JSON value) instead of text
+RUN is a run's handle (sa_…) or its run id (run_…, as spawn prints it; a run id is looked up in
+the inventory, so it needs an operator connection).
 Default: --url, else --socket, else AGENTD_SOCKET, else the config's first unix (else HTTP)
 target, else the default socket. For https with a private CA, set NODE_EXTRA_CA_CERTS.`;
 
-const EXIT_CODES = `Exit status: 0 ok; 1 runtime failure (daemon unreachable, refused, the run failed);
-2 bad usage or bad configuration (or a vsock target where vsock is unavailable); 3 wait gave up
-(--timeout-ms) while the run goes on;
+const EXIT_CODES = `Exit status: 0 ok (cancel: also when the run had already ended); 1 runtime failure
+(daemon unreachable, refused, the run failed); 2 bad usage or bad configuration (an unknown agent,
+or a vsock target where vsock is unavailable); 3 wait or attach gave up (--timeout-ms) while the
+run goes on;
 130 / 143 interrupted by SIGINT / SIGTERM (a run being waited on was cancelled).`;
 
 const pad = (text: string, width: number) => (text.length >= width ? `${text}  ` : text.padEnd(width));
@@ -117,7 +142,8 @@ function clientLines(): string {
 }
 
 const DAEMON_OPTIONS = `Daemon options (each also settable in the config file and as AGENTD_* environment variables):
-  --config FILE                   JSON config file (AGENTD_CONFIG)
+  --config FILE                   JSON config file (AGENTD_CONFIG; default ~/.config/agentd/agentd.json
+                                  or $XDG_CONFIG_HOME/agentd/agentd.json when it exists)
   --serve TARGET                  repeatable: unix:PATH | vsock:PORT | vsock:CID:PORT |
                                   http://HOST:PORT | https://HOST:PORT | stdio   (AGENTD_SERVE, comma list)
   --log-level debug|info|warn|error

@@ -1,6 +1,7 @@
 /** A partial config layer (file, environment or flags) plus which source set each key. */
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { ConfigIssue } from './config-error.js';
+import { nearestName } from './nearest-name.js';
 import { ENV_BEARER_TOKEN, SETTINGS, type Setting } from './settings.js';
 
 export interface Layer {
@@ -80,7 +81,12 @@ export function envLayer(
   }
   for (const name of Object.keys(env)) {
     if (name.startsWith('AGENTD_') && !known.has(name)) {
-      issues.push({ source, path: name, message: 'unknown AGENTD_* variable' });
+      const near = nearestName(name, known);
+      issues.push({
+        source,
+        path: name,
+        message: `unknown AGENTD_* variable${near === undefined ? '' : ` (did you mean ${near}?)`}`,
+      });
     }
   }
   return { layer: { source, value, labels }, issues };

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,7 +75,7 @@ describe('resolveConfig', () => {
     });
     expect(issuesOf(() => resolveConfig(inputs({ configPath: path })))).toEqual(
       expect.arrayContaining([
-        "/logLevl unknown key 'logLevl'",
+        "/logLevl unknown key 'logLevl' (did you mean `logLevel`?)",
         "/limits/maxRuns unknown key 'maxRuns'",
         "/agents/a/shell unknown key 'shell'",
       ]),
@@ -93,7 +93,7 @@ describe('resolveConfig', () => {
       issuesOf(() => resolveConfig(inputs({ env: { AGENTD_EVENTS_RING: 'lots', AGENTD_LOGLEVEL: 'x' } }))),
     ).toEqual([
       "AGENTD_EVENTS_RING expected an integer, got 'lots'",
-      'AGENTD_LOGLEVEL unknown AGENTD_* variable',
+      'AGENTD_LOGLEVEL unknown AGENTD_* variable (did you mean AGENTD_LOG_LEVEL?)',
     ]);
     expect(issuesOf(() => resolveConfig(inputs({ env: { AGENTD_LOG_LEVEL: 'loud' } })))).toEqual([
       '/logLevel must be one of "debug", "info", "warn", "error"',
@@ -159,5 +159,54 @@ describe('resolveConfig', () => {
     const flags = new Map([['--serve', ['unix:/tmp/asked.sock']]]);
     const asked = resolveConfig(inputs({ configPath: path, flags, serveDefaults: false, forceStdio: true }));
     expect(asked.config.serve).toEqual(['unix:/tmp/asked.sock', 'stdio']);
+  });
+
+  it('reads $XDG_CONFIG_HOME/agentd/agentd.json, else ~/.config/agentd/agentd.json, when no file is named', () => {
+    const home = mkdtempSync(join(tmpdir(), 'agentd-home-'));
+    const xdg = mkdtempSync(join(tmpdir(), 'agentd-xdg-'));
+    const env = { XDG_RUNTIME_DIR: '/run/user/1000', HOME: home };
+    // Nothing there yet: the built-in defaults, no file.
+    expect(resolveConfig(inputs({ env })).configPath).toBeUndefined();
+    mkdirSync(join(home, '.config', 'agentd'), { recursive: true });
+    writeFileSync(join(home, '.config', 'agentd', 'agentd.json'), JSON.stringify({ logLevel: 'debug' }));
+    const fromHome = resolveConfig(inputs({ env }));
+    expect(fromHome.configPath).toBe(join(home, '.config', 'agentd', 'agentd.json'));
+    expect(fromHome.config.logLevel).toBe('debug');
+    mkdirSync(join(xdg, 'agentd'));
+    writeFileSync(join(xdg, 'agentd', 'agentd.json'), JSON.stringify({ logLevel: 'error' }));
+    const fromXdg = resolveConfig(inputs({ env: { ...env, XDG_CONFIG_HOME: xdg } }));
+    expect(fromXdg.configPath).toBe(join(xdg, 'agentd', 'agentd.json'));
+    expect(fromXdg.config.logLevel).toBe('error');
+    // A relative XDG_CONFIG_HOME is not a base directory (XDG spec): the home one is used.
+    expect(resolveConfig(inputs({ env: { ...env, XDG_CONFIG_HOME: 'rel' } })).configPath).toBe(
+      fromHome.configPath,
+    );
+    // A named file wins over the default place.
+    const named = file('named.json', {});
+    expect(resolveConfig(inputs({ env, configPath: named })).configPath).toBe(named);
+  });
+
+  it('suggests the nearest key for an unknown one, and gives line and column of a JSON syntax error', () => {
+    expect(
+      issuesOf(() => resolveConfig(inputs({ configPath: file('typo.json', { defaltAgent: 'x' }) }))),
+    ).toEqual(["/defaltAgent unknown key 'defaltAgent' (did you mean `defaultAgent`?)"]);
+    expect(
+      issuesOf(() =>
+        resolveConfig(inputs({ configPath: file('nested.json', { limits: { maxConcurentRuns: 2 } }) })),
+      ),
+    ).toEqual([
+      "/limits/maxConcurentRuns unknown key 'maxConcurentRuns' (did you mean `maxConcurrentRuns`?)",
+    ]);
+    // Nothing close: no guess.
+    expect(issuesOf(() => resolveConfig(inputs({ configPath: file('far.json', { zzz: 1 }) })))).toEqual([
+      "/zzz unknown key 'zzz'",
+    ]);
+    const broken = file('broken.json', '{\n  "logLevel": "info"\n  "exposure": "classic"\n}\n');
+    expect(issuesOf(() => resolveConfig(inputs({ configPath: broken })))).toEqual([
+      expect.stringMatching(/^ not valid JSON at line 3, column 3: expected ',' or '}' after property value/),
+    ]);
+    expect(issuesOf(() => resolveConfig(inputs({ env: { AGENTD_LOG_LEVL: 'x' } })))).toEqual([
+      'AGENTD_LOG_LEVL unknown AGENTD_* variable (did you mean AGENTD_LOG_LEVEL?)',
+    ]);
   });
 });

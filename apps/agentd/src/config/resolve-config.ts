@@ -1,12 +1,14 @@
 /** Resolves the effective config: defaults < file < environment < flags, then cross-field rules. */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isJsonObject, type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { AgentdErrorCode } from '../local-errors.js';
 import { MetricsTargetError, parseMetricsTarget } from '../metrics/metrics-target.js';
 import { CLUSTER_DEFAULTS } from './cluster-config.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { AgentdConfig } from './config-schema.js';
 import { defaultConfig } from './defaults.js';
+import { describeJsonError } from './json-syntax.js';
 import { envLayer, flagLayer, type Layer, mergeInto } from './layer.js';
 import { parseServeTarget, type ServeTarget, ServeTargetError } from './serve-target.js';
 import { ENV_BEARER_TOKEN, ENV_CONFIG_FILE, ENV_SOCKET, ENV_TOKEN, SETTINGS } from './settings.js';
@@ -84,7 +86,7 @@ function readConfigFile(path: string): { layer: Layer; issues: ConfigIssue[] } {
   } catch (error) {
     return {
       ...empty,
-      issues: [{ source, path: '', message: `not valid JSON: ${(error as Error).message}` }],
+      issues: [{ source, path: '', message: `not valid JSON at ${describeJsonError(text, error)}` }],
     };
   }
   const issues = validateLayer(parsed, source);
@@ -160,7 +162,8 @@ function readTls(
     const path = (config.tls as { cert: string; key: string })[key];
     try {
       const pem = readFileSync(path, 'utf8');
-      if (!pem.includes('-----BEGIN ')) throw new Error('not a PEM file');
+      if (!pem.includes('-----BEGIN '))
+        throw new LocalError<AgentdErrorCode>('invalid_config', 'not a PEM file');
       return pem;
     } catch (error) {
       issues.push({
@@ -174,9 +177,23 @@ function readTls(
   return { cert: read('cert'), key: read('key') };
 }
 
+/**
+ * The config file: --config, else AGENTD_CONFIG, else `$XDG_CONFIG_HOME/agentd/agentd.json`
+ * (`~/.config/agentd/agentd.json`) when that file exists; none means built-in defaults.
+ */
 export function configPathOf(inputs: Pick<ConfigInputs, 'configPath' | 'env' | 'cwd'>): string | undefined {
   const path = inputs.configPath ?? inputs.env[ENV_CONFIG_FILE];
-  return path === undefined || path === '' ? undefined : resolve(inputs.cwd, path);
+  if (path !== undefined && path !== '') return resolve(inputs.cwd, path);
+  const fallback = defaultConfigPath(inputs.env);
+  return fallback !== undefined && existsSync(fallback) ? fallback : undefined;
+}
+
+/** The XDG place for agentd's config (a relative XDG_CONFIG_HOME is ignored, as the spec says). */
+function defaultConfigPath(env: NodeJS.ProcessEnv): string | undefined {
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'agentd', 'agentd.json');
+  const home = env.HOME;
+  return home === undefined || home === '' ? undefined : join(home, '.config', 'agentd', 'agentd.json');
 }
 
 /** Throws ConfigError listing every problem; never has side effects beyond reading files. */

@@ -1,6 +1,8 @@
 /** Serve-target grammar: unix:PATH, vsock:PORT, vsock:CID:PORT, http(s)://HOST:PORT[/PATH], stdio. */
 import { isAbsolute, resolve } from 'node:path';
+import { LocalError } from '@agentd/rpc-frame';
 import { parseVsockAddress, VMADDR_CID_ANY } from '@agentd/transport-vsock';
+import type { AgentdErrorCode } from '../local-errors.js';
 
 export type ServeTarget =
   | { kind: 'unix'; raw: string; path: string }
@@ -8,8 +10,11 @@ export type ServeTarget =
   | { kind: 'http' | 'https'; raw: string; host: string; port: number; path: string; loopback: boolean }
   | { kind: 'stdio'; raw: string };
 
-export class ServeTargetError extends Error {
+export class ServeTargetError extends LocalError<AgentdErrorCode> {
   override name = 'ServeTargetError';
+  constructor(message: string) {
+    super('invalid_config', message);
+  }
 }
 
 /** True for 127.0.0.0/8, ::1 and localhost: the only hosts plain HTTP may bind without auth. */

@@ -2,15 +2,22 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { ConfigIssue } from './config-error.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
+import { nearestName } from './nearest-name.js';
 
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+// verbose: an unknown key's error carries the schema it broke, whose properties are the suggestions.
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
 const validate = ajv.compile(CONFIG_SCHEMA);
 
 function describe(error: ErrorObject): { path: string; message: string } {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'additionalProperties') {
     const key = String(params.additionalProperty);
-    return { path: `${error.instancePath}/${key}`, message: `unknown key '${key}'` };
+    const known = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+    const near = known === undefined ? undefined : nearestName(key, Object.keys(known));
+    return {
+      path: `${error.instancePath}/${key}`,
+      message: `unknown key '${key}'${near === undefined ? '' : ` (did you mean \`${near}\`?)`}`,
+    };
   }
   if (error.keyword === 'propertyNames') {
     return { path: error.instancePath, message: `invalid name '${String(params.propertyName)}'` };

@@ -4,6 +4,7 @@ import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
+import { attachRun } from './run-attach.js';
 import type { RunIndex } from './run-index.js';
 import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
 import { statusJson } from './status-json.js';
@@ -82,10 +83,10 @@ function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => v
  * success), still carrying the full status as structured content. In Code Mode the script
  * receives the status as a value either way and decides itself.
  */
-function spawnResult(status: SubagentStatus, instanceId?: string): JsonObject | ToolResult {
-  const body = statusJson(status);
+function spawnResult(status: SubagentStatus | JsonObject, instanceId?: string): JsonObject | ToolResult {
+  const body = statusJson(status as SubagentStatus);
   if (instanceId !== undefined) body.instance = instanceId;
-  if (!status.terminal || status.state === 'succeeded') return body;
+  if (status.terminal !== true || status.state === 'succeeded') return body;
   return new ToolResult({
     content: [{ type: 'text', text: JSON.stringify(body) }],
     structuredContent: body,
@@ -210,6 +211,30 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       outputType: 'SubagentStatus',
       operator: false,
       handler: async (args) => host.runs().status(args.handle as string),
+    },
+    {
+      kind: 'query',
+      id: 'subagent.attach',
+      description:
+        'Follow a running subagent: its recent output lines first, then its output and events as they come (progress and log notifications, as a sync spawn streams them); answers with its status once it ends (a warm session: once its turn is done). Leaving never cancels the run.',
+      args: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['handle'],
+        properties: { handle: handleArg },
+      },
+      outputType: 'SubagentStatus',
+      operator: false,
+      handler: async (args, context) => {
+        const status = await attachRun(
+          sup(),
+          host.runs(),
+          args.handle as string,
+          context,
+          forwardAgentEvents(context),
+        );
+        return spawnResult(status);
+      },
     },
     {
       kind: 'command',
