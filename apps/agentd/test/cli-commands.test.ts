@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Json } from '@agentd/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLIENT_SPECS } from '../src/cli/usage.js';
 import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 
@@ -161,12 +161,17 @@ describe('runs', () => {
   it('status HANDLE shows a running plain agent’s tail; wait gives up (3) then returns the result', async () => {
     const started = await runCli(['spawn', '--json', '--async', ...socket, '--agent', 'gated', 'one']);
     const { handle } = JSON.parse(started.stdout) as { handle: string };
-    let status: Json = {};
-    for (let i = 0; i < 200; i++) {
-      status = JSON.parse((await runCli(['status', '--json', ...socket, handle])).stdout) as Json;
-      if (Array.isArray(status.tail) && status.tail.length >= 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const status = await vi.waitFor(
+      async () => {
+        const now = JSON.parse((await runCli(['status', '--json', ...socket, handle])).stdout) as Json;
+        expect(
+          (now.tail as Json[] | undefined)?.length,
+          'the running agent’s first two lines in its tail',
+        ).toBeGreaterThanOrEqual(2);
+        return now;
+      },
+      { timeout: 15_000, interval: 25 },
+    );
     expect(status.state).toBe('running');
     expect(status.tail).toEqual(
       expect.arrayContaining([
@@ -272,8 +277,13 @@ describe('operator commands', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('(paused)');
     expect((await runCli(['resume', ...socket])).stdout).toContain('accepting');
-    for (let i = 0; i < 200 && !follow.stdout.includes('supervisor resumed'); i++)
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    await vi.waitFor(
+      () => expect(follow.stdout, 'the followed events show the resume').toContain('supervisor resumed'),
+      {
+        timeout: 15_000,
+        interval: 20,
+      },
+    );
     expect(follow.stdout).toContain('supervisor paused');
     expect(follow.stdout).toContain('supervisor resumed');
     follow.proc.kill('SIGINT');

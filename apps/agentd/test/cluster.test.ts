@@ -23,7 +23,7 @@ import {
   CreateTaskResultSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Agentd, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 
 const TOKEN = 'cluster-e2e-bearer-token-0123456789';
@@ -103,14 +103,16 @@ async function boundTasks(): Promise<string[]> {
   }
 }
 
-async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 200; i++) {
-    last = await get();
-    if (done(last)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what}: still ${JSON.stringify(last)}`);
+/** Reads `get` until `done` holds; on timeout the error says `what` and the last value read. */
+function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await get();
+      if (!done(value)) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
 }
 
 describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
