@@ -12,7 +12,7 @@ export interface ForeignUse {
 }
 
 /** `packages/x/src/a.test.ts` → `packages/x`; undefined outside a workspace package folder. */
-export function packageDirOf(path: string): string | undefined {
+function packageDirOf(path: string): string | undefined {
   return /^((?:apps|packages|tooling|examples)\/[^/]+)\//.exec(path)?.[1];
 }
 

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.turbo', '.git', 'coverage']);
 
-export function isTestCode(path: string): boolean {
+function isTestCode(path: string): boolean {
   if (!/\.(?:ts|mts|cts)$/.test(path) || path.endsWith('.d.ts')) return false;
   return (
     /\.test(?:-d)?\.[mc]?ts$/.test(path) ||
