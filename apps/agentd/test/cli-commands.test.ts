@@ -170,7 +170,7 @@ describe('runs', () => {
         ).toBeGreaterThanOrEqual(2);
         return now;
       },
-      { timeout: 15_000, interval: 25 },
+      { timeout: 20_000, interval: 25 },
     );
     expect(status.state).toBe('running');
     expect(status.tail).toEqual(
