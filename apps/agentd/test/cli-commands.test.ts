@@ -163,14 +163,16 @@ describe('runs', () => {
   it('status HANDLE shows a running plain agent’s tail; wait gives up (3) then returns the result', async () => {
     const started = await runCli(['spawn', '--json', '--async', ...socket, '--agent', 'gated', 'one']);
     const { handle } = JSON.parse(started.stdout) as { handle: string };
-    let status: Json = {};
-    // Awaited: both of the agent's first lines are in the live tail.
-    await vi.waitFor(
+    const status = await vi.waitFor(
       async () => {
-        status = JSON.parse((await runCli(['status', '--json', ...socket, handle])).stdout) as Json;
-        expect(status.tail).toHaveLength(2);
+        const now = JSON.parse((await runCli(['status', '--json', ...socket, handle])).stdout) as Json;
+        expect(
+          (now.tail as Json[] | undefined)?.length,
+          'the running agent’s first two lines in its tail',
+        ).toBeGreaterThanOrEqual(2);
+        return now;
       },
-      { timeout: 15_000, interval: 20 },
+      { timeout: 20_000, interval: 25 },
     );
     expect(status.state).toBe('running');
     expect(status.tail).toEqual(
@@ -277,11 +279,13 @@ describe('operator commands', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('(paused)');
     expect((await runCli(['resume', ...socket])).stdout).toContain('accepting');
-    // Awaited: the follower printed the resume event (the pause came before it).
-    await vi.waitFor(() => expect(follow.stdout).toContain('supervisor resumed'), {
-      timeout: 15_000,
-      interval: 20,
-    });
+    await vi.waitFor(
+      () => expect(follow.stdout, 'the followed events show the resume').toContain('supervisor resumed'),
+      {
+        timeout: 15_000,
+        interval: 20,
+      },
+    );
     expect(follow.stdout).toContain('supervisor paused');
     follow.proc.kill('SIGINT');
     expect(await follow.closed).toBe(0);

@@ -6,16 +6,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  clusterBinariesAvailable,
-  freePort,
-  type Nginx,
-  type RedisServer,
-  startNginx,
-  startRedisServer,
-} from '@agentd/cluster-harness';
+import { clusterBinariesAvailable, freePort, type Nginx, type RedisServer } from '@agentd/cluster-harness';
 import { RedisConnection } from '@agentd/redis';
-import type { Json } from '@agentd/test-support';
+import { type Json, type ReplicaFleet, startReplicaFleet } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -23,25 +16,26 @@ import {
   CreateTaskResultSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Agentd, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 
 const TOKEN = 'cluster-e2e-bearer-token-0123456789';
 const LEASE_TTL_MS = 1500;
 const runnable = clusterBinariesAvailable('agentd cluster end-to-end tests', ['redis-server', 'nginx']);
 
+let fleet: ReplicaFleet<Agentd>;
 let redis: RedisServer;
 let nginx: Nginx;
 const IDS = ['a', 'b', 'c'];
 const replicas = new Map<string, Agentd>();
 const clients: Client[] = [];
 
-async function startReplica(id: string): Promise<Agentd> {
+async function startReplica(id: string, redisUrl: string): Promise<Agentd> {
   const agentd = await startAgentd({
     http: true,
     config: { auth: { bearerTokens: [{ name: 'e2e', token: TOKEN }] }, exposure: 'classic' },
     args: ['--no-watch', '--instance-id', id, '--lease-ttl-ms', String(LEASE_TTL_MS)],
-    env: { AGENTD_REDIS_URL: redis.url },
+    env: { AGENTD_REDIS_URL: redisUrl },
   });
   replicas.set(id, agentd);
   return agentd;
@@ -103,32 +97,32 @@ async function boundTasks(): Promise<string[]> {
   }
 }
 
-async function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 200; i++) {
-    last = await get();
-    if (done(last)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what}: still ${JSON.stringify(last)}`);
+/** Reads `get` until `done` holds; on timeout the error says `what` and the last value read. */
+function eventually<T>(get: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await get();
+      if (!done(value)) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
 }
 
 describe.runIf(runnable)('agentd replicas behind nginx, through Redis', () => {
   beforeAll(async () => {
-    redis = await startRedisServer();
-    const started = await Promise.all(IDS.map((id) => startReplica(id)));
     // Legacy sessions are sticky: each replica mints ids starting with `<instanceId>-`.
-    nginx = await startNginx({
-      replicas: started.map((r) => new URL(r.httpUrl as string).host),
-      sessionPrefixes: IDS.map((id) => `${id}-`),
+    fleet = await startReplicaFleet({
+      ids: IDS,
+      start: startReplica,
+      hostOf: (r) => new URL(r.httpUrl as string).host,
     });
+    ({ redis, nginx } = fleet);
   });
 
   afterAll(async () => {
     await Promise.allSettled(clients.map((c) => c.close()));
-    await Promise.allSettled([...replicas.values()].map((r) => r.stop()));
-    await nginx?.close();
-    await redis?.close();
+    await fleet?.close();
   });
 
   it('a subscription on one replica hears of a run that ends on another', async () => {

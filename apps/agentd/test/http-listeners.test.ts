@@ -3,15 +3,12 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { type Json, modernMeta } from '@agentd/test-support';
+import { type Json, LOCALHOST_TLS, modernMeta } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
 import { startAgentd } from './support/agentd-process.js';
 
-const certFile = (name: string) =>
-  fileURLToPath(new URL(`../../../packages/transport-http/src/test-support/${name}`, import.meta.url));
-const CERT = certFile('localhost-cert.pem');
-const KEY = certFile('localhost-key.pem');
+const CERT = LOCALHOST_TLS.cert;
+const KEY = LOCALHOST_TLS.key;
 const CA = readFileSync(CERT, 'utf8');
 
 /** Ports free right now (the daemon refuses two identical targets, so `:0` cannot be given twice). */

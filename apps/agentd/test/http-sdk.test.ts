@@ -7,7 +7,7 @@ import {
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
 
 const TOKEN = 'e2e-bearer-token-0123456789abcdef';
@@ -82,7 +82,10 @@ describe('the official SDK client over HTTP', () => {
     const started = executed((await client.callTool({ name: 'execute', arguments: { code } })) as Json);
     const uri = `agent://subagent/${String(started.handle)}`;
     await client.subscribeResource({ uri });
-    for (let i = 0; i < 100 && !updates.includes(uri); i++) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(updates, 'the subagent’s resources/updated notification').toContain(uri), {
+      timeout: 10_000,
+      interval: 20,
+    });
     expect(updates).toEqual([uri]);
     const read = await client.readResource({ uri });
     expect(JSON.parse(String((read.contents[0] as { text: string }).text))).toMatchObject({

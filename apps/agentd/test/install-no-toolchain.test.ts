@@ -6,26 +6,17 @@
  * the prebuilt addon (its startup log says which), and, with the prebuilt addons removed (a
  * machine none matches), the vsock target failing with `vsock_unavailable` and exit code 2.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { arch, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { NPM_INSTALL, runCommand as run, runChecked, scrubbedEnv } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  app,
-  checked,
-  installManifest,
-  NPM_INSTALL,
-  packAgentd,
-  readManifest,
-  run,
-  scrubbedEnv,
-} from './support/packed-agentd.js';
+import { agentdManifest, packAgentd, startInstalledDaemon, version } from './support/packed-agentd.js';
 
 const NODE_24 = 'node@24.21.0';
-const version = readManifest(app).version;
 /** This machine can bind AF_VSOCK (a VM guest with a vsock device); binding VMADDR_CID_ANY needs no peer. */
 const hasVsock = existsSync('/dev/vsock');
 
@@ -53,7 +44,7 @@ afterAll(async () => {
 /** The suite's Node, and the npm-fetched Node 24 unless that is the one running (the Node 24 pass). */
 async function runtimes(): Promise<Array<{ label: string; node: string }>> {
   const own = realpathSync(process.execPath);
-  const out = await checked('npx', ['-y', '-p', NODE_24, '-c', 'command -v node'], tmpdir());
+  const out = await runChecked('npx', ['-y', '-p', NODE_24, '-c', 'command -v node'], tmpdir());
   const fetched = realpathSync(out.trim());
   return [
     { label: `Node ${process.version}`, node: own },
@@ -80,7 +71,7 @@ describe.runIf(process.platform === 'linux').each(found)(
       env = scrubbedEnv({ XDG_RUNTIME_DIR: dir }, { nodeDir: bin, path: '' });
       project = join(dir, 'project');
       await mkdir(project);
-      await writeFile(join(project, 'package.json'), installManifest(local));
+      await writeFile(join(project, 'package.json'), agentdManifest(local));
       const install = await run('npm', NPM_INSTALL, project, env);
       if (install.code !== 0) throw new Error(`npm install failed\n${install.stdout}\n${install.stderr}`);
       installOutput = install.stdout + install.stderr;
@@ -112,28 +103,14 @@ describe.runIf(process.platform === 'linux').each(found)(
       const port = 20_000 + Math.floor(Math.random() * 40_000);
       const serve = ['--serve', `unix:${socket}`, ...(hasVsock ? ['--serve', `vsock:${port}`] : [])];
       // The bin itself, not through npx: the SIGTERM below must reach the daemon.
-      const daemon: ChildProcess = spawn(join(project, 'node_modules', '.bin', 'agentd'), serve, {
-        cwd: project,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let logs = '';
-      daemon.stderr?.on('data', (c: Buffer) => {
-        logs += c.toString();
-      });
-      const exited = new Promise<number | null>((done) => daemon.on('exit', (code) => done(code)));
+      const bin = join(project, 'node_modules', '.bin', 'agentd');
+      const daemon = await startInstalledDaemon(bin, serve, { cwd: project, env, socket });
+      let code: number | null;
       try {
-        await new Promise<void>((ready, fail) => {
-          let out = '';
-          daemon.stdout?.on('data', (c: Buffer) => {
-            out += c.toString();
-            if (out.includes(socket)) ready();
-          });
-          void exited.then((code) => fail(new Error(`agentd exited (${code}) before listening: ${logs}`)));
-        });
         expect(await ping(socket)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
         if (hasVsock) {
-          const records = logs
+          const records = daemon
+            .logs()
             .split('\n')
             .filter((line) => line.startsWith('{'))
             .map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -148,9 +125,9 @@ describe.runIf(process.platform === 'linux').each(found)(
           });
         }
       } finally {
-        daemon.kill('SIGTERM');
+        code = await daemon.stop();
       }
-      expect(await exited).toBe(0);
+      expect(code).toBe(0);
     }, 60_000);
 
     // Last: it removes the installed prebuilt addons, as on a machine none of them matches.

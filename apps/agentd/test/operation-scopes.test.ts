@@ -5,12 +5,8 @@
  * challenge; a token with it sees and calls them; static bearer tokens are not scope-checked.
  */
 import { createServer } from 'node:net';
-import type { Json } from '@agentd/test-support';
+import { type AuthorizationServer, type Json, startAuthorizationServer } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AuthorizationServer,
-  startAuthorizationServer,
-} from '../../../packages/transport-http/src/test-support/authorization-server.js';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
 
 const STATIC = 'operation-scopes-static-token-0123456789';

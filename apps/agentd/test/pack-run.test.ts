@@ -4,25 +4,15 @@
  * `agentd --version`, `npx @agentd/agentd --version`, the daemon on a temp socket, `agentd status`,
  * and a clean stop. Runs under whichever Node runs the suite (20 and 24). Needs a build first.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NPM_INSTALL, runCommand as run, runChecked, scrubbedEnv } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  app,
-  checked,
-  installManifest,
-  NPM_INSTALL,
-  packAgentd,
-  readManifest,
-  run,
-  scrubbedEnv,
-} from './support/packed-agentd.js';
+import { agentdManifest, packAgentd, startInstalledDaemon, version } from './support/packed-agentd.js';
 
 let scratch = '';
 let project = '';
-const version = readManifest(app).version;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'agentd-pack-run-'));
@@ -31,8 +21,8 @@ beforeAll(async () => {
   await mkdir(tarballs);
   await mkdir(project);
   const local = await packAgentd(tarballs);
-  await writeFile(join(project, 'package.json'), installManifest(local));
-  await checked('npm', NPM_INSTALL, project);
+  await writeFile(join(project, 'package.json'), agentdManifest(local));
+  await runChecked('npm', NPM_INSTALL, project);
 }, 600_000);
 
 afterAll(async () => {
@@ -54,25 +44,13 @@ describe(`@agentd/agentd installed from its tarball (Node ${process.version})`, 
     const runtime = await mkdtemp(join(tmpdir(), 'agentd-pack-xdg-'));
     const socket = join(runtime, 'agentd.sock');
     const env = scrubbedEnv({ XDG_RUNTIME_DIR: runtime });
-    const daemon: ChildProcess = spawn(bin, ['--serve', `unix:${socket}`], {
+    const daemon = await startInstalledDaemon(bin, ['--serve', `unix:${socket}`], {
       cwd: project,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      socket,
     });
-    let logs = '';
-    daemon.stderr?.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    const exited = new Promise<number | null>((done) => daemon.on('exit', (code) => done(code)));
+    let code: number | null;
     try {
-      await new Promise<void>((ready, fail) => {
-        let out = '';
-        daemon.stdout?.on('data', (c: Buffer) => {
-          out += c.toString();
-          if (out.includes(socket)) ready();
-        });
-        void exited.then((code) => fail(new Error(`agentd exited (${code}) before listening: ${logs}`)));
-      });
       const status = await run(bin, ['status', '--socket', socket], project, env);
       expect(status.code).toBe(0);
       expect(status.stdout).toContain(`agentd ${version}`);
@@ -84,8 +62,8 @@ describe(`@agentd/agentd installed from its tarball (Node ${process.version})`, 
       );
       expect(JSON.parse(spawned.stdout)).toMatchObject({ state: 'succeeded', output: 'INSTALLED' });
     } finally {
-      daemon.kill('SIGTERM');
+      code = await daemon.stop();
     }
-    expect(await exited).toBe(0);
+    expect(code).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 /** End to end over the unix socket: both eras, spawn modes, subscriptions, cancel, crash, hang. */
 
 import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
 
@@ -198,8 +198,13 @@ describe('modern era (2026-07-28)', () => {
     expect(session).toMatchObject({ turns: 3, warm: true, state: 'ready' });
     const cancelled = toolValue(await call(c, 'command_subagent.cancel', { handle: warm.handle }));
     expect(cancelled).toMatchObject({ state: 'cancelled', terminal: true });
-    for (let i = 0; i < 50 && alive(grandchild); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(alive(grandchild)).toBe(false);
+    await vi.waitFor(
+      () => expect(alive(grandchild), 'the cancelled warm agent’s grandchild is gone').toBe(false),
+      {
+        timeout: 10_000,
+        interval: 50,
+      },
+    );
   });
 
   it('reports a crashing child with its exit code and stderr tail, and kills a hanging one at its timeout', async () => {

@@ -67,6 +67,7 @@ class Meter {
 
   /** Lets the daemon finish its last writes and timers, then reads VmRSS. */
   async sample(): Promise<number> {
+    // sleep-is-the-point: no event says the daemon is idle; RSS is read after it settles a moment.
     await new Promise((resolve) => setTimeout(resolve, 250));
     return rss(this.pid);
   }

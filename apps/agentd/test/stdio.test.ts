@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Json, modernMeta, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLI, cleanEnv } from './support/agentd-process.js';
 
 function startStdio(
@@ -204,18 +204,21 @@ describe('agentd stdio, Code Mode', () => {
       });
       expect(slow.isError).toBe(true);
       // The cancel of that spawn completes once its process group is gone: poll, bounded.
-      let status: Json = {};
-      for (let attempt = 0; attempt < 50; attempt++) {
-        status = toolValue(
-          await c.legacy('tools/call', {
-            name: 'execute',
-            arguments: { code: 'return await agentd.status();' },
-          }),
-        );
-        if ((status.result as Json).running === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(status.result).toMatchObject({ running: 0, totals: { cancelled: 1 } });
+      await vi.waitFor(
+        async () => {
+          const status = toolValue(
+            await c.legacy('tools/call', {
+              name: 'execute',
+              arguments: { code: 'return await agentd.status();' },
+            }),
+          );
+          expect(status.result, 'the cancelled spawn no longer running').toMatchObject({
+            running: 0,
+            totals: { cancelled: 1 },
+          });
+        },
+        { timeout: 15_000, interval: 50 },
+      );
     } finally {
       c.end();
       expect(await exited).toBe(0);

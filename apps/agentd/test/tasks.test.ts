@@ -1,7 +1,7 @@
 /** End to end: an async subagent.spawn as an MCP task (2026-07-28 extension and 2025-11-25), over the daemon's unix socket. */
 
 import { type Json, modernMeta, NdjsonClient } from '@agentd/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -29,13 +29,16 @@ async function taskOf(c: NdjsonClient, taskId: string, capabilities: Json = TASK
   if (answer.result === undefined) throw new Error(JSON.stringify(answer.error));
   return answer.result as Json;
 }
-async function until(get: () => Promise<Json>, done: (t: Json) => boolean): Promise<Json> {
-  for (let i = 0; i < 300; i++) {
-    const value = await get();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('task did not get there');
+/** Reads `get` until `done` holds; on timeout the error shows the task as last read. */
+function until(get: () => Promise<Json>, done: (t: Json) => boolean): Promise<Json> {
+  return vi.waitFor(
+    async () => {
+      const value = await get();
+      if (!done(value)) throw new Error(`the task did not get there: ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: 15_000, interval: 25 },
+  );
 }
 
 describe('subagent.spawn as a task', () => {

@@ -66,6 +66,7 @@ describe('unfinished lines from peers that disconnect', () => {
           timeout: 30_000,
           interval: 100,
         });
+        // sleep-is-the-point: no event says the daemon is idle; RSS is read after it settles.
         await new Promise((resolve) => setTimeout(resolve, 1_500));
         samples.push(rssBytes(pid));
       }

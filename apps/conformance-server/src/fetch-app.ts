@@ -12,7 +12,7 @@ export function everythingFetch(request: Request): Promise<Response> {
   if (handler === undefined) {
     const app = createEverythingApp();
     // Short keep-alives: workerd and Deno notice a client gone only when writing to it, so a
-    // cancelled long request is noticed within a few seconds (runtimes.test.ts) instead of 30.
+    // cancelled long request is noticed within a few seconds (runtimes.slow.test.ts) instead of 30.
     handler = createFetchHandler(app.core, { toolParamHeaders: app.toolParamHeaders, keepAliveMs: 1_000 });
   }
   return handler(request);

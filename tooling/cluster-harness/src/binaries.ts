@@ -10,7 +10,7 @@ export const INSTALL_COMMAND = 'apt-get install -y redis-server nginx-light';
 const EXTRA_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'];
 
 /** Absolute path of `name` on PATH (plus the sbin directories), or undefined. */
-export function findBinary(name: ClusterBinary, env: NodeJS.ProcessEnv = process.env): string | undefined {
+function findBinary(name: ClusterBinary, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const dirs = [...(env.PATH ?? '').split(delimiter).filter(Boolean), ...EXTRA_DIRS];
   for (const dir of dirs) {
     const candidate = join(dir, name);

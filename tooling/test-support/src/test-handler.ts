@@ -25,6 +25,7 @@ export const FULL_CAPABILITIES: ServerCapabilities = {
 
 const gates = new Map<string, () => void>();
 
+// sleep-is-the-point: `test/slow` is a handler whose work takes the time the request asks for.
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -100,17 +101,12 @@ async function handle(
       gates.delete(String(params.key));
       return {};
     case 'test/block':
-      try {
-        await sleep(60_000, ctx.signal);
-      } catch {
-        state.aborted.push(ctx.requestId);
-        throw new Error('aborted');
+      // Parks until the request is cancelled (or its connection closes).
+      if (!ctx.signal.aborted) {
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
       }
-      return {};
-    case 'test/ignore-abort':
-      // A handler that does not honour its signal must still not block the connection forever.
-      await new Promise((resolve) => setTimeout(resolve, Number(params.ms ?? 100)));
-      return { late: true };
+      state.aborted.push(ctx.requestId);
+      throw new Error('aborted');
     case 'test/spread': {
       // Embedders copy and destructure contexts; getters and methods must survive both.
       const copy = { ...ctx };

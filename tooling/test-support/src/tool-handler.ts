@@ -63,6 +63,7 @@ function text(value: string): JsonObject {
 
 const cache = { ttlMs: 0, cacheScope: 'private' };
 
+// sleep-is-the-point: `slow` and `progress` are tools whose work takes time, as a real tool's does.
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -120,14 +121,15 @@ export function toolHandler(options: ToolHandlerOptions = {}): Handler & { state
         return text(`sampled: ${content?.text ?? ''}`);
       }
       case 'wait':
+        // Parks until the call is cancelled (or its connection closes).
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 10_000);
-          context.signal.addEventListener('abort', () => {
-            clearTimeout(timer);
+          const cancelled = () => {
             state.aborted.push(context.requestId);
             options.onAbort?.(context);
             resolve();
-          });
+          };
+          if (context.signal.aborted) cancelled();
+          else context.signal.addEventListener('abort', cancelled);
         });
         return text('waited');
       case 'park': {

@@ -1,6 +1,6 @@
 /**
  * The behaviour every TaskStore must have, as one table: run against MemoryTaskStore (the
- * reference) and RedisTaskStore by `task-store.test.ts`.
+ * reference) and RedisTaskStore by `task-store.slow.test.ts`.
  */
 import { TaskLimitError, type TaskStore } from '@agentd/dispatch';
 import { expect } from 'vitest';

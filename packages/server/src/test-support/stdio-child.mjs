@@ -1,4 +1,4 @@
-/** A child process serving MCP on its own stdio from the built package (used by serve-stdio.test.ts). */
+/** A child process serving MCP on its own stdio from the built package (used by serve-stdio.slow.test.ts). */
 import { createServerCore, serveStdio } from '../../dist/index.js';
 
 const handler = {

@@ -1,5 +1,5 @@
 /**
- * One racer of bind-race.test.ts, from the built packages: on each `go PATH` line it binds PATH and
+ * One racer of bind-race.slow.test.ts, from the built packages: on each `go PATH` line it binds PATH and
  * serves `whoami` (its pid), printing `won` or `lost CODE`; on `release` it closes what it bound.
  */
 import { createInterface } from 'node:readline';

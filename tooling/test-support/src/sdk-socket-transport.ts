@@ -1,6 +1,8 @@
 /**
  * An official SDK client Transport over a connected socket (the SDKs ship none for unix sockets),
  * built from each SDK's own NDJSON framing (`ReadBuffer`, `serializeMessage`), like their stdio one.
+ * One function for SDK v1 and v2: pass the SDK's own framing, e.g.
+ * `socketTransport(socket, { ReadBuffer, serializeMessage })` from `@modelcontextprotocol/client`.
  */
 import type net from 'node:net';
 
@@ -9,7 +11,7 @@ interface Framing<M> {
   serializeMessage(message: M): string;
 }
 
-export interface SocketTransport<M> {
+interface SocketTransport<M> {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: ((message: M) => void) | undefined;

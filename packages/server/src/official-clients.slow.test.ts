@@ -4,7 +4,7 @@
  * healthy, with no transport error and no response to a cancelled id.
  */
 import { fileURLToPath } from 'node:url';
-import { memoryLogger } from '@agentd/test-support';
+import { memoryLogger, socketTransport } from '@agentd/test-support';
 import {
   Client as ClientV2,
   ReadBuffer as ReadBufferV2,
@@ -20,7 +20,6 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Handler } from './handler.js';
 import { createServerCore } from './server-core.js';
-import { socketTransport } from './test-support/sdk-socket-transport.js';
 import { type SocketServer, startSocketServer } from './test-support/socket-server.js';
 
 const CHILD = fileURLToPath(new URL('./test-support/official-child.mjs', import.meta.url));
