@@ -2,14 +2,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { LOCALHOST_TLS } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
 import { redactConfig } from './redact-config.js';
 import { resolveConfig } from './resolve-config.js';
 
-const PEM = fileURLToPath(new URL('../../../../packages/transport-http/src/test-support/', import.meta.url));
-const TLS = { cert: join(PEM, 'localhost-cert.pem'), key: join(PEM, 'localhost-key.pem') };
+const TLS = LOCALHOST_TLS;
 const dir = mkdtempSync(join(tmpdir(), 'agentd-oauth-config-'));
 const OAUTH = {
   issuer: 'https://auth.example.com',

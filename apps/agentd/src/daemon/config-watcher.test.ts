@@ -18,7 +18,7 @@ describe('ConfigWatcher', () => {
     watcher.start();
     try {
       writeFileSync(join(dir, 'agentd.json'), '{"logLevel":"info"}');
-      // The duration is the point: nothing may be reported within ten debounce periods.
+      // sleep-is-the-point: nothing may be reported within ten debounce periods.
       await new Promise((r) => setTimeout(r, 200));
       expect(changes).toBe(0);
       symlinkSync('v2', join(dir, '..data_tmp'));
