@@ -10,7 +10,7 @@ export interface AgentdApi {
 }
 
 /** Streams a call's notifications (its run's progress and log lines) until it answers or is aborted. */
-export interface Follow {
+interface Follow {
   onNotification(notification: Json): void;
   signal: AbortSignal;
 }
