@@ -1,12 +1,17 @@
 /**
  * The dashboard at /ui/ in headless Chromium against the real daemon: with a bearer token it asks
  * for the token and signs in, lists a run spawned from the CLI, streams its lines, cancels it from
- * the page, spawns one from the page; an anonymous loopback peer (restricted) gets no runs and no
- * controls. Under CI=true a missing chromium fails, else one SKIPPED line.
+ * the page, spawns one from the page; the selected run's lines stream in over `subagent.attach`
+ * while it runs (no polling), and selecting another run aborts that stream; an anonymous loopback
+ * peer (restricted) gets no runs and no controls. Under CI=true a missing chromium fails, else one
+ * SKIPPED line.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NdjsonClient } from '@agentd/test-support';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
 import {
   type Browser,
@@ -32,6 +37,19 @@ const TICKER = {
   ],
 };
 
+/** Gate files the GATED agent waits for: the test decides when each run may finish. */
+const GATES = mkdtempSync(join(tmpdir(), 'agentd-ui-gates-'));
+/** A plain agent that prints a stdout and a stderr line, then waits for the gate named by its instruction. */
+const GATED = {
+  mode: 'plain',
+  command: '/bin/sh',
+  args: [
+    '-c',
+    `echo "{instruction} first"; echo "{instruction} warming" >&2; while [ ! -e '${GATES}/{instruction}' ]; do sleep 0.05; done; echo "{instruction} second"`,
+  ],
+};
+const openGate = (name: string) => writeFileSync(join(GATES, name), '');
+
 const dashboardUrl = (agentd: Agentd) => (agentd.httpUrl as string).replace(/\/mcp$/, '/ui/');
 
 describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
@@ -44,14 +62,51 @@ describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
     [operator, anonymous, browser] = await Promise.all([
       startAgentd({
         http: true,
-        config: { auth: { bearerTokens: [{ name: 'ui', token: TOKEN }] }, agents: { ticker: TICKER } },
+        config: {
+          auth: { bearerTokens: [{ name: 'ui', token: TOKEN }] },
+          agents: { ticker: TICKER, gated: GATED },
+        },
       }),
       startAgentd({ http: true, config: { agents: { ticker: TICKER } } }),
       launchChromium(),
     ]);
     page = await browser.context.newPage();
     page.on('pageerror', (e) => console.log('page error:', e.message));
+    page.on('request', (request) => requests.push(request));
+    page.on('requestfailed', (request) => failures.set(request, request.failure()?.errorText ?? ''));
   }, 120_000);
+
+  /** Every request the page made, and the ones that failed (with the browser's reason). */
+  const requests: Request[] = [];
+  const failures = new Map<Request, string>();
+  /** The page's `subagent.attach` calls for a run (in either exposure the body names the operation and handle). */
+  const attachesOf = (handle: string) =>
+    requests.filter(
+      (r) => (r.postData() ?? '').includes('subagent.attach') && r.postData()?.includes(handle),
+    );
+  const readsOf = (handle: string) =>
+    requests.filter((r) => (r.postData() ?? '').includes(`agent://subagent/${handle}`));
+
+  const spawnGated = async (name: string): Promise<string> => {
+    const started = await runCli([
+      'spawn',
+      '--json',
+      '--async',
+      '--socket',
+      operator.socket,
+      '--agent',
+      'gated',
+      name,
+    ]);
+    expect(started.code).toBe(0);
+    return (JSON.parse(started.stdout) as { handle: string }).handle;
+  };
+  const selectRun = async (handle: string) => {
+    const row = page.locator(`li[data-run-handle="${handle}"]`);
+    await row.waitFor({ state: 'visible', ...WAIT });
+    await row.locator('button').click();
+    return row;
+  };
 
   afterAll(async () => {
     await browser?.close();
@@ -110,6 +165,55 @@ describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
     const status = await runCli(['status', '--json', '--socket', operator.socket, handle]);
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'cancelled', terminal: true });
     await screenshot(page, 'dashboard-cancelled');
+  }, 120_000);
+
+  it("streams the selected run's lines over subagent.attach as they arrive, while it still runs", async () => {
+    const handle = await spawnGated('alpha');
+    const row = await selectRun(handle);
+    const output = page.locator('[data-run-output]');
+    await output.locator('span', { hasText: /^alpha first$/ }).waitFor(WAIT);
+    await output.locator('span.stderr', { hasText: /^alpha warming$/ }).waitFor(WAIT);
+    // The run cannot end before its gate opens: these lines arrived mid-run.
+    expect(await row.getAttribute('data-run-status')).toBe('running');
+    // They came on the attach call's SSE response, not from polling the run's resource.
+    const [attach] = attachesOf(handle);
+    expect(attach).toBeDefined();
+    expect((await attach?.response())?.headers()['content-type']).toMatch(/^text\/event-stream/);
+    expect(readsOf(handle)).toHaveLength(0);
+    await screenshot(page, 'dashboard-attached');
+    openGate('alpha');
+    await output.locator('span', { hasText: /^alpha second$/ }).waitFor(WAIT);
+    await expect.poll(() => row.getAttribute('data-run-status'), WAIT).toBe('succeeded');
+    // The stream ended with the result; each line shows once.
+    expect(await output.locator('span', { hasText: /^alpha first$/ }).count()).toBe(1);
+    expect(await output.locator('span', { hasText: /^alpha second$/ }).count()).toBe(1);
+    expect(attachesOf(handle)).toHaveLength(1);
+    expect(readsOf(handle)).toHaveLength(0);
+  }, 120_000);
+
+  it('aborts the stream of a run when another run is selected; the run goes on', async () => {
+    const [left, next] = [await spawnGated('left'), await spawnGated('next')];
+    await selectRun(left);
+    const output = page.locator('[data-run-output]');
+    await output.locator('span', { hasText: /^left first$/ }).waitFor(WAIT);
+    const [leftAttach] = attachesOf(left);
+    expect(leftAttach).toBeDefined();
+    expect(failures.has(leftAttach as Request)).toBe(false);
+    await selectRun(next);
+    await output.locator('span', { hasText: /^next first$/ }).waitFor(WAIT);
+    await vi.waitFor(() => expect(failures.get(leftAttach as Request)).toBe('net::ERR_ABORTED'), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    expect(await output.locator('span', { hasText: /^left first$/ }).count()).toBe(0);
+    // Leaving never touches the run.
+    const status = await runCli(['status', '--json', '--socket', operator.socket, left]);
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'running' });
+    openGate('next');
+    openGate('left');
+    await page.locator(`li[data-run-handle="${next}"][data-run-status="succeeded"]`).waitFor(WAIT);
+    await page.locator(`li[data-run-handle="${left}"][data-run-status="succeeded"]`).waitFor(WAIT);
+    await output.locator('span', { hasText: /^next second$/ }).waitFor(WAIT);
   }, 120_000);
 
   it('spawns a run from the page and shows it streaming', async () => {

@@ -1,4 +1,4 @@
-/** The page's output buffer: successive live tails fold into one bounded stream, gaps marked. */
+/** The page's output buffer: streamed lines and successive live tails fold into one bounded stream, gaps marked. */
 import { describe, expect, it } from 'vitest';
 import { OutputBuffer, type OutputLine } from '../ui/src/output-buffer.js';
 
@@ -31,5 +31,27 @@ describe('OutputBuffer', () => {
     buffer.merge(out('8', '9', '10'));
     expect(texts(buffer)).toEqual(['7', '8', '9', '10']);
     expect(buffer.version).toBeGreaterThan(before);
+  });
+
+  it('lines a tail up against streamed lines: a late tail adds nothing, a newer one only what is new', () => {
+    const buffer = new OutputBuffer();
+    for (const line of out('a', 'b', 'c', 'd')) buffer.push(line);
+    // Read before the last streamed lines arrived: all of it is shown already.
+    expect(buffer.merge(out('a', 'b'))).toBe(false);
+    expect(buffer.merge(out('b', 'c', 'd'))).toBe(false);
+    expect(buffer.merge(out('c', 'd', 'e'))).toBe(true);
+    expect(texts(buffer)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('starts over on reset, and says so through its version', () => {
+    const buffer = new OutputBuffer();
+    buffer.merge(out('a', 'b'));
+    const before = buffer.version;
+    buffer.reset();
+    expect(buffer.lines).toEqual([]);
+    expect(buffer.version).toBeGreaterThan(before);
+    // A fresh buffer has nothing to have skipped.
+    buffer.merge(out('c'));
+    expect(texts(buffer)).toEqual(['c']);
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TAIL_LINES } from './plain-run.js';
+import { TAIL_LINES } from './output-lines.js';
 import { disposeAll, makeSupervisor, sh, testProfiles } from './test-support/fixtures.js';
 import type { AgentEvent } from './types.js';
 

@@ -5,16 +5,13 @@
  */
 import type { ChildHost } from './child-host.js';
 import { type ExitFacts, type Outcome, plainOutcome, stripFinalNewline, tooLarge } from './exit-outcome.js';
+import { OutputLines, stderrEvent } from './output-lines.js';
 import { Run } from './run.js';
 import type { Ending } from './run-record.js';
 import type { AgentEvent, AgentProfile, PlainTailLine } from './types.js';
 
 /** Where a plain profile's `args` take the instruction, for CLIs that want the prompt as an argument. */
 const INSTRUCTION_PLACEHOLDER = '{instruction}';
-
-/** Lines kept in the live tail, and characters kept of one line (the tail stays small however chatty the agent). */
-export const TAIL_LINES = 50;
-const TAIL_LINE_CHARS = 1000;
 
 /** The profile to start: `{instruction}` in `args` replaced; `stdin` is what the child reads. */
 function plainInvocation(
@@ -27,28 +24,6 @@ function plainInvocation(
   // The instruction travels as an argument: stdin gets EOF at once so the CLI does not wait for input.
   const placed = args.map((arg) => arg.replaceAll(INSTRUCTION_PLACEHOLDER, instruction));
   return { profile: { ...profile, args: placed }, stdin: '' };
-}
-
-/** Splits a byte stream into lines; a line longer than the cap is cut (its rest is skipped). */
-class LineSplitter {
-  #partial = '';
-  #decoder = new TextDecoder();
-  constructor(private readonly onLine: (line: string) => void) {}
-
-  push(chunk: Buffer): void {
-    const text = this.#partial + this.#decoder.decode(chunk, { stream: true });
-    const lines = text.split('\n');
-    this.#partial = lines.pop() ?? '';
-    // A line without an end yet is bounded too: a child printing no newline cannot grow it forever.
-    if (this.#partial.length > TAIL_LINE_CHARS * 4) this.#partial = this.#partial.slice(0, TAIL_LINE_CHARS);
-    for (const line of lines) this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-  }
-
-  end(): void {
-    const rest = this.#partial + this.#decoder.decode();
-    this.#partial = '';
-    if (rest !== '') this.onLine(rest);
-  }
 }
 
 interface PlainRunOptions {
@@ -71,21 +46,9 @@ function capturePlainRun(host: ChildHost, stdin: string, options: PlainRunOption
   let size = 0;
   let overflowed = false;
   let stdoutLines = 0;
-  const tail: PlainTailLine[] = [];
-  const keep = (stream: PlainTailLine['stream'], line: string): string => {
-    const text = line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line;
-    tail.push({ stream, text });
-    if (tail.length > TAIL_LINES) tail.shift();
-    return text;
-  };
-  const stdoutLinesOf = new LineSplitter((line) => {
-    const text = keep('stdout', line);
-    stdoutLines += 1;
-    options.onEvent({ type: 'progress', progress: stdoutLines, message: text, stream: 'stdout' });
-  });
-  const stderrLinesOf = new LineSplitter((line) => {
-    const text = keep('stderr', line);
-    options.onEvent({ type: 'log', level: 'info', message: text, stream: 'stderr' });
+  const lines = new OutputLines((stream, text) => {
+    if (stream === 'stderr') options.onEvent(stderrEvent(text));
+    else options.onEvent({ type: 'progress', progress: ++stdoutLines, message: text, stream: 'stdout' });
   });
 
   host.child.stdout.on('data', (chunk: Buffer) => {
@@ -96,23 +59,22 @@ function capturePlainRun(host: ChildHost, stdin: string, options: PlainRunOption
       overflowed = true;
       if (room > 0) chunks.push(chunk.subarray(0, room));
       size = options.maxOutputBytes;
-      stdoutLinesOf.push(chunk.subarray(0, Math.max(room, 0)));
+      lines.push('stdout', chunk.subarray(0, Math.max(room, 0)));
       options.onOverflow();
       return;
     }
     chunks.push(chunk);
     size += chunk.length;
-    stdoutLinesOf.push(chunk);
+    lines.push('stdout', chunk);
   });
-  host.child.stdout.on('end', () => stdoutLinesOf.end());
-  host.child.stderr.on('data', (chunk: Buffer) => stderrLinesOf.push(chunk));
-  host.child.stderr.on('end', () => stderrLinesOf.end());
+  host.child.stdout.on('end', () => lines.end('stdout'));
+  lines.follow('stderr', host.child.stderr);
   host.child.stdin.end(stdin);
 
   return {
     // A cut in the middle of a multi-byte character decodes to U+FFFD, never to invalid text.
     output: () => Buffer.concat(chunks).toString('utf8'),
-    tail: () => tail.map((line) => ({ ...line })),
+    tail: () => lines.tail(),
   };
 }
 

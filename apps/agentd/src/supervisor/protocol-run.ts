@@ -12,10 +12,11 @@ import {
   type Outcome,
   protocolOutcome,
 } from './exit-outcome.js';
+import { OutputLines, stderrEvent } from './output-lines.js';
 import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
 import { Run } from './run.js';
 import { outputOf } from './run-record.js';
-import type { AgentEvent, AgentProfile, SendResult } from './types.js';
+import type { AgentEvent, AgentProfile, PlainTailLine, SendResult } from './types.js';
 
 const MAX_AGENT_LOG_CHARS = 4096;
 
@@ -24,6 +25,8 @@ export class ProtocolRun extends Run {
   /** Id of the agent request in flight, for `cancel` notifications. */
   private turnId: number | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** The child's stderr lines (stdout is the protocol): streamed and tailed as a plain agent's are. */
+  private stderr: OutputLines | undefined;
 
   /** A ready warm session with no close under way: it may take a turn, or be closed. */
   get idle(): boolean {
@@ -82,6 +85,9 @@ export class ProtocolRun extends Run {
   }
 
   protected attach(host: ChildHost, instruction: string): void {
+    // Like a plain run's: for the waiting caller and the tail, not the daemon log.
+    this.stderr = new OutputLines((_stream, text) => this.emitEvent(stderrEvent(text)));
+    this.stderr.follow('stderr', host.child.stderr);
     this.client = new ProtocolClient(
       host.child.stdout,
       host.child.stdin,
@@ -99,6 +105,12 @@ export class ProtocolRun extends Run {
   /** The child left without being asked to. */
   protected exitOutcome(facts: ExitFacts): Outcome {
     return protocolOutcome(this.record, facts);
+  }
+
+  protected override tail(): PlainTailLine[] | undefined {
+    // A quiet agent's status stays as it was: no empty tail.
+    const tail = this.stderr?.tail();
+    return tail !== undefined && tail.length > 0 ? tail : undefined;
   }
 
   protected override stopTimers(): void {

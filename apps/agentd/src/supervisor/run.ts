@@ -40,7 +40,7 @@ export type RunListeners = {
   change: (run: Run) => void;
   /** The agent answered a turn (a one-shot run's only answer included). */
   turn: (run: Run) => void;
-  /** An agent event: a protocol `event` notification, or a plain agent's output line. */
+  /** An agent event: a protocol `event` notification, or an output line (a plain agent's, any agent's stderr). */
   event: (run: Run, event: AgentEvent) => void;
 };
 
@@ -259,7 +259,7 @@ export abstract class Run {
     this.clearTimer();
   }
 
-  /** Plain mode: the live output tail. */
+  /** The live output tail (the lines the mode streams). */
   protected tail(): PlainTailLine[] | undefined {
     return undefined;
   }

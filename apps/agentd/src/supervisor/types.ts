@@ -123,11 +123,11 @@ export interface SubagentStatus {
   pid?: number;
   /** Why it was cancelled, when it was. */
   reason?: string;
-  /** Plain mode: the last lines of stdout and stderr (bounded), live while it runs. */
+  /** The last lines of stdout and stderr (bounded), live while it runs; a protocol agent's stderr only (its stdout is the protocol). */
   tail?: PlainTailLine[];
 }
 
-/** One line of a plain agent's output, as kept in the bounded live tail. */
+/** One line of an agent's output, as kept in the bounded live tail. */
 export interface PlainTailLine {
   stream: 'stdout' | 'stderr';
   text: string;

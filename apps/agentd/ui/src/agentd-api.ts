@@ -6,8 +6,20 @@ export type Exposure = 'classic' | 'codemode';
 export interface AgentdApi {
   read(uri: string): Promise<Json>;
   /** Calls operation `kind id` with `args`; resolves with its value, throws PageError('tool') with the refusal text. */
-  op(kind: string, id: string, args: Json): Promise<Json>;
+  op(kind: string, id: string, args: Json, follow?: Follow): Promise<Json>;
 }
+
+/** Streams a call's notifications (its run's progress and log lines) until it answers or is aborted. */
+interface Follow {
+  onNotification(notification: Json): void;
+  signal: AbortSignal;
+}
+
+/** A streamed call asks for progress and info-level logs: that is how a run's lines travel. */
+const FOLLOW_META: Json = {
+  progressToken: 'agentd-page',
+  'io.modelcontextprotocol/logLevel': 'info',
+};
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -29,17 +41,28 @@ export function agentdApi(connection: Connection, exposure: () => Exposure): Age
       if (typeof first?.text !== 'string') throw new PageError('rpc', `${uri}: no text content`);
       return JSON.parse(first.text) as Json;
     },
-    async op(kind, id, args) {
+    async op(kind, id, args, follow) {
       const codemode = exposure() === 'codemode';
-      const result = codemode
-        ? await connection.request('tools/call', {
+      const params: Json = codemode
+        ? {
             name: 'execute',
             // The generic form (`agentd.command(id, args)`) needs no knowledge of the typed method names.
             arguments: {
               code: `return await agentd.${kind}(${JSON.stringify(id)}, ${JSON.stringify(args)});`,
             },
-          })
-        : await connection.request('tools/call', { name: `${kind}_${id}`, arguments: args });
+          }
+        : { name: `${kind}_${id}`, arguments: args };
+      if (follow !== undefined && connection.stream === undefined)
+        throw new PageError('rpc', 'this connection cannot stream');
+      const result =
+        follow === undefined || connection.stream === undefined
+          ? await connection.request('tools/call', params)
+          : await connection.stream(
+              'tools/call',
+              { ...params, _meta: FOLLOW_META },
+              follow.onNotification,
+              follow.signal,
+            );
       const structured = result.structuredContent as Json | undefined;
       const value = codemode ? structured?.result : structured;
       // A run that ended badly is an isError result that still carries its status: that is a value.

@@ -19,6 +19,17 @@ export interface Connection {
   /** One MCP request (`tools/call`, `resources/read`); resolves with its result. */
   request(method: string, params: Json): Promise<Json>;
   /**
+   * One request whose notifications (progress, log messages) are handed to `onNotification` as
+   * they arrive, until it answers or `signal` aborts it. Absent inside a host: its bridge passes
+   * no request notifications, so the page polls there.
+   */
+  stream?(
+    method: string,
+    params: Json,
+    onNotification: (notification: Json) => void,
+    signal: AbortSignal,
+  ): Promise<Json>;
+  /**
    * Calls `onUpdate` for each `notifications/resources/updated` of these URIs until the returned
    * function is called. Absent where nothing can be pushed (inside a host): the page polls then.
    */

@@ -42,7 +42,12 @@ export function httpConnection(endpoint: string, token: string | undefined): Con
     const response = await fetch(endpoint, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta() } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method,
+        params: { ...params, _meta: { ...(params._meta as Json | undefined), ...meta() } },
+      }),
       cache: 'no-store',
       credentials: 'omit',
       ...(signal === undefined ? {} : { signal }),
@@ -54,25 +59,40 @@ export function httpConnection(endpoint: string, token: string | undefined): Con
     return response;
   };
 
-  const answerOf = async (response: Response, id: number): Promise<Json> => {
+  const answerOf = async (
+    response: Response,
+    id: number,
+    onNotification?: (notification: Json) => void,
+  ): Promise<Json> => {
     if (isJson(response)) return (await response.json()) as Json;
     if (
       response.body !== null &&
       (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
     ) {
-      for await (const message of sseMessages(response.body)) if (message.id === id) return message;
+      for await (const message of sseMessages(response.body)) {
+        if (message.id === id && message.method === undefined) return message;
+        if (typeof message.method === 'string') onNotification?.(message);
+      }
     }
     throw new PageError('http', `unexpected HTTP ${response.status} from ${endpoint}`);
   };
 
+  const call = async (
+    method: string,
+    params: Json,
+    onNotification?: (notification: Json) => void,
+    signal?: AbortSignal,
+  ): Promise<Json> => {
+    const id = nextId++;
+    const answer = await answerOf(await post(method, params, id, signal), id, onNotification);
+    const error = answer.error as { message?: string } | undefined;
+    if (error !== undefined) throw new PageError('rpc', error.message ?? 'request failed');
+    return (answer.result ?? {}) as Json;
+  };
+
   return {
-    async request(method, params) {
-      const id = nextId++;
-      const answer = await answerOf(await post(method, params, id), id);
-      const error = answer.error as { message?: string } | undefined;
-      if (error !== undefined) throw new PageError('rpc', error.message ?? 'request failed');
-      return (answer.result ?? {}) as Json;
-    },
+    request: (method, params) => call(method, params),
+    stream: call,
 
     watch(uris, onUpdate) {
       const stop = new AbortController();

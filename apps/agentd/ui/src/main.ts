@@ -29,6 +29,10 @@ interface Session {
   handed: Set<string>;
   outputs: Map<string, OutputBuffer>;
   selected: string | undefined;
+  /** The `subagent.attach` call streaming the selected run's lines, while there is one. */
+  following: { handle: string; stop: AbortController } | undefined;
+  /** Runs whose stream failed (e.g. Code Mode's wall time): their lines come by polling. */
+  polled: Set<string>;
   stops: (() => void)[];
 }
 
@@ -43,6 +47,12 @@ const readsInventory = (s: Session) =>
   ((s.capabilities.resources ?? []) as { uri: string }[]).some((r) => r.uri === 'agent://inventory');
 const canCancel = (s: Session, handle: string) =>
   isOperator(s) || (s.handed.has(handle) && sees(s, 'command', 'subagent.cancel'));
+/** Streaming needs a connection that passes request notifications (not a host's bridge) and attach offered to this peer. */
+const canStream = (s: Session, handle: string) =>
+  s.connection.stream !== undefined && sees(s, 'query', 'subagent.attach') && !s.polled.has(handle);
+/** A run with lines still to come: running, or a warm session answering a turn. */
+const producing = (run: RunView) =>
+  !run.terminal && !(run.warm === true && run.state === 'ready' && run.busy !== true);
 
 function problem(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -58,16 +68,94 @@ function render(): void {
   const run = s.selected === undefined ? undefined : s.runs.get(s.selected);
   const output = run === undefined ? undefined : outputOf(s, run);
   renderDetail(run, output ?? { lines: [], version: 0 }, run !== undefined && canCancel(s, run.handle), now);
+  follow(s, run);
+}
+
+let renderQueued = false;
+/** Streamed lines come in bursts: one render per burst. */
+function renderSoon(): void {
+  if (renderQueued) return;
+  renderQueued = true;
+  setTimeout(() => {
+    renderQueued = false;
+    render();
+  }, 30);
+}
+
+function bufferOf(s: Session, handle: string): OutputBuffer {
+  let buffer = s.outputs.get(handle);
+  if (buffer === undefined) {
+    buffer = new OutputBuffer();
+    s.outputs.set(handle, buffer);
+  }
+  return buffer;
 }
 
 function outputOf(s: Session, run: RunView): OutputBuffer {
-  let buffer = s.outputs.get(run.handle);
-  if (buffer === undefined) {
-    buffer = new OutputBuffer();
-    s.outputs.set(run.handle, buffer);
-  }
-  if (run.tail !== undefined) buffer.merge(run.tail as OutputLine[]);
+  const buffer = bufferOf(s, run.handle);
+  // While streamed, the stream is the run's lines; a status read's tail would only repeat them.
+  if (run.tail !== undefined && s.following?.handle !== run.handle) buffer.merge(run.tail as OutputLine[]);
   return buffer;
+}
+
+/** The line a streamed notification carries: stdout as progress messages, stderr (and agent logs) as log messages. */
+function lineOf(notification: Json): OutputLine | undefined {
+  const params = (notification.params ?? {}) as Json;
+  if (notification.method === 'notifications/progress')
+    return typeof params.message === 'string' ? { stream: 'stdout', text: params.message } : undefined;
+  if (notification.method !== 'notifications/message') return undefined;
+  const data = params.data;
+  return { stream: 'stderr', text: typeof data === 'string' ? data : JSON.stringify(data) };
+}
+
+/**
+ * Streams the selected run's lines with `subagent.attach` while it produces them, and stops the
+ * stream of a run that is no longer selected. Where streaming is not possible the live poll reads them.
+ */
+function follow(s: Session, run: RunView | undefined): void {
+  const wanted = run !== undefined && producing(run) && canStream(s, run.handle) ? run : undefined;
+  if (s.following !== undefined && s.following.handle !== wanted?.handle) {
+    s.following.stop.abort();
+    s.following = undefined;
+  }
+  if (wanted === undefined || s.following !== undefined || session !== s) return;
+  const stop = new AbortController();
+  const following = { handle: wanted.handle, stop };
+  s.following = following;
+  const buffer = bufferOf(s, wanted.handle);
+  // attach starts with the run's recent lines: they replace what the page had, so nothing shows twice.
+  buffer.reset();
+  s.api
+    .op(
+      'query',
+      'subagent.attach',
+      { handle: wanted.handle },
+      {
+        signal: stop.signal,
+        onNotification(notification) {
+          const line = lineOf(notification);
+          if (line === undefined || stop.signal.aborted) return;
+          buffer.push(line);
+          renderSoon();
+        },
+      },
+    )
+    .then(
+      (status) => {
+        if (!stop.signal.aborted) remember(s, status);
+      },
+      (error) => {
+        if (stop.signal.aborted) return;
+        // The stream broke (or was refused): this run's lines come by polling from now on.
+        s.polled.add(wanted.handle);
+        if (error instanceof PageError && error.code === 'unauthorized') failed(s, error);
+      },
+    )
+    .finally(() => {
+      if (s.following !== following) return;
+      s.following = undefined;
+      render();
+    });
 }
 
 function remember(s: Session, status: Json): RunView | undefined {
@@ -133,6 +221,8 @@ function failed(s: Session, error: unknown): void {
 }
 
 function stop(s: Session): void {
+  s.following?.stop.abort();
+  s.following = undefined;
   for (const fn of s.stops) fn();
   s.stops.length = 0;
   if (session === s) session = undefined;
@@ -185,6 +275,8 @@ async function start(connection: Connection, handed?: Json, withToken = false): 
     handed: new Set(),
     outputs: new Map(),
     selected: undefined,
+    following: undefined,
+    polled: new Set(),
     stops: [],
   };
   session = s;
@@ -232,10 +324,11 @@ async function start(connection: Connection, handed?: Json, withToken = false): 
   } else {
     every(s, STATUS_POLL_MS / 2, () => refreshRuns(s));
   }
-  // The selected live run is read often: its streamed lines arrive with each read.
+  // The fallback where the selected live run cannot be streamed: it is read often, its lines arriving with each read.
   every(s, LIVE_POLL_MS, async () => {
     const run = s.selected === undefined ? undefined : s.runs.get(s.selected);
-    if (run !== undefined && !run.terminal) await refreshRun(s, run.handle);
+    if (run !== undefined && !run.terminal && s.following?.handle !== run.handle)
+      await refreshRun(s, run.handle);
   });
   const tick = setInterval(render, 1_000);
   s.stops.push(() => clearInterval(tick));

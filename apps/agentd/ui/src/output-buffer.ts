@@ -1,7 +1,8 @@
 /**
- * A run's streamed lines on the page, bounded (newest kept). agentd serves the live tail (the last
- * lines of a plain run) in each status read; successive tails overlap, so each read appends only
- * what is new, and a read that missed lines between two polls marks the gap.
+ * A run's lines on the page, bounded (newest kept). They come two ways: streamed one by one while
+ * the page follows the run (`push`), or as the live tail each status read carries (`merge`).
+ * Tails overlap what is shown, so a merge lines the tail up against the shown lines and adds only
+ * what is new; a tail that shares nothing with them marks the gap.
  */
 
 export interface OutputLine {
@@ -9,12 +10,14 @@ export interface OutputLine {
   text: string;
 }
 
+/** How far back a tail is lined up: well past agentd's tail (50 lines), for a tail read late. */
+const ALIGN_WINDOW = 200;
+
 const same = (a: OutputLine | undefined, b: OutputLine | undefined) =>
   a !== undefined && b !== undefined && a.stream === b.stream && a.text === b.text;
 
 export class OutputBuffer {
   #lines: OutputLine[] = [];
-  #lastTail: OutputLine[] = [];
   #version = 0;
 
   constructor(readonly maxLines = 1000) {}
@@ -23,36 +26,40 @@ export class OutputBuffer {
     return this.#lines;
   }
 
-  /** Grows with every line added, so a view re-renders exactly when something changed. */
+  /** Grows with every change, so a view re-renders exactly when something changed. */
   get version(): number {
     return this.#version;
   }
 
-  /** Folds in the next tail snapshot; returns whether anything was added. */
+  /** Folds in a tail snapshot; returns whether anything was added. */
   merge(tail: readonly OutputLine[]): boolean {
-    const previous = this.#lastTail;
-    this.#lastTail = [...tail];
-    let overlap = 0;
-    if (previous.length > 0 && tail.length > 0) {
-      // The window only slides forward: find the longest end of the previous tail the new one starts with.
-      for (let k = Math.min(previous.length, tail.length); k > 0; k--) {
-        let match = true;
-        for (let i = 0; i < k && match; i++) match = same(previous[previous.length - k + i], tail[i]);
-        if (match) {
-          overlap = k;
-          break;
-        }
-      }
-      if (overlap === 0) this.#push({ stream: 'gap', text: '… (lines skipped)' });
+    if (tail.length === 0) return false;
+    const shown = this.#lines;
+    // The earliest place the tail matches up to where either ends: the longest overlap.
+    for (let at = Math.max(0, shown.length - ALIGN_WINDOW); at < shown.length; at++) {
+      const overlap = Math.min(shown.length - at, tail.length);
+      let match = true;
+      for (let i = 0; i < overlap && match; i++) match = same(shown[at + i], tail[i]);
+      if (!match) continue;
+      const fresh = tail.slice(overlap);
+      for (const line of fresh) this.push(line);
+      return fresh.length > 0;
     }
-    const fresh = tail.slice(overlap);
-    for (const line of fresh) this.#push(line);
-    return fresh.length > 0;
+    if (shown.length > 0) this.push({ stream: 'gap', text: '… (lines skipped)' });
+    for (const line of tail) this.push(line);
+    return true;
   }
 
-  #push(line: OutputLine): void {
+  /** One streamed line, as it arrived. */
+  push(line: OutputLine): void {
     this.#lines.push(line);
     this.#version++;
     if (this.#lines.length > this.maxLines) this.#lines.splice(0, this.#lines.length - this.maxLines);
+  }
+
+  /** Forgets the lines: a stream that starts with the run's tail again replaces them. */
+  reset(): void {
+    this.#lines = [];
+    this.#version++;
   }
 }

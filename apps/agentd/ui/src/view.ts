@@ -14,6 +14,8 @@ export interface RunView {
   error?: { message?: string; code?: string };
   reason?: string;
   pid?: number;
+  warm?: boolean;
+  busy?: boolean;
   tail?: OutputLine[];
 }
 
