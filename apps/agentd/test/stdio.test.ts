@@ -92,9 +92,11 @@ describe('agentd stdio, classic exposure', () => {
     const c = classic.client;
     const listed = ((await c.modernResult('resources/list')).resources as Json[]).map((r) => String(r.uri));
     // Operation schema resources follow the operations' visibility: only the work operations'.
+    // The runs page (an MCP App) is offered to work peers: what it reads is gated per peer.
     expect(listed.filter((u) => !u.startsWith('agent://schema/')).sort()).toEqual([
       'agent://capabilities',
       'agent://status',
+      'ui://agentd/runs',
     ]);
     expect(listed.filter((u) => u.startsWith('agent://schema/')).sort()).toEqual([
       'agent://schema/command/subagent.cancel',
