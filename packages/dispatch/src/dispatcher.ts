@@ -34,6 +34,7 @@ import { isJsonObject } from './json.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
 import { dispatchError } from './local-errors.js';
 import { type Middleware, runMiddleware } from './middleware.js';
+import { loadCodeMode } from './optional-peers.js';
 import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { type ArgumentIssue, describeIssues, type SchemaValidation } from './schema-compiler.js';
@@ -206,7 +207,7 @@ export class Dispatcher implements Handler {
     if (options.skills !== undefined) this.#skills.declare();
     if (this.exposure === 'codemode') {
       this.#codeMode = createCodeMode(this.#env, options.codeMode ?? {}, async () => {
-        const { CodeModeRunner } = await import('@agentd/codemode');
+        const { CodeModeRunner } = await loadCodeMode();
         return new CodeModeRunner() as CodeModeRunner;
       });
       for (const tool of this.#codeMode.tools) {

@@ -3,7 +3,7 @@ import type { JsonObject } from '@agentd/rpc-frame';
 
 /**
  * `requests` is normally a map of `{key: {method, params}}` input requests (MCP `inputRequests`);
- * the seed-002 contract also allows any JSON shape, which `McpServer` passes through as `requests`.
+ * the seed-002 contract also allows any JSON shape, which `ContractServer` passes through as `requests`.
  */
 export class InputRequired extends Error {
   override name = 'InputRequired';

@@ -4,7 +4,7 @@ import { createServerCore, silentLogger } from '@agentd/server';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { InputRequired } from './input-required.js';
-import { McpServer } from './mcp-server.js';
+import { ContractServer } from './contract-server.js';
 
 describe('README examples', () => {
   it('the Dispatcher example serves its tools through a real server core', async () => {
@@ -66,8 +66,8 @@ describe('README examples', () => {
     await core.close();
   });
 
-  it('the McpServer example asks for confirmation, then deletes', async () => {
-    const server = new McpServer();
+  it('the ContractServer example asks for confirmation, then deletes', async () => {
+    const server = new ContractServer();
     server.registerTool(
       'delete',
       'Deletes after confirmation',

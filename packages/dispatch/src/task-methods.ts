@@ -24,7 +24,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { checkInputResponse } from './input-responses.js';
 import { detailedTask } from './task-notification.js';
 import type { TaskRuntime } from './task-runtime.js';
-import type { TaskRecord } from './task-store.js';
+import type { TaskRecord } from '@agentd/server';
 
 const LIST_PAGE = 50;
 

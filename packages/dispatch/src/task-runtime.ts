@@ -17,7 +17,8 @@ import { checkInputResponse } from './input-responses.js';
 import { dispatchError } from './local-errors.js';
 import type { PendingInput, TaskInputHost } from './task-input.js';
 import { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
-import { MemoryTaskStore, type TaskChange, type TaskRecord, type TaskStore } from './task-store.js';
+import type { TaskChange, TaskRecord, TaskStore } from '@agentd/server';
+import { MemoryTaskStore } from './task-store.js';
 
 /** A tool's part in tasks. */
 export interface TaskToolOptions {

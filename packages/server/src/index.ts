@@ -56,3 +56,4 @@ export {
   DEFAULT_MAX_SUBSCRIPTIONS,
 } from './server-core.js';
 export { MCP_DURATION_BUCKETS, type TraceCarrier } from './telemetry.js';
+export type { TaskChange, TaskInit, TaskPage, TaskRecord, TaskStore } from './task-store.js';

@@ -1,7 +1,7 @@
 /** Leases, the lost sweep and final records against a real redis-server. */
 
 import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
-import type { TaskRecord } from '@agentd/dispatch';
+import type { TaskRecord } from '@agentd/server';
 import { RedisConnection, RedisTaskStore } from '@agentd/redis';
 import { silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
  * The spawn task of a run marked lost: failed, with the reason, so `tasks/get` and `tasks/result`
  * say so on every replica instead of `working` until the task's TTL.
  */
-import type { TaskChange } from '@agentd/dispatch';
+import type { TaskChange } from '@agentd/server';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { SharedStatus } from './shared-run.js';
 

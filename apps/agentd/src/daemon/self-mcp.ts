@@ -1,9 +1,9 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
 import { CodeModeRunner, type ExecuteOutcome, type ExecuteRequest } from '@agentd/codemode';
-import { Dispatcher, type SurfaceKind, type TaskStatusEvent, type TaskStore } from '@agentd/dispatch';
+import { Dispatcher, type SurfaceKind, type TaskStatusEvent } from '@agentd/dispatch';
 import type { Logger } from '@agentd/rpc-frame';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
-import type { Handler, Peer } from '@agentd/server';
+import type { Handler, Peer, TaskStore } from '@agentd/server';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
 import { parseAgentUri } from './agent-uri.js';
 import { filterName, type OperationSpec } from './operation-spec.js';
