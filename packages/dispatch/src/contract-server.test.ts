@@ -1,4 +1,4 @@
-/** ContractServer: every rule of the seed-002 stateless tool-server contract. */
+/** ContractServer: every rule of the stateless tool-server contract. */
 
 import { MetaKey } from '@agentd/lifecycle';
 import { type JsonObject, silentLogger } from '@agentd/rpc-frame';
@@ -53,7 +53,7 @@ const call = (params: JsonObject, id: number | string = 1) => ({
   params,
 });
 
-describe('ContractServer (seed-002 contract)', () => {
+describe('ContractServer (the stateless tool-server contract)', () => {
   it('answers -32600 for non-object requests, missing method or bad jsonrpc, preserving the id', async () => {
     const s = server();
     for (const bad of [null, 42, 'x', [1, 2], undefined]) {

@@ -1,5 +1,5 @@
 /**
- * The seed-002 contract's own answers: the one place where `ContractServer` departs from the
+ * The stateless tool-server contract's own answers: the one place where `ContractServer` departs from the
  * 2026-07-28 specification the rest of dispatch (and the server core) follows.
  *
  * | situation                                   | contract (`ContractServer`)                       | spec (`Dispatcher` + core)              |
