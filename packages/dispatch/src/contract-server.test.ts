@@ -3,9 +3,9 @@
 import { MetaKey } from '@agentd/lifecycle';
 import { type JsonObject, silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
+import { ContractServer } from './contract-server.js';
 import { InputRequired } from './input-required.js';
 import { INPUT_REQUIRED_TEXT } from './mcp-contract.js';
-import { ContractServer } from './contract-server.js';
 
 function server() {
   const s = new ContractServer({ logger: silentLogger });

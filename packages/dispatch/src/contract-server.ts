@@ -1,6 +1,6 @@
 /** ContractServer: the stateless tool-server contract of examples/mcp-server, as a thin profile over a Dispatcher. */
 
-import { isLoggingLevel, MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
+import { eraOfVersion, isLoggingLevel, MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import {
   classify,
   ErrorCode,
@@ -37,6 +37,7 @@ import {
 } from './mcp-contract.js';
 import type { Middleware } from './middleware.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
+import { methodNotFound } from './wire-refusals.js';
 
 /** `handler(arguments, inputResponses)`; may be async; throw `InputRequired` to ask the client for input. */
 /** `inputResponses` is undefined when the call carried none, as in the seed contract. */
@@ -141,14 +142,11 @@ export class ContractServer {
     const id = 'id' in message ? message.id : null;
     if (message.method === 'initialize') return { ...initializeRemoved(id) };
     const requested = declaredVersion(message as unknown as JsonObject);
-    if (requested !== undefined && requested !== MODERN_VERSION) return { ...versionRefused(id, requested) };
+    // The contract serves the modern era only; which versions belong to it is lifecycle's to say.
+    if (requested !== undefined && (typeof requested !== 'string' || eraOfVersion(requested) !== 'modern'))
+      return { ...versionRefused(id, requested) };
     if (!CONTRACT_METHODS.has(message.method)) {
-      return {
-        ...errorResponse(id, {
-          code: ErrorCode.MethodNotFound,
-          message: `Method not found: ${message.method.slice(0, 128)}`,
-        }),
-      };
+      return { ...errorResponse(id, methodNotFound(message.method).toJSON()) };
     }
     const params: JsonObject = { ...message.params };
     if (message.method === 'tools/call') {

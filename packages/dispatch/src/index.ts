@@ -18,14 +18,15 @@ export type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './definitions.js';
-export { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+export { Dispatcher } from './dispatcher.js';
+export type { DispatcherOptions } from './dispatcher-options.js';
 export type { HandlerContext } from './handler-context.js';
 export { InputRequired } from './input-required.js';
 export type { DispatchErrorCode } from './local-errors.js';
 export { McpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';
 export type { Middleware, MiddlewareContext } from './middleware.js';
 export { defaultScopesOf } from './scopes.js';
-export { type ServedTransport, type ServerTransport, http, stdio, unix } from './server-transport.js';
+export { http, type ServedTransport, type ServerTransport, stdio, unix } from './server-transport.js';
 export type { SkillDefinition } from './skill-build.js';
 export { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 export { MemoryTaskStore } from './task-store.js';

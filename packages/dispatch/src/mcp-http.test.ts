@@ -3,9 +3,9 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractServer } from './contract-server.js';
 import { InputRequired } from './input-required.js';
 import { type ContractHttpOptions, mcpHttpListener } from './mcp-http.js';
-import { ContractServer } from './contract-server.js';
 
 const servers: Server[] = [];
 

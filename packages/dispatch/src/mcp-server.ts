@@ -13,7 +13,8 @@ import type {
   ToolDefinition,
   TypedToolHandler,
 } from './definitions.js';
-import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+import { Dispatcher } from './dispatcher.js';
+import type { DispatcherOptions } from './dispatcher-options.js';
 import type { Middleware } from './middleware.js';
 import type { ServedTransport, ServerTransport } from './server-transport.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
@@ -69,7 +70,10 @@ export class McpServer {
    * The schemas are JSON Schema or Standard JSON Schema (zod >= 4.2, ArkType, Valibot); the
    * handler's argument and result types follow from them. Returns a function that removes it.
    */
-  registerTool<const In extends ToolSchema = JsonObject, const Out extends ToolSchema | undefined = undefined>(
+  registerTool<
+    const In extends ToolSchema = JsonObject,
+    const Out extends ToolSchema | undefined = undefined,
+  >(
     name: string,
     config: Config<ToolDefinition<In, Out>, 'handler' | 'description'> & { description?: string },
     handler: TypedToolHandler<In, Out>,
@@ -103,7 +107,9 @@ export class McpServer {
   registerResource(
     name: string,
     where: string | UriTemplate,
-    config: Config<ResourceDefinition, 'uri' | 'read'> | Config<ResourceTemplateDefinition, 'uriTemplate' | 'read'>,
+    config:
+      | Config<ResourceDefinition, 'uri' | 'read'>
+      | Config<ResourceTemplateDefinition, 'uriTemplate' | 'read'>,
     read: ResourceDefinition['read'] | ResourceTemplateDefinition['read'],
   ): () => boolean {
     const { _meta, ...rest } = config;

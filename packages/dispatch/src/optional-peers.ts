@@ -44,7 +44,9 @@ const [draft07, modern, formats, cfworker, yaml] = await Promise.all([
 ]);
 
 /** ajv (both dialects) with ajv-formats, when installed. */
-export const ajvModules: { draft07: typeof AjvDraft07; modern: typeof Ajv2020; formats: typeof AddFormats } | undefined =
+export const ajvModules:
+  | { draft07: typeof AjvDraft07; modern: typeof Ajv2020; formats: typeof AddFormats }
+  | undefined =
   draft07 && modern && formats
     ? { draft07: draft07.default, modern: modern.default, formats: formats.default }
     : undefined;

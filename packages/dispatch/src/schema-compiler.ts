@@ -1,6 +1,7 @@
 /** Compiles JSON Schemas once (2020-12 by default, draft-07 when declared) and turns failures into argument issues. */
-import type { ErrorObject, ValidateFunction } from 'ajv';
+
 import type AjvDraft07Module from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import {
   type ArgumentIssue,
   enumIssue,
@@ -114,7 +115,8 @@ export function checkPublishedSchema(schema: unknown, what: string, validation: 
   }
   dialectOf(schema);
   const problem = schemaShapeProblem(schema);
-  if (problem !== undefined) throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
+  if (problem !== undefined)
+    throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
 }
 
 export function compileSchema(

@@ -4,7 +4,7 @@
  * server installs neither.
  */
 import type { AddressInfo, Server as NetServer } from 'node:net';
-import { openStdio, type ServeStdioOptions, type ServerCore } from '@agentd/server';
+import { openStdio, type ServerCore, type ServeStdioOptions } from '@agentd/server';
 import { optionalPeer } from './optional-peers.js';
 
 /** A transport serving one server core; `McpServer.connect(transport)` starts it. */
@@ -76,7 +76,10 @@ interface HttpModule {
   createHttpTransport(
     core: ServerCore,
     options: Record<string, unknown>,
-  ): { listen(port?: number, host?: string): Promise<AddressInfo>; close(deadlineMs?: number): Promise<void> };
+  ): {
+    listen(port?: number, host?: string): Promise<AddressInfo>;
+    close(deadlineMs?: number): Promise<void>;
+  };
 }
 
 /** Streamable HTTP (both protocol eras on one endpoint); needs `@agentd/transport-http`. */

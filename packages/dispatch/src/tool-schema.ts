@@ -16,7 +16,7 @@ import {
 import type { StandardSchemaV1, StandardToolSchema, StandardTypedV1 } from './standard-schema.js';
 
 /** A JSON Schema written as an object literal (readonly, e.g. `as const`, is fine). */
-export type JsonSchemaObject = { readonly [key: string]: unknown };
+type JsonSchemaObject = { readonly [key: string]: unknown };
 
 /** What `inputSchema`, `outputSchema`, operation `args` and prompt `argsSchema` accept. */
 export type ToolSchema = JsonSchemaObject | StandardToolSchema;

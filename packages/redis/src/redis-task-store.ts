@@ -5,9 +5,10 @@
  * concurrent writers never interleave. Every change is announced on a channel (`watch`), which
  * wakes a blocked `tasks/result` anywhere and stops the work on the replica running a cancelled task.
  */
-import type { TaskChange, TaskInit, TaskPage, TaskRecord, TaskStore } from '@agentd/server';
+
 import type { Era, TaskStatus } from '@agentd/lifecycle';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import type { TaskChange, TaskInit, TaskPage, TaskRecord, TaskStore } from '@agentd/server';
 import { redisError } from './local-errors.js';
 import { clientsOf, type RedisClient } from './raw-client.js';
 import type { RedisConnection } from './redis-connection.js';

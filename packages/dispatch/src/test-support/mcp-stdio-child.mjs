@@ -1,7 +1,6 @@
 /** A child process serving an ContractServer over its own stdio (the built package, as users run it). */
 import { InputRequired } from '../../dist/index.js';
-import { ContractServer } from '../../dist/node.js';
-import { serveMcpStdio } from '../../dist/node.js';
+import { ContractServer, serveMcpStdio } from '../../dist/node.js';
 
 const server = new ContractServer();
 let greeted;

@@ -2,8 +2,7 @@
  * A child serving over its own stdio (one request at a time) an ContractServer whose `handle` rejects
  * for the tool `reject`: a stand-in for a bug below the transport, which must not wedge it.
  */
-import { ContractServer } from '../../dist/node.js';
-import { serveMcpStdio } from '../../dist/node.js';
+import { ContractServer, serveMcpStdio } from '../../dist/node.js';
 
 class RejectingServer extends ContractServer {
   handle(text, options) {

@@ -11,7 +11,10 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 
-export function sdkStreamTransport(input: Readable, output: Writable = input as unknown as Writable): Transport {
+export function sdkStreamTransport(
+  input: Readable,
+  output: Writable = input as unknown as Writable,
+): Transport {
   const buffer = new ReadBuffer();
   const transport: Transport = {
     start: async () => {
