@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Runs every case of the seed-002 contract against an implementation started as a real process,
+ * Runs every case of the stateless tool-server contract against an implementation started as a real process,
  * over stdio (NDJSON) and over HTTP (`--http 0`, then `listening <url>` on stdout).
  *
  *   node examples/mcp-server/verify.mjs [implementation] [--transport stdio|http|both]

@@ -29,7 +29,7 @@ function run(...args: string[]): Promise<{ code: number | null; output: string }
 
 /** A copy of the starter with `patch` inserted right after the server is created. */
 function variant(name: string, patch: string): string {
-  const anchor = 'const server = new McpServer();\n';
+  const anchor = 'const server = new ContractServer();\n';
   expect(starter).toContain(anchor);
   const file = join(scratch, `${name}.mjs`);
   writeFileSync(file, starter.replace(anchor, `${anchor}${patch}\n`));

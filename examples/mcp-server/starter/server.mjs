@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 /**
- * The starter: the seed-002 contract's example tools on `McpServer`. NDJSON over stdio by
+ * The starter: the stateless tool-server contract's example tools on `ContractServer`. NDJSON over stdio by
  * default; `--http <port>` serves HTTP on 127.0.0.1 instead (port 0: any free one) and prints
  * `listening <url>` on stdout once it accepts requests.
  */
 import { createServer } from 'node:http';
-import { InputRequired, McpServer } from '@agentd/dispatch';
-import { mcpHttpListener, serveMcpStdio } from '@agentd/dispatch/node';
+import { InputRequired } from '@agentd/dispatch';
+import { ContractServer, mcpHttpListener, serveMcpStdio } from '@agentd/dispatch/node';
 
-const server = new McpServer();
+const server = new ContractServer();
 
 server.registerTool(
   'greet',

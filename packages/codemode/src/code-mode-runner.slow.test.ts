@@ -88,7 +88,7 @@ describe('the API object', () => {
   });
 
   test('the namespace is configurable', async () => {
-    const outcome = await run('return [typeof myko.query, typeof agentd];', { namespace: 'myko' });
+    const outcome = await run('return [typeof acme.query, typeof agentd];', { namespace: 'acme' });
     expect(outcome).toMatchObject({ ok: true, value: ['function', 'undefined'] });
   });
 

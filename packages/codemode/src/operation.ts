@@ -1,4 +1,4 @@
-/** The operation model Code Mode exposes: myko-style queries, views, reports and commands. */
+/** The operation model Code Mode exposes: queries, views, reports and commands. */
 import type { JsonObject } from '@agentd/rpc-frame';
 import { OPERATION_KINDS } from './operation-kinds.js';
 

@@ -82,10 +82,10 @@ describe('searchOperations', () => {
   });
 
   test('signatures follow the namespace; an optional-only argument object is optional', () => {
-    const [stats] = searchOperations(OPERATIONS, { query: 'ServerStats' }, { namespace: 'myko' }).results;
+    const [stats] = searchOperations(OPERATIONS, { query: 'ServerStats' }, { namespace: 'acme' }).results;
     expect(stats?.signature).toBe(
       [
-        'declare namespace myko {',
+        'declare namespace acme {',
         '  /** Counts of servers by state */',
         '  function ServerStats(args?: Record<string, unknown>): Promise<{ up: number; down: number }>;',
         '}',

@@ -17,9 +17,9 @@ describe('tool definitions', () => {
   });
 
   test('the execute description teaches the namespace in use', () => {
-    const [search, execute] = createCodeModeTools({ namespace: 'myko' });
-    expect(execute.description).toContain('await myko.query(id, args)');
-    expect(search.description).toContain('myko.');
+    const [search, execute] = createCodeModeTools({ namespace: 'acme' });
+    expect(execute.description).toContain('await acme.query(id, args)');
+    expect(search.description).toContain('acme.');
     expect(EXECUTE_TOOL.description).toContain('await agentd.query(id, args)');
     expect(() => createCodeModeTools({ namespace: 'Promise' })).toThrow(
       expect.objectContaining({ code: 'invalid_namespace' }),

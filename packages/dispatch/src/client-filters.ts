@@ -3,15 +3,15 @@ import { compilePatterns, type NameMatcher, normalizeToolName } from './glob.js'
 import { canonicalJson } from './json.js';
 
 /** Allow/deny glob lists. Deny wins; an empty or missing allow list allows everything. */
-export interface VisibilityRules {
+interface VisibilityRules {
   allow?: readonly string[];
   deny?: readonly string[];
 }
 
 /** `{ toolPattern: { argumentName: [allowed or denied JSON values] } }`. */
-export type ArgumentValueRules = Readonly<Record<string, Readonly<Record<string, readonly unknown[]>>>>;
+type ArgumentValueRules = Readonly<Record<string, Readonly<Record<string, readonly unknown[]>>>>;
 
-export interface CallableRules {
+interface CallableRules {
   /** Per tool (glob), per argument: the only values allowed. A missing argument fails. */
   allow?: ArgumentValueRules;
   /** Per tool (glob), per argument: values that are refused. */

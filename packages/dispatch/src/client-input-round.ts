@@ -119,7 +119,7 @@ function initialResponses(
   return responses;
 }
 
-/** `{key: {method, params}}` with known methods, else undefined (an opaque seed-002 `requests` value). */
+/** `{key: {method, params}}` with known methods, else undefined (an opaque `requests` value of the stateless tool-server contract). */
 function keyedRequests(requests: unknown): Record<string, InputRequest> | undefined {
   if (!isJsonObject(requests)) return undefined;
   const out: Record<string, InputRequest> = {};

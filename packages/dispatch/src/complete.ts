@@ -1,4 +1,5 @@
 /** completion/complete for prompt arguments and resource-template variables. */
+import { refuse } from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { Completer } from './definitions.js';
@@ -49,7 +50,7 @@ export async function complete(
         argument: argument.name,
         error: error instanceof Error ? error.stack : String(error),
       });
-      throw new WireError(ErrorCode.InternalError, 'Internal error');
+      throw refuse.internalError();
     }
   }
   if (values.length > MAX_VALUES) {

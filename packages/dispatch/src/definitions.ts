@@ -11,14 +11,14 @@ import type { TemplateVariables } from './uri-template.js';
 export type ToolHandler = (args: Record<string, unknown>, context: HandlerContext) => unknown;
 
 /** A content block of a CallToolResult (`text`, `image`, `audio`, `resource_link`, `resource`). */
-export type ContentBlock = { type: string; [key: string]: unknown };
+type ContentBlock = { type: string; [key: string]: unknown };
 
 /**
  * An SDK-style CallToolResult. Returned from a handler (a plain object with a `content` array of
  * blocks and no keys but `content`, `structuredContent`, `isError`, `_meta`), it is sent as it is:
  * `isError: true` stays an error.
  */
-export interface CallToolResultShape {
+interface CallToolResultShape {
   content: ContentBlock[];
   structuredContent?: unknown;
   isError?: boolean;
@@ -26,7 +26,7 @@ export interface CallToolResultShape {
 }
 
 /** What a handler may return: anything without an `outputSchema`, else the schema's type or a verbatim result. */
-export type ToolReturn<Out> = [Out] extends [undefined]
+type ToolReturn<Out> = [Out] extends [undefined]
   ? unknown
   : InferOutputValue<Out> | ToolResult | CallToolResultShape;
 
@@ -126,7 +126,7 @@ export interface OperationIndexEntry {
   outputType: string;
 }
 
-export interface ResourceContents {
+interface ResourceContents {
   uri?: string;
   mimeType?: string;
   text?: string;
@@ -169,7 +169,7 @@ export interface ResourceDefinition {
   read(uri: string, context: HandlerContext): ResourceReadValue | Promise<ResourceReadValue>;
 }
 
-export type CompletionValue = string[] | { values: string[]; total?: number; hasMore?: boolean };
+type CompletionValue = string[] | { values: string[]; total?: number; hasMore?: boolean };
 
 /** Suggests values for one argument; `context.arguments` holds the other arguments already chosen. */
 export type Completer = (
@@ -198,7 +198,7 @@ export interface ResourceTemplateDefinition {
   ): ResourceReadValue | Promise<ResourceReadValue>;
 }
 
-export interface PromptArgument {
+interface PromptArgument {
   name: string;
   title?: string;
   description?: string;
@@ -206,7 +206,7 @@ export interface PromptArgument {
   complete?: Completer;
 }
 
-export interface PromptMessage {
+interface PromptMessage {
   role: 'user' | 'assistant';
   content: JsonObject;
 }

@@ -219,7 +219,7 @@ describe('resources/read', () => {
   });
 
   it('uses a configurable schema scheme, or none', async () => {
-    expect(await uris(dispatcher({ schemaScheme: 'myko' }))).toContain('myko://schema/query/servers');
+    expect(await uris(dispatcher({ schemaScheme: 'acme' }))).toContain('acme://schema/query/servers');
     expect((await uris(dispatcher({ schemaScheme: false }))).some((u) => u.includes('://schema/'))).toBe(
       false,
     );

@@ -1,8 +1,8 @@
-/** Property tests: random requests never crash the dispatcher or McpServer and always give valid JSON-RPC responses. */
+/** Property tests: random requests never crash the dispatcher or ContractServer and always give valid JSON-RPC responses. */
 import { classify, errorResponse, type JsonObject, successResponse, WireError } from '@agentd/rpc-frame';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { McpServer } from './mcp-server.js';
+import { ContractServer } from './contract-server.js';
 import { everythingDispatcher } from './test-support/everything.js';
 import { makeContext } from './test-support/request-context.js';
 
@@ -85,8 +85,8 @@ describe('property: random requests', () => {
     );
   });
 
-  it('McpServer.handleRequest always resolves to a JSON-RPC response object', async () => {
-    const server = new McpServer();
+  it('ContractServer.handleRequest always resolves to a JSON-RPC response object', async () => {
+    const server = new ContractServer();
     server.registerTool(
       'echo',
       'Echo',

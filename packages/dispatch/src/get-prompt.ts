@@ -1,4 +1,5 @@
 /** prompts/get: argument checks, the prompt's handler under MRTR, message shaping. */
+import { refuse } from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { RegisteredPrompt } from './catalogue.js';
@@ -46,7 +47,7 @@ export async function getPrompt(
       prompt: name,
       error: error instanceof Error ? error.stack : String(error),
     });
-    throw new WireError(ErrorCode.InternalError, 'Internal error');
+    throw refuse.internalError();
   });
   if (outcome.kind === 'input_required') return finishResult(context, outcome.result);
   if (outcome.kind === 'missing_capability')

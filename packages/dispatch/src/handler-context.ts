@@ -6,13 +6,13 @@ import type { InputSession } from './input-session.js';
 import { type RequestState, stateOf } from './per-request-state.js';
 import type { InferArgs } from './tool-schema.js';
 
-export interface InputOptions {
+interface InputOptions {
   /** The `inputRequests` key; defaults to `elicit_N` / `sample_N` / `roots_N` in call order. Keep keys stable across rounds. */
   key?: string;
 }
 
 /** The client's answer to `elicitation/create`: `content` is present when `action` is `accept`. */
-export type ElicitResult<Content = Record<string, unknown>> = {
+type ElicitResult<Content = Record<string, unknown>> = {
   action: 'accept' | 'decline' | 'cancel';
   content?: Content;
   _meta?: JsonObject;

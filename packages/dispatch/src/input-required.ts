@@ -1,9 +1,9 @@
-/** InputRequired: thrown by a handler that cannot finish without client input (the seed-002 contract's exception). */
+/** InputRequired: thrown by a handler that cannot finish without client input (the stateless tool-server contract's exception). */
 import type { JsonObject } from '@agentd/rpc-frame';
 
 /**
  * `requests` is normally a map of `{key: {method, params}}` input requests (MCP `inputRequests`);
- * the seed-002 contract also allows any JSON shape, which `McpServer` passes through as `requests`.
+ * the stateless tool-server contract also allows any JSON shape, which `ContractServer` passes through as `requests`.
  */
 export class InputRequired extends Error {
   override name = 'InputRequired';

@@ -9,6 +9,9 @@ import { LocalError } from '@agentd/rpc-frame';
  * - `invalid_uri_template`: an RFC 6570 template that does not parse.
  * - `duplicate`: a name, uri or template registered twice.
  * - `client_input_unavailable`: a handler asked for client input on a connection that cannot send requests.
+ * - `task_limit`: a task store's `create` found the owner already holding the most tasks allowed.
+ * - `missing_dependency`: a feature needs an optional peer package that is not installed (the message names it).
+ * - `invalid_result`: a handler returned a value of the wrong shape (a tool, resource, prompt or app).
  */
 export type DispatchErrorCode =
   | 'invalid_option'
@@ -17,7 +20,10 @@ export type DispatchErrorCode =
   | 'invalid_schema'
   | 'invalid_uri_template'
   | 'duplicate'
-  | 'client_input_unavailable';
+  | 'client_input_unavailable'
+  | 'task_limit'
+  | 'missing_dependency'
+  | 'invalid_result';
 
 export function dispatchError(
   code: DispatchErrorCode,

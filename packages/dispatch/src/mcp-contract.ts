@@ -1,8 +1,8 @@
 /**
- * The seed-002 contract's own answers: the one place where `McpServer` departs from the
+ * The stateless tool-server contract's own answers: the one place where `ContractServer` departs from the
  * 2026-07-28 specification the rest of dispatch (and the server core) follows.
  *
- * | situation                                   | contract (`McpServer`)                          | spec (`Dispatcher` + core)              |
+ * | situation                                   | contract (`ContractServer`)                       | spec (`Dispatcher` + core)              |
  * |---------------------------------------------|-------------------------------------------------|-----------------------------------------|
  * | not a request (no method, a response, …)    | -32600, the message's id echoed when valid      | -32600, id only when it was a request   |
  * | message without an id (or `id: null`)       | answered, with `id: null`                       | a notification: no answer               |

@@ -3,14 +3,14 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractServer } from './contract-server.js';
 import { InputRequired } from './input-required.js';
-import { type McpHttpOptions, mcpHttpListener } from './mcp-http.js';
-import { McpServer } from './mcp-server.js';
+import { type ContractHttpOptions, mcpHttpListener } from './mcp-http.js';
 
 const servers: Server[] = [];
 
-async function serve(options?: McpHttpOptions): Promise<number> {
-  const mcp = new McpServer({ logger: silentLogger });
+async function serve(options?: ContractHttpOptions): Promise<number> {
+  const mcp = new ContractServer({ logger: silentLogger });
   mcp.registerTool(
     'greet',
     'Greets',
@@ -185,8 +185,8 @@ describe('mcpHttpListener', () => {
   });
 
   it('answers -32603 when the server’s handling rejects, logs it at warn with a count, and keeps serving', async () => {
-    class RejectingServer extends McpServer {
-      override handle(text: string, options?: Parameters<McpServer['handle']>[1]): Promise<string> {
+    class RejectingServer extends ContractServer {
+      override handle(text: string, options?: Parameters<ContractServer['handle']>[1]): Promise<string> {
         if (text.includes('"name":"reject"')) return Promise.reject(new Error('handle blew up'));
         return super.handle(text, options);
       }
@@ -215,7 +215,7 @@ describe('mcpHttpListener', () => {
       { type: 'text', text: 'still here' },
     ]);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.[0]).toBe('McpServer.handle rejected; the request was answered -32603');
+    expect(warnings[0]?.[0]).toBe('ContractServer.handle rejected; the request was answered -32603');
     expect(warnings[0]?.[1]).toMatchObject({ transport: 'http', internalErrors: 1 });
     expect(String(warnings[0]?.[1]?.error)).toContain('handle blew up');
   });

@@ -1,13 +1,13 @@
-/** Serves an McpServer over HTTP: `POST` one JSON-RPC request, get its JSON-RPC response back. */
+/** Serves a ContractServer over HTTP: `POST` one JSON-RPC request, get its JSON-RPC response back. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostPolicy, isAllowedHost, isAllowedOrigin } from '@agentd/lifecycle';
 import { ErrorCode, errorResponse, type JsonRpcErrorObject, type Logger } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { consoleLogger } from './console-logger.js';
-import type { McpServer } from './mcp-server.js';
+import type { ContractServer } from './contract-server.js';
 import { TransportAnswers } from './transport-answers.js';
 
-export interface McpHttpOptions {
+export interface ContractHttpOptions {
   /** Largest accepted body in bytes; past it 413. Default 4 MiB. */
   maxBodyBytes?: number;
   /** Host names besides loopback that may appear in `Host` (`api.example.com`, `api.example.com:8443`). */
@@ -30,8 +30,8 @@ let nextConnection = 0;
  * 405 (not POST), 415 (not application/json), 413 (body too large). Peers are `anonymous`.
  */
 export function mcpHttpListener(
-  server: McpServer,
-  options: McpHttpOptions = {},
+  server: ContractServer,
+  options: ContractHttpOptions = {},
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const policy = hostPolicy(options.allowedHosts, options.allowedOrigins);

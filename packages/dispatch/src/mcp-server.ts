@@ -1,223 +1,199 @@
-/** McpServer: the seed-002 stateless tool-server contract, as a thin face over a Dispatcher. */
-
-import { isLoggingLevel, MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
-import {
-  classify,
-  ErrorCode,
-  errorFields,
-  errorResponse,
-  invalidMessageResponse,
-  isJsonObject,
-  isRequestId,
-  type JsonObject,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type Logger,
-  type RequestId,
-  toWireError,
-} from '@agentd/rpc-frame';
-import type { Peer, RequestContext } from '@agentd/server';
-import { RAW_INPUT_REQUESTS } from './client-input-round.js';
-import { consoleLogger } from './console-logger.js';
+/**
+ * McpServer: the front door. One object registers tools, resources, prompts, operations and
+ * skills, pushes `list_changed` by itself, and serves on any transport (`connect(stdio())`).
+ * Named and shaped like the official SDK v2 server so its users find their way; underneath it is
+ * a Dispatcher served by the shared server core, both reachable for what the face does not cover.
+ */
+import type { JsonObject } from '@agentd/rpc-frame';
+import { createServerCore, type ServerCore, type ServerCoreOptions } from '@agentd/server';
+import type {
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+  TypedToolHandler,
+} from './definitions.js';
 import { Dispatcher } from './dispatcher.js';
-import { InputRequired } from './input-required.js';
-import {
-  CONTRACT_METHODS,
-  contractSuccess,
-  declaredVersion,
-  handlerFailed,
-  initializeRemoved,
-  invalidArgumentsText,
-  invalidRequest,
-  notARequest,
-  toolNotFound,
-  versionRefused,
-  withContractInput,
-  withoutNullId,
-} from './mcp-contract.js';
+import type { DispatcherOptions } from './dispatcher-options.js';
 import type { Middleware } from './middleware.js';
+import type { ServedTransport, ServerTransport } from './server-transport.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
+import type { ToolSchema } from './tool-schema.js';
+import { UriTemplate } from './uri-template.js';
 
-/** `handler(arguments, inputResponses)`; may be async; throw `InputRequired` to ask the client for input. */
-/** `inputResponses` is undefined when the call carried none, as in the seed contract. */
-export type McpToolHandler = (
-  args: Record<string, unknown>,
-  inputResponses: JsonObject | undefined,
-) => unknown;
-
-export interface McpServerOptions {
-  /**
-   * Internal errors (a failing dispatcher, never a tool's own throw, which the contract answers
-   * as `Error: <message>`) and debug records of tool throws. Default: warnings and errors through
-   * `console` (stderr on Node; stdout stays protocol-only under `serveMcpStdio`).
-   */
-  logger?: Logger;
-  /** HMAC key / lifetime of the `requestState` attached to input_required results. */
-  requestState?: { key?: string | Uint8Array; ttlMs?: number };
-  /** Who requests come from when `handleRequest` names no peer (default: an in-process management peer). */
-  peer?: Peer;
+export interface McpServerOptions extends DispatcherOptions {
+  /** The server core's options (limits, lifecycle eras, subscription registry). */
+  core?: Omit<ServerCoreOptions, 'handler' | 'serverInfo' | 'logger'>;
 }
 
-export interface HandleRequestOptions {
-  /** Aborts the tool's handler context (e.g. the HTTP client went away). */
-  signal?: AbortSignal;
-  /** Receives request-scoped notifications (progress, log messages). */
-  notify?: (notification: JsonRpcNotification) => void;
-  /** The transport's peer for this request (default: the server's `peer` option). */
-  peer?: Peer;
+/** What `new McpServer(info)` names the server as (`serverInfo`). */
+export interface McpServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+  [field: string]: unknown;
 }
 
-const DEFAULT_PEER: Peer = Object.freeze({
-  origin: 'management',
-  connectionId: 'mcp-server',
-  transport: 'in-process',
-  attributes: Object.freeze({}),
-});
-
-/** Without declared capabilities the contract's client is assumed to answer every kind of input request. */
-const ALL_INPUT_CAPABILITIES: JsonObject = Object.freeze({ elicitation: {}, sampling: {}, roots: {} });
-
-const noSignal = new AbortController().signal;
+type Config<Definition, Omitted extends string> = Omit<Definition, 'name' | Omitted> & {
+  /** The SDK's spelling of `meta`; either is accepted. */
+  _meta?: JsonObject;
+};
 
 export class McpServer {
-  /** The dispatcher behind this face; serve it through `@agentd/server` to reach the same tools over a transport. */
+  /** The engine behind this face: every registration option and method (`filtersFor`, tasks, …). */
   readonly dispatcher: Dispatcher;
-  readonly #peer: Peer;
-  readonly #logger: Logger;
+  /** The server core every transport serves: its `notify*` methods push to connected clients. */
+  readonly core: ServerCore;
+  readonly #served = new Set<ServedTransport>();
+  #closing: Promise<void> | undefined;
 
-  constructor(options: McpServerOptions = {}) {
-    this.#logger = options.logger ?? consoleLogger;
-    this.dispatcher = new Dispatcher({
-      logger: this.#logger,
-      ...(options.requestState ? { requestState: options.requestState } : {}),
-      schemaScheme: false,
-      formatInvalidArguments: invalidArgumentsText,
+  constructor(info: McpServerInfo, options: McpServerOptions = {}) {
+    const { core: coreOptions, ...dispatcherOptions } = options;
+    this.dispatcher = new Dispatcher(dispatcherOptions);
+    this.core = createServerCore({
+      ...coreOptions,
+      handler: this.dispatcher,
+      serverInfo: info,
+      ...(options.logger ? { logger: options.logger } : {}),
     });
-    this.#peer = options.peer ?? DEFAULT_PEER;
+    const core = this.core;
+    this.dispatcher.onSurfaceChanged((kinds) => {
+      for (const kind of kinds) core.notifyListChanged(kind);
+    });
+    this.dispatcher.onTaskStatus((event) =>
+      core.notifyTaskStatus(event.taskId, event.message, event.creatorConnectionId),
+    );
   }
 
-  /** Registers (or replaces) a tool. `schema` is its JSON Schema input (an object schema). */
-  registerTool(name: string, description: string, schema: JsonObject, handler: McpToolHandler): void {
-    const inputSchema =
-      isJsonObject(schema) && schema.type === undefined ? { type: 'object', ...schema } : schema;
-    this.dispatcher.removeTool(name);
-    this.dispatcher.registerTool({
+  /**
+   * Registers a tool: `registerTool(name, { description, inputSchema, outputSchema }, handler)`.
+   * The schemas are JSON Schema or Standard JSON Schema (zod >= 4.2, ArkType, Valibot); the
+   * handler's argument and result types follow from them. Returns a function that removes it.
+   */
+  registerTool<
+    const In extends ToolSchema = JsonObject,
+    const Out extends ToolSchema | undefined = undefined,
+  >(
+    name: string,
+    config: Config<ToolDefinition<In, Out>, 'handler' | 'description'> & { description?: string },
+    handler: TypedToolHandler<In, Out>,
+  ): () => boolean {
+    const { _meta, description, ...rest } = config;
+    return this.dispatcher.registerTool<In, Out>({
+      ...rest,
+      ...withMeta(_meta, rest.meta),
       name,
-      description,
-      inputSchema,
-      handler: async (args, context) => {
-        try {
-          const answers = context.inputResponses;
-          const output = await handler(args, Object.keys(answers).length === 0 ? undefined : { ...answers });
-          if (typeof output === 'string' || (typeof output === 'object' && output !== null)) return output;
-          return String(output);
-        } catch (thrown) {
-          if (thrown instanceof InputRequired) throw thrown;
-          this.#logger.debug('McpServer: tool threw', { tool: name, ...errorFields(thrown) });
-          return handlerFailed(thrown);
-        }
-      },
+      description: description ?? '',
+      handler,
+    } as ToolDefinition<In, Out>);
+  }
+
+  /**
+   * Registers a resource at a fixed `uri`, or a family of them when given a `UriTemplate`
+   * (`new UriTemplate('notes://{id}')`; `read` then also receives the template's variables).
+   */
+  registerResource(
+    name: string,
+    uri: string,
+    config: Config<ResourceDefinition, 'uri' | 'read'>,
+    read: ResourceDefinition['read'],
+  ): () => boolean;
+  registerResource(
+    name: string,
+    template: UriTemplate,
+    config: Config<ResourceTemplateDefinition, 'uriTemplate' | 'read'>,
+    read: ResourceTemplateDefinition['read'],
+  ): () => boolean;
+  registerResource(
+    name: string,
+    where: string | UriTemplate,
+    config:
+      | Config<ResourceDefinition, 'uri' | 'read'>
+      | Config<ResourceTemplateDefinition, 'uriTemplate' | 'read'>,
+    read: ResourceDefinition['read'] | ResourceTemplateDefinition['read'],
+  ): () => boolean {
+    const { _meta, ...rest } = config;
+    const meta = withMeta(_meta, rest.meta);
+    if (where instanceof UriTemplate) {
+      return this.dispatcher.registerResourceTemplate({
+        ...(rest as Omit<ResourceTemplateDefinition, 'name' | 'uriTemplate' | 'read'>),
+        ...meta,
+        name,
+        uriTemplate: where.template,
+        read: read as ResourceTemplateDefinition['read'],
+      });
+    }
+    return this.dispatcher.registerResource({
+      ...(rest as Omit<ResourceDefinition, 'name' | 'uri' | 'read'>),
+      ...meta,
+      name,
+      uri: where,
+      read: read as ResourceDefinition['read'],
     });
   }
 
-  /** Adds request middleware to the dispatcher behind this face (see `Dispatcher.use`). */
+  /** Registers a prompt: `registerPrompt(name, { description, argsSchema }, get)`. */
+  registerPrompt<const In extends ToolSchema | undefined = undefined>(
+    name: string,
+    config: Config<PromptDefinition<In>, 'get' | 'description'> & { description?: string },
+    get: PromptDefinition<In>['get'],
+  ): () => boolean {
+    const { _meta, description, ...rest } = config;
+    return this.dispatcher.registerPrompt<In>({
+      ...rest,
+      ...withMeta(_meta, rest.meta),
+      name,
+      description: description ?? '',
+      get,
+    } as PromptDefinition<In>);
+  }
+
+  /** Registers an operation: a tool `{kind}_{id}`, or reached through `search`/`execute` in code mode. */
+  registerOperation: Dispatcher['registerOperation'] = (definition) =>
+    this.dispatcher.registerOperation(definition);
+
+  /** Registers a skill (its files become `skill://` resources). */
+  registerSkill: Dispatcher['registerSkill'] = (definition) => this.dispatcher.registerSkill(definition);
+
+  /** Offers an extension in `capabilities.extensions`; returns a function that withdraws it. */
+  declareExtension: Dispatcher['declareExtension'] = (id, settings) =>
+    this.dispatcher.declareExtension(id, settings);
+
+  /** Adds request middleware (`(request, context, next)` around every request). */
   use(middleware: Middleware): this {
     this.dispatcher.use(middleware);
     return this;
   }
 
-  /** Adds a tool-call hook to the dispatcher behind this face (see `Dispatcher.useToolCall`). */
+  /** Adds a tool-call hook (`(call, next)` around every tool handler). */
   useToolCall(hook: ToolCallHook): this {
     this.dispatcher.useToolCall(hook);
     return this;
   }
 
-  /** Answers one JSON-RPC request object; always resolves to a response object. */
-  async handleRequest(request: unknown, options: HandleRequestOptions = {}): Promise<JsonObject> {
-    const verdict = classify(withoutNullId(request));
-    if (verdict.kind === 'invalid') return { ...invalidRequest(request, verdict) };
-    if (verdict.kind === 'response') return { ...notARequest(request) };
-    const message = verdict.message;
-    const id = 'id' in message ? message.id : null;
-    if (message.method === 'initialize') return { ...initializeRemoved(id) };
-    const requested = declaredVersion(message as unknown as JsonObject);
-    if (requested !== undefined && requested !== MODERN_VERSION) return { ...versionRefused(id, requested) };
-    if (!CONTRACT_METHODS.has(message.method)) {
-      return {
-        ...errorResponse(id, {
-          code: ErrorCode.MethodNotFound,
-          message: `Method not found: ${message.method.slice(0, 128)}`,
-        }),
-      };
-    }
-    const params: JsonObject = { ...message.params };
-    if (message.method === 'tools/call') {
-      if (typeof params.name === 'string' && !this.dispatcher.hasTool(params.name)) {
-        return contractSuccess(id, toolNotFound());
-      }
-      // Contract leniency: `arguments: null` means none, and answers that are not an object are ignored.
-      if (params.arguments === null) delete params.arguments;
-      if (!isJsonObject(params.inputResponses)) delete params.inputResponses;
-    }
-    return this.#dispatch(id, message.method, params, options);
-  }
-
   /**
-   * Answers one JSON text (an HTTP body, a stdio line) with the response's JSON text: what a
-   * transport carries. Text that is not JSON is -32700 `Parse error`.
+   * Serves on `transport` (`stdio()`, `unix(path)`, `http({ port })`); resolves once it accepts
+   * messages. Connect more than one to serve the same tools on each.
    */
-  async handle(text: string, options: HandleRequestOptions = {}): Promise<string> {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return JSON.stringify(
-        invalidMessageResponse({ kind: 'invalid', code: ErrorCode.ParseError, reason: '', id: null }),
-      );
-    }
-    return JSON.stringify(await this.handleRequest(value, options));
+  async connect(transport: ServerTransport): Promise<ServedTransport> {
+    const served = await transport.start(this.core);
+    this.#served.add(served);
+    void served.closed.then(() => this.#served.delete(served));
+    return served;
   }
 
-  async #dispatch(
-    id: RequestId | null,
-    method: string,
-    params: JsonObject,
-    options: HandleRequestOptions,
-  ): Promise<JsonObject> {
-    // The dispatcher's RequestContext wants an id; an id-less contract request is answered with null.
-    const rpc: JsonRpcRequest = { jsonrpc: '2.0', id: id ?? '', method, params };
-    try {
-      const result = await this.dispatcher.handle(rpc, this.#context(rpc, params, options));
-      if (result.resultType === 'input_required') {
-        withContractInput(result, (result as Record<symbol, unknown>)[RAW_INPUT_REQUESTS]);
-      }
-      return contractSuccess(id, result);
-    } catch (thrown) {
-      const wire = toWireError(thrown, (internal) =>
-        this.#logger.error('McpServer: request failed', { method, ...errorFields(internal) }),
-      );
-      return { ...errorResponse(id, wire.toJSON()) };
-    }
+  /** Closes every transport (letting requests in flight finish), the core, then the dispatcher. */
+  close(deadlineMs?: number): Promise<void> {
+    this.#closing ??= (async () => {
+      await Promise.all([...this.#served].map((served) => served.close(deadlineMs)));
+      await this.core.close();
+      await this.dispatcher.close();
+    })();
+    return this.#closing;
   }
+}
 
-  #context(rpc: JsonRpcRequest, params: JsonObject, options: HandleRequestOptions): RequestContext {
-    const meta = isJsonObject(params._meta) ? params._meta : {};
-    const capabilities = meta[MetaKey.clientCapabilities];
-    const clientInfo = meta[MetaKey.clientInfo];
-    const logLevel = meta[MetaKey.logLevel];
-    const progressToken = meta.progressToken;
-    return {
-      peer: options.peer ?? this.#peer,
-      era: 'modern',
-      protocolVersion: MODERN_VERSION,
-      clientCapabilities: isJsonObject(capabilities) ? capabilities : ALL_INPUT_CAPABILITIES,
-      clientInfo: isJsonObject(clientInfo) ? clientInfo : undefined,
-      requestId: rpc.id,
-      signal: options.signal ?? noSignal,
-      progressToken: isRequestId(progressToken) ? progressToken : undefined,
-      logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
-      notify: options.notify ?? (() => {}),
-      sendRequest: undefined,
-    };
-  }
+function withMeta(sdkMeta: JsonObject | undefined, meta: JsonObject | undefined): { meta?: JsonObject } {
+  if (sdkMeta === undefined) return meta === undefined ? {} : { meta };
+  return { meta: { ...sdkMeta, ...meta } };
 }

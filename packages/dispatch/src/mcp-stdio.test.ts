@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
-import { McpServer } from './mcp-server.js';
+import { ContractServer } from './contract-server.js';
 import { serveMcpStdio } from './mcp-stdio.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,7 +28,7 @@ function streams() {
 }
 
 function echoServer() {
-  const server = new McpServer({ logger: silentLogger });
+  const server = new ContractServer({ logger: silentLogger });
   server.registerTool('echo', 'Echoes', { properties: { text: { type: 'string' } } }, (args) =>
     String(args.text),
   );
@@ -79,7 +79,7 @@ describe('serveMcpStdio', () => {
   });
 
   it('holds at most maxInFlight requests at once, and answers them all', async () => {
-    const server = new McpServer({ logger: silentLogger });
+    const server = new ContractServer({ logger: silentLogger });
     let running = 0;
     let peak = 0;
     server.registerTool('wait', 'Waits a tick', {}, async () => {
@@ -178,7 +178,7 @@ describe('serveMcpStdio', () => {
         result: expect.objectContaining({ content: [{ type: 'text', text: 'still here' }] }),
       }),
     ]);
-    expect(stderr).toContain('McpServer.handle rejected; the request was answered -32603');
+    expect(stderr).toContain('ContractServer.handle rejected; the request was answered -32603');
     expect(stderr).toMatch(/internalErrors: 2/);
     expect(stderr).toContain('handle blew up');
     expect(stderr).toContain('stdin ended, exiting');

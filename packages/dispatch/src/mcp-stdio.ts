@@ -1,4 +1,4 @@
-/** Serves an McpServer over NDJSON stdio: one request per line in, one response per line out. */
+/** Serves a ContractServer over NDJSON stdio: one request per line in, one response per line out. */
 import type { Readable, Writable } from 'node:stream';
 import {
   DEFAULT_MAX_FRAME_BYTES,
@@ -10,7 +10,7 @@ import {
 } from '@agentd/rpc-frame';
 import { type Peer, redirectConsoleToStderr } from '@agentd/server';
 import { consoleLogger } from './console-logger.js';
-import type { McpServer } from './mcp-server.js';
+import type { ContractServer } from './contract-server.js';
 import { TransportAnswers } from './transport-answers.js';
 
 export interface McpStdioOptions {
@@ -44,7 +44,7 @@ const STDIO_PEER: Peer = Object.freeze({
  * Answers each line with `server.handle` (responses may come out of order; each carries its id)
  * and resolves once stdin ended and every answer was written. Blank lines are skipped.
  */
-export function serveMcpStdio(server: McpServer, options: McpStdioOptions = {}): Promise<void> {
+export function serveMcpStdio(server: ContractServer, options: McpStdioOptions = {}): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_FRAME_BYTES;

@@ -217,9 +217,9 @@ describe('Dispatcher.use', () => {
     expect(methods).toEqual(['tools/list']);
   });
 
-  it('McpServer.use reaches the same dispatcher', async () => {
-    const { McpServer } = await import('./mcp-server.js');
-    const server = new McpServer();
+  it('ContractServer.use reaches the same dispatcher', async () => {
+    const { ContractServer } = await import('./contract-server.js');
+    const server = new ContractServer();
     server.registerTool('hello', 'Says hello', { type: 'object' }, () => 'hello');
     server.use((ctx, next) => (ctx.method === 'tools/list' ? { tools: [], rewritten: true } : next()));
     const response = await server.handleRequest({

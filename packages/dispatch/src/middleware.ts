@@ -5,16 +5,14 @@
  * notifications never reach the Dispatcher, so they never pass through middleware.
  */
 import {
-  ErrorCode,
-  errorFields,
   isJsonObject,
   type JsonObject,
   type JsonRpcRequest,
   type Logger,
   type RequestId,
-  WireError,
 } from '@agentd/rpc-frame';
 import type { Era, Peer, PeerAuth, RequestContext } from '@agentd/server';
+import { runOnion } from './onion.js';
 import { type RequestState, stateOf } from './per-request-state.js';
 
 export interface MiddlewareContext {
@@ -47,8 +45,6 @@ export type Middleware = (
 
 type Inner = (request: JsonRpcRequest, context: RequestContext) => Promise<JsonObject>;
 
-const INTERNAL = 'Internal error';
-
 /** Runs `middleware` around `inner` for one request. */
 export async function runMiddleware(
   middleware: readonly Middleware[],
@@ -76,45 +72,12 @@ export async function runMiddleware(
     },
     request: context,
   };
-  // What the dispatcher itself threw passes through unchanged (the core answers and logs it);
-  // only a middleware's own failure is turned into -32603 here.
-  let innerFailure: { error: unknown } | undefined;
-  const callInner = async (): Promise<JsonObject> => {
-    try {
-      return await inner(ctx.params === initial ? request : { ...request, params: ctx.params }, context);
-    } catch (error) {
-      innerFailure = { error };
-      throw error;
-    }
-  };
-  const step = (index: number): Promise<JsonObject> => {
-    const current = middleware[index];
-    if (current === undefined) return callInner();
-    let called = false;
-    const next = (): Promise<JsonObject> => {
-      if (called) return Promise.reject(new WireError(ErrorCode.InternalError, INTERNAL));
-      called = true;
-      return step(index + 1);
-    };
-    const checked = (result: JsonObject): JsonObject => {
-      if (isJsonObject(result)) return result;
-      logger.error('middleware returned a non-object result', { method: request.method, index });
-      throw new WireError(ErrorCode.InternalError, INTERNAL);
-    };
-    // Called in place (no extra microtask per layer); a synchronous throw becomes a rejection.
-    try {
-      const result = current(ctx, next);
-      return result instanceof Promise ? result.then(checked) : Promise.resolve(checked(result));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
-  try {
-    return await step(0);
-  } catch (error) {
-    if (error instanceof WireError) throw error;
-    if (innerFailure !== undefined && Object.is(innerFailure.error, error)) throw error;
-    logger.error('middleware failed', { method: request.method, ...errorFields(error) });
-    throw new WireError(ErrorCode.InternalError, INTERNAL);
-  }
+  // What the dispatcher itself threw passes through unchanged (the core answers and logs it).
+  return runOnion(
+    middleware,
+    ctx,
+    () => inner(ctx.params === initial ? request : { ...request, params: ctx.params }, context),
+    logger,
+    { layer: 'middleware', fields: { method: request.method } },
+  );
 }

@@ -1,7 +1,7 @@
 /** Names of tools, prompts and operations: the character set every MCP client accepts. */
 import { dispatchError } from './local-errors.js';
 
-export const NAME_PATTERN = /^[A-Za-z0-9_./-]{1,64}$/;
+const NAME_PATTERN = /^[A-Za-z0-9_./-]{1,64}$/;
 
 export function assertValidName(what: string, name: unknown): asserts name is string {
   if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {

@@ -1,7 +1,9 @@
 /**
- * @agentd/dispatch/node: `McpServer` over Node's stdio and `node:http` (the seed-002 contract's
- * behaviour on both). The main entry stays runtime-neutral. This file is the subpath's public API.
+ * @agentd/dispatch/node: the stateless tool-server contract of examples/mcp-server
+ * (`ContractServer`) over Node's stdio and `node:http`, and skills folders served from disk. The
+ * main entry stays runtime-neutral. This file is the subpath's public API.
  */
-export { type McpHttpOptions, mcpHttpListener } from './mcp-http.js';
-export { type McpStdioOptions, serveMcpStdio } from './mcp-stdio.js';
+export { ContractServer } from './contract-server.js';
+export { mcpHttpListener } from './mcp-http.js';
+export { serveMcpStdio } from './mcp-stdio.js';
 export { type SkillsFolder, type SkillsFolderOptions, serveSkillsFolder } from './skills-folder.js';

@@ -1,4 +1,5 @@
 /** resources/read: static resources, operation schema resources and RFC 6570 templates, filtered per peer, with MRTR. */
+import { refuse } from '@agentd/lifecycle';
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { CompiledFilters } from './client-filters.js';
@@ -78,7 +79,7 @@ export async function readResource(
       uri,
       error: error instanceof Error ? error.stack : String(error),
     });
-    throw new WireError(ErrorCode.InternalError, 'Internal error');
+    throw refuse.internalError();
   });
   if (outcome.kind === 'input_required') return finishResult(context, outcome.result);
   if (outcome.kind === 'missing_capability') {

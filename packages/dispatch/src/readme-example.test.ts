@@ -2,9 +2,9 @@
 import { classify, type JsonRpcMessage } from '@agentd/rpc-frame';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { describe, expect, it } from 'vitest';
+import { ContractServer } from './contract-server.js';
 import { Dispatcher } from './dispatcher.js';
 import { InputRequired } from './input-required.js';
-import { McpServer } from './mcp-server.js';
 
 describe('README examples', () => {
   it('the Dispatcher example serves its tools through a real server core', async () => {
@@ -66,8 +66,8 @@ describe('README examples', () => {
     await core.close();
   });
 
-  it('the McpServer example asks for confirmation, then deletes', async () => {
-    const server = new McpServer();
+  it('the ContractServer example asks for confirmation, then deletes', async () => {
+    const server = new ContractServer();
     server.registerTool(
       'delete',
       'Deletes after confirmation',

@@ -1,8 +1,7 @@
 /** Compiles JSON Schemas once (2020-12 by default, draft-07 when declared) and turns failures into argument issues. */
+
+import type AjvDraft07Module from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import AjvDraft07Module from 'ajv';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import {
   type ArgumentIssue,
   enumIssue,
@@ -14,6 +13,7 @@ import {
 } from './argument-issue.js';
 import { isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
+import { ajvModules, cfworkerModule, missingPeer } from './optional-peers.js';
 import { interpretSchema } from './schema-interpreter.js';
 import { schemaShapeProblem } from './schema-shape.js';
 
@@ -75,10 +75,11 @@ function canGenerateCode(): boolean {
 }
 
 function createInstances(): { modern: AjvInstance; draft07: AjvInstance } {
-  const modern = new Ajv2020Module.default(ajvOptions) as unknown as AjvInstance;
-  const draft07 = new AjvDraft07Module.default(ajvOptions);
-  addFormatsModule.default(modern as never);
-  addFormatsModule.default(draft07 as never);
+  if (ajvModules === undefined) throw missingPeer('ajv ajv-formats', 'compiled JSON Schema validation');
+  const modern = new ajvModules.modern.default(ajvOptions) as unknown as AjvInstance;
+  const draft07 = new ajvModules.draft07.default(ajvOptions);
+  ajvModules.formats.default(modern as never);
+  ajvModules.formats.default(draft07 as never);
   return { modern, draft07 };
 }
 
@@ -90,6 +91,34 @@ function createInstances(): { modern: AjvInstance; draft07: AjvInstance } {
  * generation is unavailable (or `validation` is `interpreted`) the schema is interpreted instead;
  * ajv's meta-schema check needs code generation too, so there `schemaShapeProblem` checks the shape.
  */
+/**
+ * Whether schemas are interpreted: asked for, or `auto` where code generation is forbidden or
+ * only @cfworker/json-schema is installed (ajv absent).
+ */
+function interpreted(validation: SchemaValidation): boolean {
+  if (validation !== 'auto') return validation === 'interpreted';
+  if (!canGenerateCode()) return true;
+  return ajvModules === undefined && cfworkerModule !== undefined;
+}
+
+/**
+ * The registration check alone, for a schema a Standard Schema library validates itself: ajv's
+ * meta-schema check when ajv is installed, else the structural check; no validator is built.
+ */
+export function checkPublishedSchema(schema: unknown, what: string, validation: SchemaValidation): void {
+  if (ajvModules !== undefined && !interpreted(validation)) {
+    compileSchema(schema, what, validation);
+    return;
+  }
+  if (!isJsonObject(schema) && typeof schema !== 'boolean') {
+    throw dispatchError('invalid_schema', `${what} must be a JSON Schema object`);
+  }
+  dialectOf(schema);
+  const problem = schemaShapeProblem(schema);
+  if (problem !== undefined)
+    throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
+}
+
 export function compileSchema(
   schema: unknown,
   what: string,
@@ -99,8 +128,7 @@ export function compileSchema(
     throw dispatchError('invalid_schema', `${what} must be a JSON Schema object`);
   }
   const dialect = dialectOf(schema);
-  const interpreted = validation === 'interpreted' || (validation === 'auto' && !canGenerateCode());
-  if (interpreted) {
+  if (interpreted(validation)) {
     const problem = schemaShapeProblem(schema);
     if (problem !== undefined)
       throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);

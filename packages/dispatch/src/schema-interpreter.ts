@@ -3,7 +3,7 @@
  * (Cloudflare Workers): @cfworker/json-schema walks the schema on each call. Its output units
  * become the same ArgumentIssues (and texts) as the compiled path's.
  */
-import { dereference, type OutputUnit, type Schema, type SchemaDraft, validate } from '@cfworker/json-schema';
+import type { OutputUnit, Schema, SchemaDraft } from '@cfworker/json-schema';
 import {
   type ArgumentIssue,
   enumIssue,
@@ -14,6 +14,7 @@ import {
   uniqueIssues,
 } from './argument-issue.js';
 import { dispatchError } from './local-errors.js';
+import { cfworkerModule, missingPeer } from './optional-peers.js';
 
 type InterpretedValidator = (value: unknown) => ArgumentIssue[] | undefined;
 
@@ -49,6 +50,11 @@ export function interpretSchema(
   dialect: '2020-12' | 'draft-07',
   what: string,
 ): InterpretedValidator {
+  const cfworker = cfworkerModule;
+  if (cfworker === undefined) {
+    throw missingPeer('@cfworker/json-schema', 'JSON Schema validation without code generation');
+  }
+  const { dereference, validate } = cfworker;
   const draft: SchemaDraft = dialect === 'draft-07' ? '7' : '2020-12';
   // dereference annotates the schema it walks (`__absolute_uri__`, …): a copy, the published one is frozen.
   const copy = structuredClone(schema) as Schema | boolean;

@@ -3,7 +3,8 @@ import { INSUFFICIENT_SCOPE_CODE } from '@agentd/lifecycle';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+import { Dispatcher } from './dispatcher.js';
+import type { DispatcherOptions } from './dispatcher-options.js';
 import { type PeerCore, peerCore } from './test-support/peer-core.js';
 
 const oauth = (scopes: string[]): Peer => ({

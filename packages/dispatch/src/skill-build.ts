@@ -25,7 +25,7 @@ import { skillFileMimeType } from './skill-mime.js';
 export type SkillDefinition = StaticSkillDefinition | DynamicSkillDefinition;
 
 /** A skill with fixed files: served with a complete `{uri, digest, size}` manifest. */
-export interface StaticSkillDefinition {
+interface StaticSkillDefinition {
   /**
    * `/`-separated path of the skill directory in the server's skill namespace, e.g.
    * `git-workflow` or `acme/billing/refunds`. The last segment is the skill's name and must equal
@@ -37,7 +37,7 @@ export interface StaticSkillDefinition {
 }
 
 /** One child of a dynamic skill's directory, as `DynamicSkillSource.list` reports it. */
-export interface DynamicSkillChild {
+interface DynamicSkillChild {
   name: string;
   directory?: boolean;
 }
@@ -59,7 +59,7 @@ export interface DynamicSkillSource {
  * A skill whose content is generated, so no stable digests exist: its entry says
  * `"resources": "dynamic"`. `frontmatter` is what the generated SKILL.md must begin with.
  */
-export interface DynamicSkillDefinition {
+interface DynamicSkillDefinition {
   path: string;
   frontmatter: { name: string; description: string; [key: string]: unknown };
   dynamic: DynamicSkillSource;

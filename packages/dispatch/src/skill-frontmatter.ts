@@ -1,7 +1,7 @@
 /** SKILL.md's leading `---` YAML block, parsed to the plain JSON object a skill entry carries verbatim. */
 import type { JsonObject } from '@agentd/rpc-frame';
-import { parse } from 'yaml';
 import { isJsonObject } from './json.js';
+import { missingPeer, yamlModule } from './optional-peers.js';
 
 const BLOCK = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
@@ -10,6 +10,8 @@ export function parseFrontmatter(markdown: string): { value: JsonObject } | { pr
   const text = markdown.charCodeAt(0) === 0xfeff ? markdown.slice(1) : markdown;
   const match = BLOCK.exec(text);
   if (!match) return { problem: 'does not begin with a --- delimited YAML frontmatter block' };
+  if (yamlModule === undefined) throw missingPeer('yaml', 'reading a SKILL.md frontmatter');
+  const { parse } = yamlModule;
   let value: unknown;
   try {
     // The core schema yields only JSON types (no Dates, no binary), as hosts parsing it will see.

@@ -3,8 +3,14 @@
  * `skills/get` (one entry, no cursor) and `resources/directory/read` (direct children, directories
  * as `inode/directory`). Hidden skills and files answer like missing ones.
  */
-import { isTraversingSkillUri, SkillErrorText, SkillsMethod, skillsInvalidParams } from '@agentd/lifecycle';
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import {
+  isTraversingSkillUri,
+  refuse,
+  SkillErrorText,
+  SkillsMethod,
+  skillsInvalidParams,
+} from '@agentd/lifecycle';
+import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { CompiledFilters } from './client-filters.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -126,7 +132,7 @@ async function readDynamicDirectory(
       uri,
       error: error instanceof Error ? error.stack : String(error),
     });
-    throw new WireError(ErrorCode.InternalError, 'Internal error');
+    throw refuse.internalError();
   }
   if (listed === undefined) throw skillsInvalidParams(SkillErrorText.notDirectory(uri), uri);
   const children = new SortedList(

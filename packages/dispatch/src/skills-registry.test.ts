@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode, type JsonObject, LocalError, silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
-import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+import { Dispatcher } from './dispatcher.js';
+import type { DispatcherOptions } from './dispatcher-options.js';
 import type { SkillDefinition } from './skill-build.js';
 import { asWireError, makeContext, resolvedUnexpectedly, rpc } from './test-support/request-context.js';
 

@@ -52,11 +52,11 @@ export declare namespace StandardSchemaV1 {
 }
 
 /** A JSON Schema source: `~standard.jsonSchema.input/output({target})` give the schema as plain JSON. */
-export interface StandardJSONSchemaV1<Input = unknown, Output = Input> {
+interface StandardJSONSchemaV1<Input = unknown, Output = Input> {
   readonly '~standard': StandardJSONSchemaV1.Props<Input, Output>;
 }
 
-export declare namespace StandardJSONSchemaV1 {
+declare namespace StandardJSONSchemaV1 {
   interface Props<Input = unknown, Output = Input> extends StandardTypedV1.Props<Input, Output> {
     readonly jsonSchema: Converter;
   }

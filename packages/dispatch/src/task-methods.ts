@@ -18,22 +18,18 @@ import {
   taskWire,
 } from '@agentd/lifecycle';
 import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
-import type { RequestContext } from '@agentd/server';
+import type { RequestContext, TaskRecord } from '@agentd/server';
 import type { ClientInputMethod } from './client-capability.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { checkInputResponse } from './input-responses.js';
 import { detailedTask } from './task-notification.js';
 import type { TaskRuntime } from './task-runtime.js';
-import type { TaskRecord } from './task-store.js';
+import { methodNotFound } from './wire-refusals.js';
 
 const LIST_PAGE = 50;
 
 function invalid(message: string): WireError {
   return new WireError(ErrorCode.InvalidParams, message);
-}
-
-function methodNotFound(method: string): WireError {
-  return new WireError(ErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 128)}`);
 }
 
 /** True for a method this module answers in some era (the dispatcher routes `tasks/*` here). */

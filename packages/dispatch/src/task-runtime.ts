@@ -12,15 +12,15 @@ import {
   TaskErrorText,
 } from '@agentd/lifecycle';
 import { ErrorCode, isJsonObject, type JsonObject, type Logger, WireError } from '@agentd/rpc-frame';
-import type { Peer, RequestContext } from '@agentd/server';
+import type { Peer, RequestContext, TaskChange, TaskRecord, TaskStore } from '@agentd/server';
 import { checkInputResponse } from './input-responses.js';
 import { dispatchError } from './local-errors.js';
 import type { PendingInput, TaskInputHost } from './task-input.js';
 import { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
-import { MemoryTaskStore, type TaskChange, type TaskRecord, type TaskStore } from './task-store.js';
+import { MemoryTaskStore } from './task-store.js';
 
 /** A tool's part in tasks. */
-export interface TaskToolOptions {
+interface TaskToolOptions {
   /** `optional`: a task when the client can take one, else a normal call; `required`: never a normal call. */
   support: 'optional' | 'required';
   /**

@@ -1,6 +1,6 @@
 /** MemoryTaskStore: owner binding, terminal immutability, paging, purge after expiry, per-owner limit. */
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryTaskStore, TaskLimitError } from './task-store.js';
+import { MemoryTaskStore } from './task-store.js';
 
 const base = { era: 'modern', method: 'tools/call', ttlMs: 1_000 } as const;
 
@@ -52,11 +52,11 @@ describe('MemoryTaskStore', () => {
     await store.close();
   });
 
-  it('holds at most maxTasksPerOwner: the oldest terminal task makes room, else TaskLimitError', async () => {
+  it('holds at most maxTasksPerOwner: the oldest terminal task makes room, else a task_limit LocalError', async () => {
     const store = new MemoryTaskStore({ maxTasksPerOwner: 2 });
     const a = await store.create({ ...base, owner: 'a' });
     await store.create({ ...base, owner: 'a' });
-    await expect(store.create({ ...base, owner: 'a' })).rejects.toBeInstanceOf(TaskLimitError);
+    await expect(store.create({ ...base, owner: 'a' })).rejects.toMatchObject({ code: 'task_limit' });
     await store.update(a.taskId, 'a', { status: 'cancelled' });
     await store.create({ ...base, owner: 'a' });
     expect(await store.get(a.taskId, 'a')).toBeUndefined();

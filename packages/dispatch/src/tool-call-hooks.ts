@@ -4,16 +4,10 @@
  * reaches a handler (classic operations and Code Mode's `search`/`execute` included; the
  * operations one `execute` calls inside the sandbox are not tool calls), once per MRTR round.
  */
-import {
-  ErrorCode,
-  errorFields,
-  isJsonObject,
-  type JsonObject,
-  type Logger,
-  WireError,
-} from '@agentd/rpc-frame';
+import type { JsonObject, Logger } from '@agentd/rpc-frame';
 import type { Era, Peer } from '@agentd/server';
 import type { HandlerContext } from './handler-context.js';
+import { runOnion } from './onion.js';
 import type { RequestState } from './per-request-state.js';
 
 export interface ToolCallContext {
@@ -42,8 +36,6 @@ export type ToolCallHook = (
   next: () => Promise<JsonObject>,
 ) => JsonObject | Promise<JsonObject>;
 
-const INTERNAL = 'Internal error';
-
 /** Runs the hooks around `invoke` (the handler and result shaping); what `invoke` throws passes through unchanged. */
 export async function runToolHooks(
   hooks: readonly ToolCallHook[],
@@ -66,40 +58,8 @@ export async function runToolHooks(
     },
     context,
   };
-  let innerFailure: { error: unknown } | undefined;
-  const step = (index: number): Promise<JsonObject> => {
-    const hook = hooks[index];
-    if (hook === undefined) {
-      return invoke(call.arguments).catch((error: unknown) => {
-        innerFailure = { error };
-        throw error;
-      });
-    }
-    let called = false;
-    const next = (): Promise<JsonObject> => {
-      if (called) return Promise.reject(new WireError(ErrorCode.InternalError, INTERNAL));
-      called = true;
-      return step(index + 1);
-    };
-    const checked = (result: JsonObject): JsonObject => {
-      if (isJsonObject(result)) return result;
-      logger.error('tool-call hook returned a non-object result', { tool: name, index });
-      throw new WireError(ErrorCode.InternalError, INTERNAL);
-    };
-    // Called in place (no extra microtask per layer); a synchronous throw becomes a rejection.
-    try {
-      const result = hook(call, next);
-      return result instanceof Promise ? result.then(checked) : Promise.resolve(checked(result));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
-  try {
-    return await step(0);
-  } catch (error) {
-    if (error instanceof WireError) throw error;
-    if (innerFailure !== undefined && Object.is(innerFailure.error, error)) throw error;
-    logger.error('tool-call hook failed', { tool: name, ...errorFields(error) });
-    throw new WireError(ErrorCode.InternalError, INTERNAL);
-  }
+  return runOnion(hooks, call, () => invoke(call.arguments), logger, {
+    layer: 'tool-call hook',
+    fields: { tool: name },
+  });
 }

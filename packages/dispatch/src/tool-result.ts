@@ -53,7 +53,7 @@ const RESULT_KEYS = new Set(['content', 'structuredContent', 'isError', '_meta']
  * CallToolResult keys. Ported handlers return these; sending one as data would turn
  * `isError: true` into a success.
  */
-export function isCallToolResult(value: unknown): value is JsonObject {
+function isCallToolResult(value: unknown): value is JsonObject {
   if (!isJsonObject(value) || !Array.isArray(value.content)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;

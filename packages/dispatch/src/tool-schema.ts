@@ -7,11 +7,16 @@ import type { JsonObject } from '@agentd/rpc-frame';
 import { isJsonObject } from './json.js';
 import type { JsonSchemaType } from './json-schema-type.js';
 import { dispatchError } from './local-errors.js';
-import { type ArgumentIssue, compileSchema, type SchemaValidation } from './schema-compiler.js';
+import {
+  type ArgumentIssue,
+  checkPublishedSchema,
+  compileSchema,
+  type SchemaValidation,
+} from './schema-compiler.js';
 import type { StandardSchemaV1, StandardToolSchema, StandardTypedV1 } from './standard-schema.js';
 
 /** A JSON Schema written as an object literal (readonly, e.g. `as const`, is fine). */
-export type JsonSchemaObject = { readonly [key: string]: unknown };
+type JsonSchemaObject = { readonly [key: string]: unknown };
 
 /** What `inputSchema`, `outputSchema`, operation `args` and prompt `argsSchema` accept. */
 export type ToolSchema = JsonSchemaObject | StandardToolSchema;
@@ -159,8 +164,11 @@ export function schemaParser(
   what: string,
   validation: SchemaValidation,
 ): SchemaParser {
+  if (resolved.standard) {
+    checkPublishedSchema(published, what, validation);
+    return resolved.standard;
+  }
   const validate = compileSchema(published, what, validation);
-  if (resolved.standard) return resolved.standard;
   return (value) => {
     const issues = validate(value);
     return issues ? { ok: false, issues } : { ok: true, value };

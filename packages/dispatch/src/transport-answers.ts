@@ -1,5 +1,5 @@
 /**
- * What `@agentd/dispatch/node`'s stdio and HTTP serving send for one request text. `McpServer.handle`
+ * What `@agentd/dispatch/node`'s stdio and HTTP serving send for one request text. `ContractServer.handle`
  * answers every failure itself; should it still reject (a bug, a subclass), the request that was
  * waiting gets -32603 for its id, and the failure is logged at warn with a running count, so a
  * transport's in-flight bookkeeping never waits on an answer that will not come.
@@ -13,7 +13,7 @@ import {
   type Logger,
   type RequestId,
 } from '@agentd/rpc-frame';
-import type { HandleRequestOptions, McpServer } from './mcp-server.js';
+import type { ContractServer, HandleRequestOptions } from './contract-server.js';
 
 /** The id of the request in `text`, when it has one a response can carry. */
 function idOf(text: string): RequestId | null {
@@ -26,12 +26,12 @@ function idOf(text: string): RequestId | null {
 }
 
 export class TransportAnswers {
-  readonly #server: McpServer;
+  readonly #server: ContractServer;
   readonly #logger: Logger;
   readonly #transport: string;
   #internalErrors = 0;
 
-  constructor(server: McpServer, logger: Logger, transport: string) {
+  constructor(server: ContractServer, logger: Logger, transport: string) {
     this.#server = server;
     this.#logger = logger;
     this.#transport = transport;
@@ -52,7 +52,7 @@ export class TransportAnswers {
     }
     return pending.then(undefined, (thrown: unknown) => {
       this.#internalErrors++;
-      this.#logger.warn('McpServer.handle rejected; the request was answered -32603', {
+      this.#logger.warn('ContractServer.handle rejected; the request was answered -32603', {
         transport: this.#transport,
         internalErrors: this.#internalErrors,
         ...errorFields(thrown),

@@ -7,7 +7,9 @@ export type RedisErrorCode =
   /** Redis did not answer in time, or refused (connect, subscribe, probe). */
   | 'redis_unavailable'
   /** A task record changed under a write too many times in a row. */
-  | 'task_conflict';
+  | 'task_conflict'
+  /** An owner already holds the most tasks allowed (the TaskStore seam's refusal). */
+  | 'task_limit';
 
 export function redisError(
   code: RedisErrorCode,

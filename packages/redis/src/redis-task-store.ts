@@ -1,25 +1,18 @@
 /**
- * dispatch's TaskStore on Redis: every replica reads, waits on and cancels any task. A task is one
+ * The TaskStore seam (`@agentd/server`) on Redis: every replica reads, waits on and cancels any task. A task is one
  * JSON string key (expiring `retainExpiredMs` after the task does), listed per owner through a
  * sorted set in creation order; writes are atomic scripts, so a terminal task never changes and
  * concurrent writers never interleave. Every change is announced on a channel (`watch`), which
  * wakes a blocked `tasks/result` anywhere and stops the work on the replica running a cancelled task.
  */
-import {
-  applyTaskChange,
-  newTaskRecord,
-  type TaskChange,
-  type TaskInit,
-  TaskLimitError,
-  type TaskPage,
-  type TaskRecord,
-  type TaskStore,
-} from '@agentd/dispatch';
+
 import type { Era, TaskStatus } from '@agentd/lifecycle';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import type { TaskChange, TaskInit, TaskPage, TaskRecord, TaskStore } from '@agentd/server';
 import { redisError } from './local-errors.js';
 import { clientsOf, type RedisClient } from './raw-client.js';
 import type { RedisConnection } from './redis-connection.js';
+import { applyTaskChange, newTaskRecord } from './task-record.js';
 import { CREATE_TASK, DELETE_TASK, UPDATE_TASK } from './task-scripts.js';
 
 export interface RedisTaskStoreOptions {
@@ -111,7 +104,7 @@ export class RedisTaskStore implements TaskStore {
       );
     } catch (error) {
       if (String((error as Error).message).includes('TASK_LIMIT'))
-        throw new TaskLimitError(this.#maxPerOwner);
+        throw redisError('task_limit', `too many tasks: at most ${this.#maxPerOwner} per principal`);
       throw error;
     }
     return record;

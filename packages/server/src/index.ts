@@ -55,4 +55,5 @@ export {
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_MAX_SUBSCRIPTIONS,
 } from './server-core.js';
+export type { TaskChange, TaskInit, TaskPage, TaskRecord, TaskStore } from './task-store.js';
 export { MCP_DURATION_BUCKETS, type TraceCarrier } from './telemetry.js';

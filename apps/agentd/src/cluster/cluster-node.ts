@@ -3,8 +3,8 @@
  * runs of other replicas from there, routes cancels to the owner and keeps its lease.
  */
 import { hostname } from 'node:os';
-import type { TaskRecord, TaskStore } from '@agentd/dispatch';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
+import type { TaskRecord, TaskStore } from '@agentd/server';
 import type { ClusterConfig } from '../config/cluster-config.js';
 import type { TaskRef } from '../daemon/operation-spec.js';
 import { localStatus, type RunIndex, unknownHandle } from '../daemon/run-index.js';

@@ -1,9 +1,9 @@
 /** Leases, the lost sweep and final records against a real redis-server. */
 
 import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
-import type { TaskRecord } from '@agentd/dispatch';
 import { RedisConnection, RedisTaskStore } from '@agentd/redis';
 import { silentLogger } from '@agentd/rpc-frame';
+import type { TaskRecord } from '@agentd/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKeys } from './cluster-keys.js';
 

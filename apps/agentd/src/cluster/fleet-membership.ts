@@ -3,8 +3,9 @@
  * instances whose lease lapsed and mark their unfinished runs `lost`, each run exactly once, and
  * fail the spawn tasks of those runs.
  */
-import type { TaskRecord, TaskStore } from '@agentd/dispatch';
+
 import type { JsonObject, Logger } from '@agentd/rpc-frame';
+import type { TaskRecord, TaskStore } from '@agentd/server';
 import type { ClusterKeys } from './cluster-keys.js';
 import { type FleetRedis, strings, text } from './fleet-redis.js';
 import { lostTaskChange } from './lost-task.js';

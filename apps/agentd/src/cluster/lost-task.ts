@@ -2,8 +2,9 @@
  * The spawn task of a run marked lost: failed, with the reason, so `tasks/get` and `tasks/result`
  * say so on every replica instead of `working` until the task's TTL.
  */
-import type { TaskChange } from '@agentd/dispatch';
+
 import type { JsonObject } from '@agentd/rpc-frame';
+import type { TaskChange } from '@agentd/server';
 import type { SharedStatus } from './shared-run.js';
 
 /** JSON-RPC internal error: the outcome is unknown, not the caller's fault. */

@@ -6,12 +6,11 @@ import {
   registerAppResource,
   type SurfaceKind,
   type TaskStatusEvent,
-  type TaskStore,
 } from '@agentd/dispatch';
 import { appToolMeta } from '@agentd/lifecycle';
 import type { Logger } from '@agentd/rpc-frame';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
-import type { Handler, Peer } from '@agentd/server';
+import type { Handler, Peer, TaskStore } from '@agentd/server';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
 import { RUNS_APP_URI, runsPage } from '../ui/runs-page.js';
 import { parseAgentUri } from './agent-uri.js';

@@ -1,4 +1,4 @@
-/** A small operation catalogue with a myko-style host bridge (visibility re-checked on every call). */
+/** A small operation catalogue with a host bridge (visibility re-checked on every call). */
 import type { CallContext, OperationCall } from '../execute-types.js';
 import type { OperationDescriptor, OperationKind } from '../operation.js';
 

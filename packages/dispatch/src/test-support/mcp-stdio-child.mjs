@@ -1,8 +1,8 @@
-/** A child process serving an McpServer over its own stdio (the built package, as users run it). */
-import { InputRequired, McpServer } from '../../dist/index.js';
-import { serveMcpStdio } from '../../dist/node.js';
+/** A child process serving an ContractServer over its own stdio (the built package, as users run it). */
+import { InputRequired } from '../../dist/index.js';
+import { ContractServer, serveMcpStdio } from '../../dist/node.js';
 
-const server = new McpServer();
+const server = new ContractServer();
 let greeted;
 const greetedOnce = new Promise((resolve) => {
   greeted = resolve;

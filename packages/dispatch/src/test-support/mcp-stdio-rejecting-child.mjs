@@ -1,11 +1,10 @@
 /**
- * A child serving over its own stdio (one request at a time) an McpServer whose `handle` rejects
+ * A child serving over its own stdio (one request at a time) an ContractServer whose `handle` rejects
  * for the tool `reject`: a stand-in for a bug below the transport, which must not wedge it.
  */
-import { McpServer } from '../../dist/index.js';
-import { serveMcpStdio } from '../../dist/node.js';
+import { ContractServer, serveMcpStdio } from '../../dist/node.js';
 
-class RejectingServer extends McpServer {
+class RejectingServer extends ContractServer {
   handle(text, options) {
     if (text.includes('"name":"reject"')) return Promise.reject(new Error('handle blew up'));
     return super.handle(text, options);

@@ -3,7 +3,8 @@ import type { JsonObject } from '@agentd/rpc-frame';
 import { WireError } from '@agentd/rpc-frame';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { type SocketHarness, socketHarness } from '@agentd/test-support';
-import { Dispatcher, type DispatcherOptions } from '../dispatcher.js';
+import { Dispatcher } from '../dispatcher.js';
+import type { DispatcherOptions } from '../dispatcher-options.js';
 
 export const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 

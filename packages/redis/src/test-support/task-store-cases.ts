@@ -2,7 +2,7 @@
  * The behaviour every TaskStore must have, as one table: run against MemoryTaskStore (the
  * reference) and RedisTaskStore by `task-store.slow.test.ts`.
  */
-import { TaskLimitError, type TaskStore } from '@agentd/dispatch';
+import type { TaskStore } from '@agentd/server';
 import { expect } from 'vitest';
 
 interface StoreUnderTest {
@@ -135,13 +135,13 @@ export const TASK_STORE_CASES: [string, (make: MakeStore) => Promise<void>][] = 
     },
   ],
   [
-    'holds at most maxTasksPerOwner: the oldest terminal task makes room, else TaskLimitError',
+    'holds at most maxTasksPerOwner: the oldest terminal task makes room, else a task_limit LocalError',
     async (make) => {
       const { store, close } = await make({ maxTasksPerOwner: 2 });
       const a = await store.create({ ...base, owner: 'a' });
       const b = await store.create({ ...base, owner: 'a' });
       await store.create({ ...base, owner: 'other' });
-      await expect(store.create({ ...base, owner: 'a' })).rejects.toBeInstanceOf(TaskLimitError);
+      await expect(store.create({ ...base, owner: 'a' })).rejects.toMatchObject({ code: 'task_limit' });
       await store.update(b.taskId, 'a', { status: 'cancelled' });
       const c = await store.create({ ...base, owner: 'a' });
       expect(await store.get(b.taskId, 'a')).toBeUndefined();
