@@ -11,7 +11,6 @@ export {
   type AppResourceUi,
   type AppToolUi,
   type AppVisibility,
-  INSUFFICIENT_SCOPE_CODE,
   LOGGING_LEVELS,
 } from '@agentd/lifecycle';
 export { type AppResourceDefinition, registerAppResource } from './app-resource.js';

@@ -1,5 +1,6 @@
 /** resources/read: static resources, operation schema resources and RFC 6570 templates, filtered per peer, with MRTR. */
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { ErrorCode } from '@agentd/lifecycle';
+import { type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { CompiledFilters } from './client-filters.js';
 import { runClientInputRound } from './client-input-round.js';

@@ -19,6 +19,7 @@ export {
   visibleToModel,
 } from './apps-extension.js';
 export { checkModernMeta, type ModernMeta, modernRequestRefusal } from './check-modern-meta.js';
+export { ErrorCode } from './error-codes.js';
 export {
   clientExtension,
   EXTENSION_ID_PATTERN,
@@ -37,7 +38,7 @@ export {
   postHeadersRefusal,
   streamAcceptRefusal,
 } from './http-post-route.js';
-export { INSUFFICIENT_SCOPE_CODE, insufficientScope, requiredScopesOf } from './insufficient-scope.js';
+export { insufficientScope, requiredScopesOf } from './insufficient-scope.js';
 export {
   DEFAULT_DISCOVER_TTL_MS,
   type LifecycleOptions,
@@ -52,7 +53,7 @@ export { MetaKey } from './meta-keys.js';
 export { listenFinalResult, modernResult } from './modern-result.js';
 export { checkParamHeaders, type ParamHeader, paramHeadersOf } from './param-headers.js';
 export type { Implementation, ServerCapabilities } from './protocol-types.js';
-export { Refusal, type RefusalReason, refuse, SESSION_NOT_FOUND_CODE } from './refusals.js';
+export { Refusal, type RefusalReason, refuse } from './refusals.js';
 export { requestEra, servedEra } from './request-era.js';
 export {
   DIRECTORY_MIME_TYPE,

@@ -4,7 +4,7 @@
  */
 export { type Classified, classify, type InvalidMessage, isJsonObject, isRequestId } from './classify.js';
 export { encodeFrame } from './encode-frame.js';
-export { ErrorCode, type ErrorCodeValue } from './error-codes.js';
+export { ErrorCode } from './error-codes.js';
 export {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,

@@ -2,7 +2,6 @@
  * @agentd/server: the Handler seam, PeerOrigin trust domains, the shared engine (ServerCore) and
  * the NDJSON connection loop for byte streams and stdio. This file is the package's public API.
  */
-export { SHUTTING_DOWN_CODE } from './core-connection.js';
 export type {
   CoreConnection,
   HandleOptions,

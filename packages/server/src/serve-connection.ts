@@ -1,12 +1,11 @@
 /** The NDJSON connection loop for any byte stream: framing, backpressure, drain and teardown. */
 import type { Duplex, Readable, Writable } from 'node:stream';
+import { refuse } from '@agentd/lifecycle';
 import {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,
-  ErrorCode,
   errorResponse,
   FrameDecoder,
-  INTERNAL_ERROR_MESSAGE,
   type JsonRpcResponse,
 } from '@agentd/rpc-frame';
 import { DEFAULT_HIGH_WATER_BYTES, DEFAULT_MAX_BUFFERED_BYTES, ndjsonWriter } from '@agentd/subscriptions';
@@ -261,12 +260,7 @@ class StreamLoop {
       held,
       limit,
     });
-    this.connection.writer.write(
-      errorResponse(null, {
-        code: ErrorCode.InvalidRequest,
-        message: `Invalid Request: unfinished input exceeds the server's budget of ${limit} bytes across all connections; closing the connection`,
-      }),
-    );
+    this.connection.writer.write(errorResponse(null, refuse.inputBudgetExceeded(limit).toJSON()));
     this.releaseInput();
     void this.shutdown(0);
   }
@@ -305,12 +299,7 @@ class StreamLoop {
         connectionId: this.connectionId,
         limit: frame.limit,
       });
-      this.connection.writer.write(
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: `Invalid Request: frame exceeds ${frame.limit} bytes; closing the connection`,
-        }),
-      );
+      this.connection.writer.write(errorResponse(null, refuse.payloadTooLarge(frame.limit).toJSON()));
       void this.shutdown(0);
       return;
     }
@@ -342,9 +331,7 @@ class StreamLoop {
         id: response.id,
         ...errorFields(thrown),
       });
-      this.connection.writer.write(
-        errorResponse(response.id, { code: ErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE }),
-      );
+      this.connection.writer.write(errorResponse(response.id, refuse.internalError().toJSON()));
     }
   }
 
