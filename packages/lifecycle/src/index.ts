@@ -18,7 +18,7 @@ export {
   looksLikeHtmlDocument,
   visibleToModel,
 } from './apps-extension.js';
-export { checkModernMeta, type ModernMeta, modernRequestRefusal } from './check-modern-meta.js';
+export { classifyRequest, type ModernMeta, type RequestClass } from './classify-request.js';
 export { ErrorCode } from './error-codes.js';
 export {
   clientExtension,
@@ -54,7 +54,6 @@ export { listenFinalResult, modernResult } from './modern-result.js';
 export { checkParamHeaders, type ParamHeader, paramHeadersOf } from './param-headers.js';
 export type { Implementation, ServerCapabilities } from './protocol-types.js';
 export { Refusal, type RefusalReason, refuse } from './refusals.js';
-export { requestEra, servedEra } from './request-era.js';
 export {
   DIRECTORY_MIME_TYPE,
   isTraversingSkillUri,

@@ -1,15 +1,15 @@
 /** One logical connection of the engine: request routing, legacy session, cancellation, listen streams. */
 import {
-  checkModernMeta,
+  classifyRequest,
   type Era,
   LEGACY_VERSIONS,
   type LoggingLevel,
   lifecycleResponse,
   type ModernMeta,
   modernResult,
+  type RequestClass,
   refuse,
   resolveLifecycle,
-  servedEra,
 } from '@agentd/lifecycle';
 import {
   type Classified,
@@ -223,14 +223,22 @@ export class Connection implements CoreConnection {
     }
     const capabilities = this.host.capabilities();
     const lifecycleOptions = this.host.lifecycleOptions;
-    const answered = lifecycleResponse(request, this.host.serverInfo, capabilities, lifecycleOptions);
-    const era = servedEra(request, lifecycleOptions);
+    // The request's one `_meta` check: the transport's, when it already classified the request.
+    const classified = options.classified ?? classifyRequest(request, lifecycleOptions);
+    const answered = lifecycleResponse(
+      request,
+      this.host.serverInfo,
+      capabilities,
+      lifecycleOptions,
+      classified,
+    );
     if (answered !== undefined) {
-      if (era === 'legacy' && request.method === 'initialize' && 'result' in answered) {
+      if (request.method === 'initialize' && 'result' in answered)
         this.startSession(request, answered.result);
-      }
       return Promise.resolve(answered);
     }
+    // lifecycleResponse answers every refusal: `classified` is a RequestClass here.
+    const { era, meta } = classified as RequestClass;
     if (era === 'legacy') {
       const owned = answerLegacyOwned(request, capabilities, this.legacyHost());
       if (owned !== undefined) {
@@ -241,7 +249,6 @@ export class Connection implements CoreConnection {
       }
       return this.runDomain(request, 'legacy', undefined, options, key);
     }
-    const meta = checkModernMeta(request, lifecycleOptions);
     if (request.method === 'subscriptions/listen') {
       return this.listens
         .open(request, capabilities, options.signal)
