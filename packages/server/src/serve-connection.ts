@@ -8,7 +8,7 @@ import {
   FrameDecoder,
   type JsonRpcResponse,
 } from '@agentd/rpc-frame';
-import { DEFAULT_HIGH_WATER_BYTES, DEFAULT_MAX_BUFFERED_BYTES, ndjsonWriter } from '@agentd/subscriptions';
+import { ndjsonWriter } from '@agentd/subscriptions';
 import type { CoreConnection, ServerCore } from './core-types.js';
 import type { Peer, PeerOrigin } from './handler.js';
 import { errorFields } from './logger.js';
@@ -163,8 +163,9 @@ class StreamLoop {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 0;
     const writer = ndjsonWriter(output, {
       id: peer.connectionId,
-      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
-      highWaterBytes: options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES,
+      // Unset sizes take the writer's own defaults.
+      maxBufferedBytes: options.maxBufferedBytes,
+      highWaterBytes: options.highWaterBytes,
       writeTimeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
       onPressure: (congested) => {
         this.congested = congested;

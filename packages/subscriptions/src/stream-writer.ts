@@ -16,12 +16,12 @@ export interface StreamWriterOptions {
    * message is always accepted. Responses are not counted: they answer what the peer asked, and
    * their volume is bounded by the reader stopping when the writer is congested. Default 16 MiB.
    */
-  maxBufferedBytes?: number;
+  maxBufferedBytes?: number | undefined;
   /**
    * Queued bytes above which the writer is congested (`onPressure(true)`); it is relieved below
    * half of it (`onPressure(false)`). Default 1 MiB.
    */
-  highWaterBytes?: number;
+  highWaterBytes?: number | undefined;
   /** Congestion changes, so the reader can stop taking requests while the peer catches up. */
   onPressure?: (congested: boolean) => void;
   /** Closes the writer abruptly when queued bytes make no progress for this long. 0 = never. Default 0. */
