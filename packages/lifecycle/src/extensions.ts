@@ -13,7 +13,7 @@ import type { Era } from './versions.js';
  * `{vendor-prefix}/{extension-name}`: a reverse-DNS prefix of dot-separated labels, a slash and a
  * name (SEP-2133), e.g. `io.modelcontextprotocol/ui`.
  */
-export const EXTENSION_ID_PATTERN =
+const EXTENSION_ID_PATTERN =
   /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+\/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 
 export function isExtensionId(id: unknown): id is string {

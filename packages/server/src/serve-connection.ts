@@ -13,8 +13,8 @@ import type { CoreConnection, ServerCore } from './core-types.js';
 import type { Peer, PeerOrigin } from './handler.js';
 import { errorFields } from './logger.js';
 
-export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
-export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
+const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
 export interface ServeConnectionOptions {
   /** Informational transport name carried on the Peer ('unix', 'vsock', …). Default 'stream'. */

@@ -4,8 +4,8 @@ import type { Writable } from 'node:stream';
 import type { JsonRpcMessage } from '@agentd/rpc-frame';
 import type { PushWriter } from './push-writer.js';
 
-export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
 
 export interface StreamWriterOptions {
   /** Identity for distinct-writer broadcasts. Default: a random UUID. */
