@@ -1,7 +1,7 @@
 /** Public API of @agentd/transport-vsock: AF_VSOCK listener and dialer for MCP servers. */
 export { connectVsock } from './connect-vsock.js';
 export { VMADDR_CID_ANY } from './constants.js';
-export type { VsockErrorCode } from './local-errors.js';
+export { localCid } from './local-cid.js';
 export { vsockAddonInfo, vsockUnavailableReason } from './native.js';
 export { parseVsockAddress } from './parse-vsock-address.js';
 export { serveVsock, type VsockServer } from './serve-vsock.js';
