@@ -12,7 +12,7 @@ import { Dispatcher } from '@agentd/dispatch';
 import { MetaKey, MODERN_VERSION, SUPPORTED_VERSIONS } from '@agentd/lifecycle';
 import { createServerCore, openStdio, type ServerCore, silentLogger } from '@agentd/server';
 import { serveHttp } from '@agentd/transport-http/node';
-import { bindUnix, connectUnix, serveUnix } from '@agentd/transport-unix';
+import { bindUnix, dialUnix, serveUnix } from '@agentd/transport-unix';
 import { serveVsock } from '@agentd/transport-vsock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The vsock tests' own stand-in: vsock cannot connect to itself on one machine.
@@ -414,8 +414,7 @@ async function stdioAnswer(core: ServerCore, row: Row): Promise<Json> {
 }
 
 async function unixAnswer(path: string, row: Row): Promise<Json> {
-  const socket = connectUnix(path);
-  await once(socket, 'connect');
+  const socket = await dialUnix(path);
   try {
     return await overNdjson((line) => socket.write(line), new Lines(socket), row);
   } finally {

@@ -1,7 +1,7 @@
 /** Builds the conformance "everything" server: a Dispatcher and a ServerCore, on any runtime (no `node:` import). */
 import { Dispatcher } from '@agentd/dispatch';
+import { type ParamHeader, paramHeadersOf } from '@agentd/lifecycle';
 import { createServerCore, type Handler, type ServerCore, silentLogger } from '@agentd/server';
-import { type ParamHeader, paramHeadersOf } from '@agentd/transport-http';
 import { registerCancelProbe } from './cancel-probe.js';
 import { registerClientInputTools } from './client-input-tools.js';
 import { CUSTOM_HEADERS_SCHEMA, registerContentTools } from './content-tools.js';

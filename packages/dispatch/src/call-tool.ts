@@ -1,6 +1,6 @@
 /** tools/call: lookup under the peer's filters, capability and callability checks, argument validation, MRTR, result shaping. */
-import { clientExtension, insufficientScope } from '@agentd/lifecycle';
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { clientExtension, ErrorCode, insufficientScope } from '@agentd/lifecycle';
+import { type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { RegisteredTool } from './catalogue.js';
 import { missingCapability as missingInputCapability } from './client-capability.js';

@@ -1,5 +1,6 @@
 /** Runs a handler under MRTR rules: legacy asks the client in place, modern ends the round with `input_required`. */
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { ErrorCode } from '@agentd/lifecycle';
+import { type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import {
   isClientInputMethod,

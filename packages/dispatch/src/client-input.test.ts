@@ -1,5 +1,6 @@
 /** Client input in both eras: MRTR rounds with sealed requestState (modern) and server-to-client requests (legacy). */
-import { ErrorCode, type JsonObject, silentLogger, WireError } from '@agentd/rpc-frame';
+import { ErrorCode } from '@agentd/lifecycle';
+import { type JsonObject, silentLogger, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { InputRequired } from './input-required.js';

@@ -1,5 +1,6 @@
 /** resources/*, prompts/* and completion/complete: listing, reading, templates, not-found codes, per-peer hiding. */
-import { ErrorCode, type JsonObject, silentLogger, WireError } from '@agentd/rpc-frame';
+import { ErrorCode } from '@agentd/lifecycle';
+import { type JsonObject, silentLogger, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { asWireError, makeContext, peer, resolvedUnexpectedly, rpc } from './test-support/request-context.js';

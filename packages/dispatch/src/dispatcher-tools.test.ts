@@ -1,5 +1,6 @@
 /** tools/list and tools/call rules: order, cursors, cache fields, registration checks, error split, result shaping. */
-import { ErrorCode, silentLogger, WireError } from '@agentd/rpc-frame';
+import { ErrorCode } from '@agentd/lifecycle';
+import { silentLogger, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { makeContext, rpc } from './test-support/request-context.js';

@@ -1,6 +1,6 @@
 /** resources/read: static resources, operation schema resources and RFC 6570 templates, filtered per peer, with MRTR. */
-import { refuse } from '@agentd/lifecycle';
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { ErrorCode, refuse } from '@agentd/lifecycle';
+import { type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { CompiledFilters } from './client-filters.js';
 import { runClientInputRound } from './client-input-round.js';

@@ -1,5 +1,5 @@
 /** `requiredScopes`: hidden from lists and refused as unknown for tokens without them; exempt peers; step-up. */
-import { INSUFFICIENT_SCOPE_CODE } from '@agentd/lifecycle';
+import { ErrorCode } from '@agentd/lifecycle';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -168,7 +168,7 @@ describe('requiredScopes', () => {
     const core = serve(dispatcher, oauth(['runs:read']));
     const refused = await core.call('tools/call', { name: 'runs_start', arguments: {} });
     expect(refused.error).toEqual({
-      code: INSUFFICIENT_SCOPE_CODE,
+      code: ErrorCode.InsufficientScope,
       message: 'Forbidden: insufficient scope',
       data: { requiredScopes: ['runs:write'] },
     });

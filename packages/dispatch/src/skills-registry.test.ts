@@ -1,6 +1,7 @@
 /** Skills registered in code: entries, digests, pages, skills/get, directory reads, filters and registration errors. */
 import { createHash } from 'node:crypto';
-import { ErrorCode, type JsonObject, LocalError, silentLogger } from '@agentd/rpc-frame';
+import { ErrorCode } from '@agentd/lifecycle';
+import { type JsonObject, LocalError, silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import type { DispatcherOptions } from './dispatcher-options.js';

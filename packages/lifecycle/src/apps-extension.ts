@@ -11,7 +11,7 @@ export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** The deprecated flat tool `_meta` key, still read by hosts built before `_meta.ui`; written beside it. */
-export const APP_RESOURCE_URI_META = 'ui/resourceUri';
+const APP_RESOURCE_URI_META = 'ui/resourceUri';
 
 /** Who may call a tool: the agent (`model`), the app on the same connection (`app`). */
 export type AppVisibility = 'model' | 'app';

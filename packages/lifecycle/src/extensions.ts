@@ -5,14 +5,15 @@
  * request's `_meta["io.modelcontextprotocol/clientCapabilities"]` (2026-07-28, for that request).
  * Which extensions each era shows, and how a missing one is refused, is decided here.
  */
-import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { isJsonObject, type JsonObject, type WireError } from '@agentd/rpc-frame';
+import { refuse } from './refusals.js';
 import type { Era } from './versions.js';
 
 /**
  * `{vendor-prefix}/{extension-name}`: a reverse-DNS prefix of dot-separated labels, a slash and a
  * name (SEP-2133), e.g. `io.modelcontextprotocol/ui`.
  */
-export const EXTENSION_ID_PATTERN =
+const EXTENSION_ID_PATTERN =
   /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+\/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 
 export function isExtensionId(id: unknown): id is string {
@@ -44,9 +45,7 @@ export function clientExtension(clientCapabilities: JsonObject, id: string): Jso
 
 /** `-32021` naming the extension (and the settings it needs), for a request that needs it and did not declare it. */
 export function missingExtension(id: string, settings: JsonObject = {}): WireError {
-  return new WireError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
-    requiredCapabilities: { extensions: { [id]: settings } },
-  });
+  return refuse.missingClientCapability({ extensions: { [id]: settings } });
 }
 
 /** The server's `extensions` map as `era` shows it; undefined when none is left. */

@@ -41,6 +41,28 @@ describe('classifyHttpPost: modern envelope', () => {
     expect(route.kind).toBe('modern-request');
   });
 
+  it('hands the core the checked _meta with the route, and puts header mismatches before version support', () => {
+    const route = classifyHttpPost(body({ _meta: meta, name: 'echo' }), h(headers), DUAL);
+    expect(route).toMatchObject({
+      kind: 'modern-request',
+      classified: { era: 'modern', meta: { protocolVersion: '2026-07-28', clientCapabilities: {} } },
+    });
+    const unknown = { ...meta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' };
+    const mirrored = { ...headers, 'mcp-protocol-version': '2099-01-01' };
+    expect(
+      refusal(classifyHttpPost(body({ _meta: unknown, name: 'echo' }), h(mirrored), DUAL)),
+    ).toMatchObject({
+      reason: 'unsupported-version',
+      code: -32022,
+    });
+    expect(refusal(classifyHttpPost(body({ _meta: unknown, name: 'echo' }), h(headers), DUAL))).toMatchObject(
+      {
+        reason: 'header-mismatch',
+        code: -32020,
+      },
+    );
+  });
+
   it('reports missing _meta fields as -32602 before any header check', () => {
     const noVersion = { 'io.modelcontextprotocol/clientCapabilities': {} };
     expect(refusal(classifyHttpPost(body({ _meta: noVersion, name: 'echo' }), h({}), DUAL))).toMatchObject({

@@ -13,12 +13,12 @@ import {
   type RequestId,
 } from '@agentd/rpc-frame';
 import { acceptsMediaType } from './accept.js';
-import { modernRequestRefusal } from './check-modern-meta.js';
+import { classifyRequest, type RequestClass } from './classify-request.js';
 import { decodeHeaderValue } from './header-value.js';
 import type { LifecycleOptions } from './lifecycle-options.js';
 import { MCP_NAME_FIELDS } from './mcp-name-fields.js';
 import { MetaKey } from './meta-keys.js';
-import { type Refusal, refuse } from './refusals.js';
+import { Refusal, refuse } from './refusals.js';
 import { requestEra } from './request-era.js';
 import { eraOfVersion } from './versions.js';
 
@@ -29,8 +29,15 @@ export interface HeaderReader {
 }
 
 export type HttpPostRoute =
-  /** A modern request whose envelope and mirrored headers are valid: the core answers it. */
-  | { readonly kind: 'modern-request'; readonly request: JsonRpcRequest }
+  /**
+   * A modern request whose envelope and mirrored headers are valid: the core answers it, given
+   * `classified` (so it does not check `_meta` again).
+   */
+  | {
+      readonly kind: 'modern-request';
+      readonly request: JsonRpcRequest;
+      readonly classified: Extract<RequestClass, { era: 'modern' }>;
+    }
   /** A modern notification: accepted (202), nothing to act on. */
   | { readonly kind: 'modern-notification' }
   /**
@@ -134,23 +141,30 @@ function isModernPost(message: { params?: unknown }, headers: HeaderReader): boo
 
 /**
  * Order matters (the conformance suite checks it): removed methods and missing `_meta` fields
- * first, then header presence/equality (-32020); version support (-32022) and capabilities
- * (-32021) are the core's and dispatch's.
+ * first, then header presence/equality (-32020), then version support (-32022); capabilities
+ * (-32021) are dispatch's.
  */
 function modernRoute(
   request: JsonRpcRequest,
   headers: HeaderReader,
   context: HttpPostContext,
 ): HttpPostRoute {
-  const refusal =
-    modernRequestRefusal(request, context.lifecycle) ?? mirroredHeadersRefusal(request, headers);
+  const classified = classifyRequest(request, context.lifecycle, true);
+  if (classified instanceof Refusal) {
+    const refusal =
+      classified.reason === 'unsupported-version'
+        ? (mirroredHeadersRefusal(request, headers) ?? classified)
+        : classified;
+    return { kind: 'refuse', id: request.id, refusal };
+  }
+  const refusal = mirroredHeadersRefusal(request, headers);
   if (refusal !== undefined) return { kind: 'refuse', id: request.id, refusal };
-  return { kind: 'modern-request', request };
+  return { kind: 'modern-request', request, classified };
 }
 
 /** `MCP-Protocol-Version`, `Mcp-Method` and (where the method has one) `Mcp-Name` must mirror the body. */
 function mirroredHeadersRefusal(request: JsonRpcRequest, headers: HeaderReader): Refusal | undefined {
-  // modernRequestRefusal passed: `_meta` is an object with a string version.
+  // classifyRequest passed the shape checks: `_meta` is an object with a string version.
   const meta = request.params?._meta as JsonObject;
   const version = meta[MetaKey.protocolVersion] as string;
   return (

@@ -4,7 +4,6 @@
  */
 export {
   APP_MIME_TYPE,
-  APP_RESOURCE_URI_META,
   APPS_EXTENSION,
   type AppCsp,
   type AppPermissions,
@@ -18,48 +17,37 @@ export {
   looksLikeHtmlDocument,
   visibleToModel,
 } from './apps-extension.js';
-export { checkModernMeta, type ModernMeta, modernRequestRefusal } from './check-modern-meta.js';
+export { classifyRequest, type ModernMeta, type RequestClass } from './classify-request.js';
+export { ErrorCode } from './error-codes.js';
 export {
   clientExtension,
-  EXTENSION_ID_PATTERN,
-  extensionServedIn,
-  extensionsForEra,
   isExtensionId,
-  missingExtension,
 } from './extensions.js';
 export { decodeHeaderValue } from './header-value.js';
 export { type HostPolicy, hostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
 export {
   classifyHttpPost,
   type HeaderReader,
-  type HttpPostContext,
-  type HttpPostRoute,
   postHeadersRefusal,
   streamAcceptRefusal,
 } from './http-post-route.js';
-export { INSUFFICIENT_SCOPE_CODE, insufficientScope, requiredScopesOf } from './insufficient-scope.js';
+export { insufficientScope, requiredScopesOf } from './insufficient-scope.js';
 export {
-  DEFAULT_DISCOVER_TTL_MS,
   type LifecycleOptions,
-  type ResolvedLifecycle,
   resolveLifecycle,
 } from './lifecycle-options.js';
 export { lifecycleResponse } from './lifecycle-response.js';
-export type { LifecycleErrorCode } from './local-errors.js';
 export { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS, type LoggingLevel } from './logging-level.js';
-export { MCP_NAME_FIELDS } from './mcp-name-fields.js';
 export { MetaKey } from './meta-keys.js';
 export { listenFinalResult, modernResult } from './modern-result.js';
 export { checkParamHeaders, type ParamHeader, paramHeadersOf } from './param-headers.js';
 export type { Implementation, ServerCapabilities } from './protocol-types.js';
-export { Refusal, type RefusalReason, refuse, SESSION_NOT_FOUND_CODE } from './refusals.js';
-export { requestEra, servedEra } from './request-era.js';
+export { Refusal, type RefusalReason, refuse } from './refusals.js';
 export {
   DIRECTORY_MIME_TYPE,
   isTraversingSkillUri,
   SKILL_AUTHORITY_PATTERN,
   SKILL_DESCRIPTION_MAX,
-  SKILL_DIGEST_PATTERN,
   SKILL_LIMITS,
   SKILL_MANIFEST,
   SKILL_MANIFEST_MIME_TYPE,
@@ -72,10 +60,8 @@ export {
   skillsInvalidParams,
 } from './skills-extension.js';
 export {
-  capabilitiesForEra,
   createTaskResult,
   declaresTasksExtension,
-  FIRST_TASKS_VERSION,
   isTerminalTaskStatus,
   LEGACY_TASK_METHODS,
   legacyTasksCapability,
@@ -83,12 +69,10 @@ export {
   MODERN_TASK_METHODS,
   missingTasksExtension,
   RELATED_TASK_META,
-  TASK_STATUSES,
   TASKS_EXTENSION,
   TaskErrorText,
   type TaskInfo,
   type TaskStatus,
-  type TaskSupport,
   taskWire,
 } from './tasks-extension.js';
 export { type Era, eraOfVersion, LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS } from './versions.js';

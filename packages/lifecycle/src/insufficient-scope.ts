@@ -5,19 +5,17 @@
  * this error, whose `data.requiredScopes` names what to ask the authorization server for.
  */
 import { isJsonObject, type JsonRpcResponse, WireError } from '@agentd/rpc-frame';
-
-/** Implementation-defined (no JSON-RPC or MCP code exists); beside -32001 unknown session. */
-export const INSUFFICIENT_SCOPE_CODE = -32003;
+import { ErrorCode } from './error-codes.js';
 
 export function insufficientScope(requiredScopes: readonly string[]): WireError {
-  return new WireError(INSUFFICIENT_SCOPE_CODE, 'Forbidden: insufficient scope', {
+  return new WireError(ErrorCode.InsufficientScope, 'Forbidden: insufficient scope', {
     requiredScopes: [...requiredScopes],
   });
 }
 
 /** The scopes an insufficient-scope error response asks for; undefined for any other response. */
 export function requiredScopesOf(response: JsonRpcResponse): readonly string[] | undefined {
-  if (!('error' in response) || response.error.code !== INSUFFICIENT_SCOPE_CODE) return undefined;
+  if (!('error' in response) || response.error.code !== ErrorCode.InsufficientScope) return undefined;
   const data = response.error.data;
   if (!isJsonObject(data) || !Array.isArray(data.requiredScopes)) return [];
   return data.requiredScopes.filter((scope): scope is string => typeof scope === 'string');

@@ -26,7 +26,7 @@ export interface ResolvedLifecycle {
   readonly cacheScope: 'public' | 'private';
 }
 
-export const DEFAULT_DISCOVER_TTL_MS = 60_000;
+const DEFAULT_DISCOVER_TTL_MS = 60_000;
 
 const cache = new WeakMap<LifecycleOptions, ResolvedLifecycle>();
 

@@ -8,31 +8,33 @@ import {
   successResponse,
   WireError,
 } from '@agentd/rpc-frame';
-import { checkModernMeta, modernRequestRefusal } from './check-modern-meta.js';
+import { classifyRequest, type RequestClass } from './classify-request.js';
 import { type LifecycleOptions, type ResolvedLifecycle, resolveLifecycle } from './lifecycle-options.js';
 import { modernResult } from './modern-result.js';
 import type { Implementation, ServerCapabilities } from './protocol-types.js';
-import { refuse } from './refusals.js';
-import { servedEra } from './request-era.js';
+import { Refusal, refuse } from './refusals.js';
 import { capabilitiesForEra } from './tasks-extension.js';
 import { eraOfVersion, MODERN_VERSION } from './versions.js';
 
 /**
- * Returns the response for `initialize`, `server/discover` and `ping`, and for every modern
- * request whose `_meta` is invalid or whose method was removed in 2026-07-28. Returns undefined
- * for a domain method that should be routed (for a modern request, its `_meta` is then valid).
+ * Returns the response for `initialize`, `server/discover` and `ping`, and for every request
+ * `classifyRequest` refuses. Returns undefined for a domain method that should be routed.
+ * `classified` is the request's classification when the caller already has it (it is not redone).
  */
 export function lifecycleResponse(
   request: JsonRpcRequest,
   serverInfo: Implementation,
   capabilities: ServerCapabilities,
   options?: LifecycleOptions,
+  classified: RequestClass | Refusal = classifyRequest(request, options),
 ): JsonRpcResponse | undefined {
+  if (classified instanceof Refusal) return errorResponse(request.id, classified.toJSON());
   const resolved = resolveLifecycle(options);
   try {
-    if (servedEra(request, options) === 'legacy')
-      return legacyResponse(request, serverInfo, capabilities, resolved);
-    return modernResponse(request, serverInfo, capabilities, resolved, options);
+    if (classified.era === 'legacy') return legacyResponse(request, serverInfo, capabilities, resolved);
+    return request.method === 'server/discover'
+      ? discoverResponse(request, serverInfo, capabilities, resolved)
+      : undefined;
   } catch (thrown) {
     if (thrown instanceof WireError) return errorResponse(request.id, thrown.toJSON());
     throw thrown;
@@ -70,17 +72,12 @@ function negotiateLegacyVersion(requested: string, resolved: ResolvedLifecycle):
   return resolved.newestLegacy as string;
 }
 
-function modernResponse(
+function discoverResponse(
   request: JsonRpcRequest,
   serverInfo: Implementation,
   capabilities: ServerCapabilities,
   resolved: ResolvedLifecycle,
-  options: LifecycleOptions | undefined,
-): JsonRpcResponse | undefined {
-  const refusal = modernRequestRefusal(request, options);
-  if (refusal !== undefined) throw refusal;
-  checkModernMeta(request, options);
-  if (request.method !== 'server/discover') return undefined;
+): JsonRpcResponse {
   const result: JsonObject = {
     supportedVersions: [...resolved.supported],
     capabilities: capabilitiesForEra(capabilities, 'modern', MODERN_VERSION) as JsonObject,

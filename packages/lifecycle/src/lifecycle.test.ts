@@ -1,12 +1,12 @@
 /** Versions, the era classifier, modern _meta checks and lifecycleResponse, both eras. */
 import { type JsonRpcRequest, LocalError, WireError } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
-import { checkModernMeta } from './check-modern-meta.js';
+import { classifyRequest, type ModernMeta } from './classify-request.js';
 import { resolveLifecycle } from './lifecycle-options.js';
 import { lifecycleResponse } from './lifecycle-response.js';
 import { isLevelEnabled } from './logging-level.js';
 import { modernResult } from './modern-result.js';
-import { requestEra, servedEra } from './request-era.js';
+import { requestEra } from './request-era.js';
 import { eraOfVersion, LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS } from './versions.js';
 
 const INFO = { name: 'srv', version: '9.9.9' };
@@ -49,8 +49,18 @@ describe('versions and eras', () => {
 
   it('serves bare requests as modern when no legacy version is enabled', () => {
     const modernOnly = { versions: ['2026-07-28'] };
-    expect(servedEra(req('tools/list'), modernOnly)).toBe('modern');
-    expect(servedEra(req('tools/list'))).toBe('legacy');
+    expect(classifyRequest(req('tools/list'), modernOnly)).toMatchObject({ reason: 'missing-meta' });
+    expect(classifyRequest(req('tools/list'))).toEqual({ era: 'legacy' });
+  });
+
+  it('classifies legacy requests without allocating, and a modern one with its checked _meta', () => {
+    expect(classifyRequest(req('tools/list'))).toBe(classifyRequest(req('prompts/list')));
+    expect(classifyRequest(req('tools/list', { _meta: META }))).toEqual({
+      era: 'modern',
+      meta: { protocolVersion: '2026-07-28', clientCapabilities: { sampling: {} } },
+    });
+    // A transport may serve a request as modern whatever its _meta (a modern version header).
+    expect(classifyRequest(req('tools/list'), undefined, true)).toMatchObject({ reason: 'missing-meta' });
   });
 
   it('validates options: unknown versions and bad ttl are LocalErrors, order is normalised', () => {
@@ -70,7 +80,14 @@ describe('versions and eras', () => {
   });
 });
 
-describe('checkModernMeta', () => {
+/** The modern `_meta` of a request, or its refusal thrown. */
+function checkModernMeta(request: JsonRpcRequest, options?: { versions: string[] }): ModernMeta {
+  const classified = classifyRequest(request, options, true);
+  if (classified instanceof WireError) throw classified;
+  return classified.meta;
+}
+
+describe('classifyRequest: modern _meta', () => {
   it('returns the client facts of a valid envelope', () => {
     const meta = checkModernMeta(
       req('tools/call', {

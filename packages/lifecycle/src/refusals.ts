@@ -2,13 +2,23 @@
  * The named wire refusals: every error text the protocol layer answers with, in one place, so
  * every transport and the server core give the same bad request the same JSON-RPC error.
  */
-import { ErrorCode, INTERNAL_ERROR_MESSAGE, WireError } from '@agentd/rpc-frame';
+import { INTERNAL_ERROR_MESSAGE, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { ErrorCode } from './error-codes.js';
 import { LOGGING_LEVELS } from './logging-level.js';
 import { MetaKey } from './meta-keys.js';
-import { MODERN_VERSION } from './versions.js';
+import { type Era, MODERN_VERSION } from './versions.js';
 
 /** Which rule refused a request: transports map it to their own status (HTTP: one table). */
 export type RefusalReason =
+  // Any method (the core, dispatch and handlers answer with these).
+  | 'method-not-found'
+  | 'invalid-params'
+  | 'resource-not-found'
+  | 'missing-capability'
+  | 'connection-closing'
+  | 'duplicate-id'
+  // Socket transports (NDJSON framing).
+  | 'input-budget-exceeded'
   // The per-request `_meta` envelope and the era rules (every transport).
   | 'missing-meta'
   | 'missing-protocol-version'
@@ -52,11 +62,8 @@ export class Refusal extends WireError {
   }
 }
 
-/** Implementation-defined code the official SDKs use for an unknown HTTP session. */
-export const SESSION_NOT_FOUND_CODE = -32001;
-
-const invalidParams = (reason: RefusalReason, message: string) =>
-  new Refusal(reason, ErrorCode.InvalidParams, `Invalid params: ${message}`);
+const invalidParams = (reason: RefusalReason, message: string, data?: JsonObject) =>
+  new Refusal(reason, ErrorCode.InvalidParams, `Invalid params: ${message}`, data);
 const invalidRequest = (reason: RefusalReason, message: string) =>
   new Refusal(reason, ErrorCode.InvalidRequest, message);
 const metaField = (key: string) => `params._meta["${key}"]`;
@@ -65,8 +72,56 @@ function clip(value: string): string {
   return value.length > 200 ? `${value.slice(0, 200)}…` : value;
 }
 
+/** Method names are client-chosen: clip them before they are echoed. */
+function clipMethod(method: string): string {
+  return method.length > 128 ? `${method.slice(0, 128)}…` : method;
+}
+
 /** The catalogue. Each entry builds a fresh Refusal (its stack is never sent). */
 export const refuse = {
+  /** -32601; `why` says what the server lacks (e.g. "this server delivers no notifications"). */
+  methodNotFound: (method: string, why?: string) =>
+    new Refusal(
+      'method-not-found',
+      ErrorCode.MethodNotFound,
+      why === undefined
+        ? `Method not found: ${clipMethod(String(method))}`
+        : `Method not found: ${clipMethod(String(method))} (${why})`,
+    ),
+  /** -32602 `Invalid params: <message>`, for structurally malformed params. */
+  invalidParams: (message: string, data?: JsonObject) =>
+    new Refusal('invalid-params', ErrorCode.InvalidParams, `Invalid params: ${message}`, data),
+  /** A missing (or hidden: they look alike) resource: -32002 in the legacy era, -32602 in 2026-07-28. */
+  resourceNotFound: (uri: string, era: Era) =>
+    new Refusal(
+      'resource-not-found',
+      era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
+      'Resource not found',
+      { uri },
+    ),
+  /** -32021 with the capabilities the client must declare for this request. */
+  missingClientCapability: (requiredCapabilities: JsonObject) =>
+    new Refusal(
+      'missing-capability',
+      ErrorCode.MissingRequiredClientCapability,
+      'Missing required client capability',
+      {
+        requiredCapabilities,
+      },
+    ),
+  subscriptionLimit: (limit: number) =>
+    invalidParams('invalid-params', `at most ${limit} resource subscriptions per connection`, { limit }),
+  duplicateId: (id: string | number) =>
+    invalidRequest('duplicate-id', `Invalid Request: id ${JSON.stringify(id)} is already in use`),
+  /** Sockets: unfinished input of all connections together exceeds the server's budget. */
+  inputBudgetExceeded: (limit: number) =>
+    invalidRequest(
+      'input-budget-exceeded',
+      `Invalid Request: unfinished input exceeds the server's budget of ${limit} bytes across all connections; closing the connection`,
+    ),
+  /** A request the peer's closing connection cut short (or never ran). */
+  connectionClosing: () =>
+    new Refusal('connection-closing', ErrorCode.ConnectionClosed, 'Connection is closing'),
   missingMeta: () => invalidParams('missing-meta', `params._meta is required (protocol ${MODERN_VERSION})`),
   missingProtocolVersion: () =>
     invalidParams('missing-protocol-version', `${metaField(MetaKey.protocolVersion)} is required (a string)`),
@@ -132,7 +187,8 @@ export const refuse = {
   insufficientScope: () => invalidRequest('insufficient-scope', 'Forbidden: insufficient scope'),
   authUnavailable: () =>
     invalidRequest('auth-unavailable', 'Service Unavailable: cannot verify the access token now'),
-  shuttingDown: () => new Refusal('shutting-down', ErrorCode.InternalError, 'Server is shutting down'),
+  /** The same code on every transport as `connectionClosing` (HTTP adds 503). */
+  shuttingDown: () => new Refusal('shutting-down', ErrorCode.ConnectionClosed, 'Server is shutting down'),
   notAcceptable: () =>
     invalidRequest(
       'not-acceptable',
@@ -150,7 +206,7 @@ export const refuse = {
       `Invalid Request: clients must not send responses in protocol ${MODERN_VERSION}`,
     ),
   sessionRequired: () => invalidRequest('session-required', 'Bad Request: Mcp-Session-Id header is required'),
-  sessionNotFound: () => new Refusal('session-not-found', SESSION_NOT_FOUND_CODE, 'Session not found'),
+  sessionNotFound: () => new Refusal('session-not-found', ErrorCode.SessionNotFound, 'Session not found'),
   sessionVersionMismatch: (header: string, negotiated: string) =>
     invalidRequest(
       'session-version-mismatch',

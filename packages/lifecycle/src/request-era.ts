@@ -1,6 +1,5 @@
 /** The era classifier every transport uses: one place decides how a request is served. */
 import { isJsonObject } from '@agentd/rpc-frame';
-import { type LifecycleOptions, resolveLifecycle } from './lifecycle-options.js';
 import { MetaKey } from './meta-keys.js';
 import type { Era } from './versions.js';
 
@@ -28,14 +27,4 @@ export function requestEra(message: { method?: unknown; params?: unknown }): Era
   const meta = params._meta;
   if (!isJsonObject(meta)) return 'legacy';
   return MetaKey.protocolVersion in meta || MetaKey.clientCapabilities in meta ? 'modern' : 'legacy';
-}
-
-/**
- * The era a request is served in by a server with these options: a server that speaks no legacy
- * version serves everything as modern (so a bare request gets the modern -32602 for missing `_meta`).
- */
-export function servedEra(message: { method?: unknown; params?: unknown }, options?: LifecycleOptions): Era {
-  const era = requestEra(message);
-  if (era === 'legacy' && !resolveLifecycle(options).speaksLegacy) return 'modern';
-  return era;
 }

@@ -47,9 +47,6 @@ export const SKILL_DESCRIPTION_MAX = 1024;
 /** RFC 3986 `reg-name` without percent-encoding: what the first `<skill-path>` segment (the authority) may hold. */
 export const SKILL_AUTHORITY_PATTERN = /^[A-Za-z0-9\-._~!$&'()*+,;=]+$/;
 
-/** The `sha256:{64 lowercase hex}` digest format of a skill resource. */
-export const SKILL_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
-
 /** Error texts the extension's methods answer with (always -32602 Invalid params). */
 export const SkillErrorText = Object.freeze({
   uriRequired: 'Invalid params: uri must be a non-empty string',

@@ -14,24 +14,13 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
 
 /** The first legacy revision with tasks. */
-export const FIRST_TASKS_VERSION = '2025-11-25';
+const FIRST_TASKS_VERSION = '2025-11-25';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-export const TASK_STATUSES: readonly TaskStatus[] = Object.freeze([
-  'working',
-  'input_required',
-  'completed',
-  'failed',
-  'cancelled',
-]);
 
 export function isTerminalTaskStatus(status: TaskStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
-
-/** How a tool takes part in tasks (2025-11-25 `execution.taskSupport`; the extension's server-directed choice). */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 /** Methods each era's task surface answers. 2026-07-28 removed `tasks/result` and `tasks/list`. */
 export const MODERN_TASK_METHODS: ReadonlySet<string> = new Set([

@@ -4,14 +4,11 @@
  */
 export { type Classified, classify, type InvalidMessage, isJsonObject, isRequestId } from './classify.js';
 export { encodeFrame } from './encode-frame.js';
-export { ErrorCode, type ErrorCodeValue } from './error-codes.js';
+export { ErrorCode } from './error-codes.js';
 export {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,
-  decodeLine,
   FrameDecoder,
-  type FrameDecoderOptions,
-  type OversizedFrame,
 } from './frame-decoder.js';
 export { invalidMessageResponse } from './invalid-message-response.js';
 export {
@@ -38,5 +35,5 @@ export {
   type RequestId,
   successResponse,
 } from './messages.js';
-export { encodeSseComment, encodeSseEvent, encodeSseMessage, type SseEvent } from './sse.js';
+export { encodeSseComment, encodeSseEvent, encodeSseMessage } from './sse.js';
 export { INTERNAL_ERROR_MESSAGE, LocalError, toWireError, WireError } from './wire-error.js';

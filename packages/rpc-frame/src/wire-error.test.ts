@@ -91,17 +91,13 @@ describe('toWireError', () => {
 });
 
 describe('ErrorCode', () => {
-  it('has the JSON-RPC and MCP codes', () => {
+  it("has JSON-RPC 2.0's own codes (MCP's are in @agentd/lifecycle's catalogue)", () => {
     expect(ErrorCode).toEqual({
       ParseError: -32700,
       InvalidRequest: -32600,
       MethodNotFound: -32601,
       InvalidParams: -32602,
       InternalError: -32603,
-      ResourceNotFound: -32002,
-      HeaderMismatch: -32020,
-      MissingRequiredClientCapability: -32021,
-      UnsupportedProtocolVersion: -32022,
     });
   });
 });

@@ -1,18 +1,18 @@
 /** One logical connection of the engine: request routing, legacy session, cancellation, listen streams. */
 import {
-  checkModernMeta,
+  classifyRequest,
   type Era,
   LEGACY_VERSIONS,
   type LoggingLevel,
   lifecycleResponse,
   type ModernMeta,
   modernResult,
+  type RequestClass,
+  refuse,
   resolveLifecycle,
-  servedEra,
 } from '@agentd/lifecycle';
 import {
   type Classified,
-  ErrorCode,
   errorResponse,
   invalidMessageResponse,
   isJsonObject,
@@ -25,7 +25,7 @@ import {
   type RequestId,
   successResponse,
   toWireError,
-  WireError,
+  type WireError,
 } from '@agentd/rpc-frame';
 import type { PushWriter } from '@agentd/subscriptions';
 import { ClientRequests } from './client-requests.js';
@@ -44,8 +44,6 @@ import { bindActive, traceClientRequest, traceRequest } from './telemetry.js';
 const CANCELLED = 'cancelled';
 const SHUTDOWN = 'shutdown';
 const DISCONNECTED = 'disconnected';
-
-export const SHUTTING_DOWN_CODE = -32000;
 
 interface InFlight {
   readonly id: RequestId;
@@ -150,11 +148,7 @@ export class Connection implements CoreConnection {
     // (Most closes find nothing in flight: skip the copy.)
     if (this.inFlight.size > 0)
       for (const entry of [...this.inFlight.values()]) {
-        this.abortEntry(
-          entry,
-          DISCONNECTED,
-          graceful ? closingError(entry.id, 'Connection is closing') : undefined,
-        );
+        this.abortEntry(entry, DISCONNECTED, graceful ? closingError(entry.id, false) : undefined);
       }
     this.clientRequests?.rejectAll();
     if (this.closeWaiters.size > 0) for (const onClose of [...this.closeWaiters]) onClose();
@@ -175,7 +169,7 @@ export class Connection implements CoreConnection {
   shutdown(): void {
     this.listenStreams?.endAll(true);
     for (const entry of [...this.inFlight.values()]) {
-      this.abortEntry(entry, SHUTDOWN, closingError(entry.id, 'Server is shutting down'));
+      this.abortEntry(entry, SHUTDOWN, closingError(entry.id, true));
     }
   }
 
@@ -221,26 +215,30 @@ export class Connection implements CoreConnection {
   /** Synchronous up to the domain call: most requests cost no extra microtask hops here. */
   private onRequest(request: JsonRpcRequest, options: HandleOptions): Promise<JsonRpcResponse | undefined> {
     if (this.isClosed || this.host.closing) {
-      const message = this.host.closing ? 'Server is shutting down' : 'Connection is closing';
-      return Promise.resolve(closingError(request.id, message));
+      return Promise.resolve(closingError(request.id, this.host.closing));
     }
     const key = idKey(request.id);
     if (this.inFlight.has(key) || this.listenStreams?.has(key) === true) {
-      throw new WireError(
-        ErrorCode.InvalidRequest,
-        `Invalid Request: id ${JSON.stringify(request.id)} is already in use`,
-      );
+      throw refuse.duplicateId(request.id);
     }
     const capabilities = this.host.capabilities();
     const lifecycleOptions = this.host.lifecycleOptions;
-    const answered = lifecycleResponse(request, this.host.serverInfo, capabilities, lifecycleOptions);
-    const era = servedEra(request, lifecycleOptions);
+    // The request's one `_meta` check: the transport's, when it already classified the request.
+    const classified = options.classified ?? classifyRequest(request, lifecycleOptions);
+    const answered = lifecycleResponse(
+      request,
+      this.host.serverInfo,
+      capabilities,
+      lifecycleOptions,
+      classified,
+    );
     if (answered !== undefined) {
-      if (era === 'legacy' && request.method === 'initialize' && 'result' in answered) {
+      if (request.method === 'initialize' && 'result' in answered)
         this.startSession(request, answered.result);
-      }
       return Promise.resolve(answered);
     }
+    // lifecycleResponse answers every refusal: `classified` is a RequestClass here.
+    const { era, meta } = classified as RequestClass;
     if (era === 'legacy') {
       const owned = answerLegacyOwned(request, capabilities, this.legacyHost());
       if (owned !== undefined) {
@@ -251,7 +249,6 @@ export class Connection implements CoreConnection {
       }
       return this.runDomain(request, 'legacy', undefined, options, key);
     }
-    const meta = checkModernMeta(request, lifecycleOptions);
     if (request.method === 'subscriptions/listen') {
       return this.listens
         .open(request, capabilities, options.signal)
@@ -270,7 +267,7 @@ export class Connection implements CoreConnection {
     work: Promise<JsonRpcResponse | undefined>,
   ): Promise<JsonRpcResponse | undefined> {
     return new Promise((resolve) => {
-      const onClose = (): void => resolve(closingError(request.id, 'Connection is closing'));
+      const onClose = (): void => resolve(closingError(request.id, false));
       this.closeWaiters.add(onClose);
       void work.then((response) => {
         this.closeWaiters.delete(onClose);
@@ -478,6 +475,7 @@ export class Connection implements CoreConnection {
   }
 }
 
-function closingError(id: RequestId, message: string): JsonRpcResponse {
-  return errorResponse(id, { code: SHUTTING_DOWN_CODE, message });
+/** -32000 on every transport: the server shutting down, or the peer's connection closing. */
+function closingError(id: RequestId, serverShutdown: boolean): JsonRpcResponse {
+  return errorResponse(id, (serverShutdown ? refuse.shuttingDown() : refuse.connectionClosing()).toJSON());
 }

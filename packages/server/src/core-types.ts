@@ -3,7 +3,7 @@
  * CoreHost a connection sees of its core (internal). Both server-core.ts and core-connection.ts
  * import from here, never from each other's types.
  */
-import type { LifecycleOptions, ServerCapabilities } from '@agentd/lifecycle';
+import type { LifecycleOptions, RequestClass, ServerCapabilities } from '@agentd/lifecycle';
 import type {
   Classified,
   JsonObject,
@@ -63,6 +63,12 @@ export interface HandleOptions {
    * `baggage` headers): the request span's parent when `params._meta` carries none.
    */
   traceCarrier?: TraceCarrier | undefined;
+  /**
+   * The request's classification when the transport already made it (HTTP classifies every POST
+   * to route it): the core then does not check `_meta` again. It must come from `classifyRequest`
+   * with this core's lifecycle options.
+   */
+  classified?: RequestClass | undefined;
 }
 
 /** The legacy handshake state of a connection, after `initialize`. */

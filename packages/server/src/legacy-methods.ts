@@ -3,15 +3,10 @@ import {
   isLoggingLevel,
   LOGGING_LEVELS,
   type LoggingLevel,
+  refuse,
   type ServerCapabilities,
 } from '@agentd/lifecycle';
-import {
-  ErrorCode,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  successResponse,
-  WireError,
-} from '@agentd/rpc-frame';
+import { type JsonRpcRequest, type JsonRpcResponse, successResponse } from '@agentd/rpc-frame';
 import type { PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
 
 /** What these methods need from their connection. */
@@ -57,17 +52,11 @@ function setLevel(
   host: LegacyMethodHost,
 ): JsonRpcResponse {
   if (caps.logging === undefined) {
-    throw new WireError(
-      ErrorCode.MethodNotFound,
-      'Method not found: logging/setLevel (this server does not log to clients)',
-    );
+    throw refuse.methodNotFound('logging/setLevel', 'this server does not log to clients');
   }
   const level = request.params?.level;
   if (!isLoggingLevel(level)) {
-    throw new WireError(
-      ErrorCode.InvalidParams,
-      `Invalid params: level must be one of ${LOGGING_LEVELS.join(', ')}`,
-    );
+    throw refuse.invalidParams(`level must be one of ${LOGGING_LEVELS.join(', ')}`);
   }
   host.setLogLevel(level);
   return successResponse(request.id, {});
@@ -82,12 +71,12 @@ async function subscribe(
   const uri = requireUri(request);
   const { registry, connectionId } = host;
   if (registry.subscriptionCount(connectionId) >= host.maxSubscriptions && !registry.has(connectionId, uri)) {
-    throw subscriptionLimit(host.maxSubscriptions);
+    throw refuse.subscriptionLimit(host.maxSubscriptions);
   }
   if (!(await host.canSubscribe(uri))) {
     // A refused uri is answered as resources/read answers a missing one (hidden and missing look
     // alike); a gate with a more specific reason throws its own WireError.
-    throw new WireError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+    throw refuse.resourceNotFound(uri, 'legacy');
   }
   registry.register(connectionId, uri, host.writer);
   return successResponse(request.id, {});
@@ -95,30 +84,14 @@ async function subscribe(
 
 function requireSubscriptions(method: string, caps: ServerCapabilities): void {
   if (caps.resources?.subscribe !== true) {
-    throw new WireError(
-      ErrorCode.MethodNotFound,
-      `Method not found: ${method} (this server offers no resource subscriptions)`,
-    );
+    throw refuse.methodNotFound(method, 'this server offers no resource subscriptions');
   }
 }
 
 function requireUri(request: JsonRpcRequest): string {
   const uri = request.params?.uri;
   if (typeof uri !== 'string' || uri.length === 0) {
-    throw new WireError(
-      ErrorCode.InvalidParams,
-      `Invalid params: ${request.method} requires params.uri (string)`,
-    );
+    throw refuse.invalidParams(`${request.method} requires params.uri (string)`);
   }
   return uri;
-}
-
-export function subscriptionLimit(limit: number): WireError {
-  return new WireError(
-    ErrorCode.InvalidParams,
-    `Invalid params: at most ${limit} resource subscriptions per connection`,
-    {
-      limit,
-    },
-  );
 }

@@ -1,6 +1,6 @@
 /** Parses a `subscriptions/listen` filter and reduces it to the subset this server honours. */
-import { type ServerCapabilities, TASKS_EXTENSION } from '@agentd/lifecycle';
-import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { refuse, type ServerCapabilities, TASKS_EXTENSION } from '@agentd/lifecycle';
+import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import type { ListenFilter } from '@agentd/subscriptions';
 
 const FLAGS = [
@@ -9,9 +9,7 @@ const FLAGS = [
   ['resourcesListChanged', 'resources'],
 ] as const;
 
-function invalid(message: string): WireError {
-  return new WireError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
-}
+const invalid = refuse.invalidParams;
 
 /** Throws -32602 for a malformed filter. */
 export function parseListenFilter(params: JsonObject | undefined): ListenFilter {

@@ -5,10 +5,10 @@ import {
   MetaKey,
   missingTasksExtension,
   modernResult,
+  refuse,
   type ServerCapabilities,
 } from '@agentd/lifecycle';
 import {
-  ErrorCode,
   isJsonObject,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -16,7 +16,6 @@ import {
   WireError,
 } from '@agentd/rpc-frame';
 import { ListenStream, type PushWriter, type SubscriptionRegistry } from '@agentd/subscriptions';
-import { subscriptionLimit } from './legacy-methods.js';
 import { deliversListenNotifications, honourListenFilter, parseListenFilter } from './listen-filter.js';
 import { errorFields, type Logger } from './logger.js';
 import { idKey } from './request-key.js';
@@ -66,17 +65,14 @@ export class ListenStreams {
     signal?: AbortSignal,
   ): Promise<JsonRpcResponse | undefined> {
     if (!deliversListenNotifications(caps)) {
-      throw new WireError(
-        ErrorCode.MethodNotFound,
-        'Method not found: subscriptions/listen (this server delivers no notifications)',
-      );
+      throw refuse.methodNotFound('subscriptions/listen', 'this server delivers no notifications');
     }
     const requested = parseListenFilter(request.params);
     if (
       (requested.resourceSubscriptions?.length ?? 0) > this.host.maxSubscriptions ||
       (requested.taskIds?.length ?? 0) > this.host.maxSubscriptions
     ) {
-      throw subscriptionLimit(this.host.maxSubscriptions);
+      throw refuse.subscriptionLimit(this.host.maxSubscriptions);
     }
     const meta = request.params?._meta;
     const declared = isJsonObject(meta) ? meta[MetaKey.clientCapabilities] : undefined;

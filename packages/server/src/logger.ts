@@ -2,7 +2,7 @@
 import type { Writable } from 'node:stream';
 import { type Logger, type LogLevel, logLevelEnabled } from '@agentd/rpc-frame';
 
-export { errorFields, type Logger, type LogLevel, silentLogger } from '@agentd/rpc-frame';
+export { errorFields, type Logger, silentLogger } from '@agentd/rpc-frame';
 
 export interface StderrLoggerOptions {
   /** Lowest level written. Default `info`. */

@@ -1,21 +1,20 @@
 /** The NDJSON connection loop for any byte stream: framing, backpressure, drain and teardown. */
 import type { Duplex, Readable, Writable } from 'node:stream';
+import { refuse } from '@agentd/lifecycle';
 import {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,
-  ErrorCode,
   errorResponse,
   FrameDecoder,
-  INTERNAL_ERROR_MESSAGE,
   type JsonRpcResponse,
 } from '@agentd/rpc-frame';
-import { DEFAULT_HIGH_WATER_BYTES, DEFAULT_MAX_BUFFERED_BYTES, ndjsonWriter } from '@agentd/subscriptions';
+import { ndjsonWriter } from '@agentd/subscriptions';
 import type { CoreConnection, ServerCore } from './core-types.js';
 import type { Peer, PeerOrigin } from './handler.js';
 import { errorFields } from './logger.js';
 
-export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
-export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
+const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
 export interface ServeConnectionOptions {
   /** Informational transport name carried on the Peer ('unix', 'vsock', …). Default 'stream'. */
@@ -164,8 +163,9 @@ class StreamLoop {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 0;
     const writer = ndjsonWriter(output, {
       id: peer.connectionId,
-      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
-      highWaterBytes: options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES,
+      // Unset sizes take the writer's own defaults.
+      maxBufferedBytes: options.maxBufferedBytes,
+      highWaterBytes: options.highWaterBytes,
       writeTimeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
       onPressure: (congested) => {
         this.congested = congested;
@@ -261,12 +261,7 @@ class StreamLoop {
       held,
       limit,
     });
-    this.connection.writer.write(
-      errorResponse(null, {
-        code: ErrorCode.InvalidRequest,
-        message: `Invalid Request: unfinished input exceeds the server's budget of ${limit} bytes across all connections; closing the connection`,
-      }),
-    );
+    this.connection.writer.write(errorResponse(null, refuse.inputBudgetExceeded(limit).toJSON()));
     this.releaseInput();
     void this.shutdown(0);
   }
@@ -305,12 +300,7 @@ class StreamLoop {
         connectionId: this.connectionId,
         limit: frame.limit,
       });
-      this.connection.writer.write(
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: `Invalid Request: frame exceeds ${frame.limit} bytes; closing the connection`,
-        }),
-      );
+      this.connection.writer.write(errorResponse(null, refuse.payloadTooLarge(frame.limit).toJSON()));
       void this.shutdown(0);
       return;
     }
@@ -342,9 +332,7 @@ class StreamLoop {
         id: response.id,
         ...errorFields(thrown),
       });
-      this.connection.writer.write(
-        errorResponse(response.id, { code: ErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE }),
-      );
+      this.connection.writer.write(errorResponse(response.id, refuse.internalError().toJSON()));
     }
   }
 

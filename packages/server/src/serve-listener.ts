@@ -8,8 +8,8 @@ import type { ServerCore } from './core-types.js';
 import { errorFields } from './logger.js';
 import { type ConnectionHandle, type ServeConnectionOptions, serveConnection } from './serve-connection.js';
 
-export const DEFAULT_MAX_CONNECTIONS = 4_096;
-export const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
+const DEFAULT_MAX_CONNECTIONS = 4_096;
+const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
 
 export interface ServeListenerOptions extends Omit<ServeConnectionOptions, 'transport' | 'connectionId'> {
   /** Connections beyond this are closed at accept (and logged). Default 4 096. */

@@ -11,9 +11,9 @@ import { DEFAULT_MAX_BUFFERED_INPUT_BYTES, InputBudget } from './input-budget.js
 import { serverError } from './local-errors.js';
 import { errorFields, type Logger, stderrLogger } from './logger.js';
 
-export const DEFAULT_MAX_IN_FLIGHT = 32;
-export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
-export const DEFAULT_MAX_SUBSCRIPTIONS = 4_096;
+const DEFAULT_MAX_IN_FLIGHT = 32;
+const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
+const DEFAULT_MAX_SUBSCRIPTIONS = 4_096;
 
 export function createServerCore(options: ServerCoreOptions): ServerCore {
   return new Core(options);

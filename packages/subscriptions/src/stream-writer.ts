@@ -4,8 +4,8 @@ import type { Writable } from 'node:stream';
 import type { JsonRpcMessage } from '@agentd/rpc-frame';
 import type { PushWriter } from './push-writer.js';
 
-export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
 
 export interface StreamWriterOptions {
   /** Identity for distinct-writer broadcasts. Default: a random UUID. */
@@ -16,12 +16,12 @@ export interface StreamWriterOptions {
    * message is always accepted. Responses are not counted: they answer what the peer asked, and
    * their volume is bounded by the reader stopping when the writer is congested. Default 16 MiB.
    */
-  maxBufferedBytes?: number;
+  maxBufferedBytes?: number | undefined;
   /**
    * Queued bytes above which the writer is congested (`onPressure(true)`); it is relieved below
    * half of it (`onPressure(false)`). Default 1 MiB.
    */
-  highWaterBytes?: number;
+  highWaterBytes?: number | undefined;
   /** Congestion changes, so the reader can stop taking requests while the peer catches up. */
   onPressure?: (congested: boolean) => void;
   /** Closes the writer abruptly when queued bytes make no progress for this long. 0 = never. Default 0. */

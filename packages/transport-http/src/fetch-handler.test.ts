@@ -130,3 +130,19 @@ describe('createFetchHandler', () => {
     await probing.close(500);
   });
 });
+
+describe('shutdown', () => {
+  it('answers a request after close with the sockets\' -32000 "Server is shutting down", status 503', async () => {
+    const own = createServerCore({
+      handler: toolHandler(),
+      serverInfo: { name: 'closing', version: '1.0.0' },
+      logger: silentLogger,
+    });
+    const closing = createFetchHandler(own);
+    await closing.close(100);
+    const res = await closing(modern('tools/list'));
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: { code: -32000, message: 'Server is shutting down' } });
+    await own.close();
+  });
+});

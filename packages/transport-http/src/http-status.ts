@@ -1,8 +1,15 @@
 /** The one table from protocol outcomes to HTTP statuses (spec 2026-07-28 transports, legacy conventions). */
-import { type Era, INSUFFICIENT_SCOPE_CODE, type RefusalReason } from '@agentd/lifecycle';
-import { ErrorCode, type JsonRpcResponse } from '@agentd/rpc-frame';
+import { type Era, ErrorCode, type RefusalReason } from '@agentd/lifecycle';
+import type { JsonRpcResponse } from '@agentd/rpc-frame';
 
 const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = {
+  'method-not-found': 404,
+  'invalid-params': 400,
+  'resource-not-found': 200,
+  'missing-capability': 400,
+  'connection-closing': 503,
+  'duplicate-id': 400,
+  'input-budget-exceeded': 413,
   'missing-meta': 400,
   'missing-protocol-version': 400,
   'missing-client-capabilities': 400,
@@ -44,8 +51,10 @@ const MODERN_ANSWER_STATUS: Readonly<Record<number, number>> = {
   [ErrorCode.UnsupportedProtocolVersion]: 400,
   [ErrorCode.InvalidRequest]: 400,
   [ErrorCode.ParseError]: 400,
+  // The server is shutting down (the same -32000 a socket peer gets; a refusal before the core is 503 too).
+  [ErrorCode.ConnectionClosed]: 503,
   // Step-up authorization: the token lacks a scope this call needs (finishAnswer adds the challenge).
-  [INSUFFICIENT_SCOPE_CODE]: 403,
+  [ErrorCode.InsufficientScope]: 403,
 };
 
 export function refusalStatus(reason: RefusalReason): number {
@@ -61,6 +70,6 @@ export function answerStatus(response: JsonRpcResponse, era: Era, initialize = f
   const code = response.error.code;
   if (era === 'modern') return MODERN_ANSWER_STATUS[code] ?? 200;
   if (initialize) return 400;
-  if (code === INSUFFICIENT_SCOPE_CODE) return 403;
+  if (code === ErrorCode.InsufficientScope) return 403;
   return code === ErrorCode.InvalidRequest || code === ErrorCode.ParseError ? 400 : 200;
 }

@@ -5,23 +5,12 @@
  * verifier in `@agentd/transport-http/jwt`. This file is the package's public API.
  */
 // Header mirroring rules live in @agentd/lifecycle; re-exported for embedders that configure `toolParamHeaders`.
-export {
-  checkParamHeaders,
-  decodeHeaderValue,
-  isAllowedHost,
-  isAllowedOrigin,
-  type ParamHeader,
-  paramHeadersOf,
-} from '@agentd/lifecycle';
 export type { AuthOptions } from './auth-gate.js';
 export type { Authenticator, BearerToken, Principal } from './bearer-auth.js';
 export { bearerTokenOf, createAuthenticator } from './bearer-auth.js';
 export type { EventStore, StoredEvent, StreamOwner } from './event-store.js';
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
-export type { HeaderReader } from './http-io.js';
 export type { TransportHttpErrorCode } from './local-errors.js';
-export { isLoopbackAddress } from './loopback-address.js';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './memory-event-store.js';
 export type { OAuthResourceOptions, TokenRequest, VerifyToken } from './oauth-options.js';
 export type { McpHttpOptions } from './options.js';
-export { bearerChallenge, metadataUrlOf, WELL_KNOWN } from './protected-resource.js';

@@ -1,5 +1,11 @@
 /** Modern (2026-07-28) POSTs: one cheap core connection per request, JSON or SSE answer. */
-import { checkParamHeaders, listenFinalResult, modernResult, type Refusal } from '@agentd/lifecycle';
+import {
+  checkParamHeaders,
+  listenFinalResult,
+  modernResult,
+  type Refusal,
+  type RequestClass,
+} from '@agentd/lifecycle';
 import { type JsonRpcRequest, type JsonRpcResponse, successResponse } from '@agentd/rpc-frame';
 import { finishAnswer } from './finish-answer.js';
 import { sendRefusal } from './replies.js';
@@ -25,6 +31,7 @@ export async function serveModernRequest(
   context: TransportContext,
   caller: Caller,
   request: JsonRpcRequest,
+  classified: RequestClass,
 ): Promise<void> {
   const refusal = toolParamsRefusal(context, request, caller);
   if (refusal !== undefined) {
@@ -63,7 +70,7 @@ export async function serveModernRequest(
     // The core answers every failure itself (CoreConnection.handle never rejects).
     response = await connection.handle(
       { kind: 'request', message: request },
-      { notify: (message) => stream.write(message), traceCarrier: traceCarrierOf(caller) },
+      { notify: (message) => stream.write(message), traceCarrier: traceCarrierOf(caller), classified },
     );
   } finally {
     stopTimer(probe);

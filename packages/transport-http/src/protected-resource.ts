@@ -1,7 +1,7 @@
 /** RFC 9728 Protected Resource Metadata and the `WWW-Authenticate` challenges that point at it. */
 import type { OAuthResourceOptions } from './oauth-options.js';
 
-export const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
 /** The resource URI: configured, or the request's origin plus the endpoint path. */
 export function resourceOf(oauth: OAuthResourceOptions, requestUrl: string, endpointPath: string): string {

@@ -222,7 +222,7 @@ async function servePost(context: TransportContext, caller: Caller, incoming: Ht
       sendEmpty(res, 202, corsHeaders);
       return;
     case 'modern-request':
-      await serveModernRequest(context, caller, route.request);
+      await serveModernRequest(context, caller, route.request, route.classified);
       return;
     case 'legacy':
       await serveLegacyPost(context, caller, route.frame, route.sessionId);

@@ -5,7 +5,7 @@
  * re-authorizes with the challenged scopes and its retried call succeeds.
  */
 import { Dispatcher } from '@agentd/dispatch';
-import { INSUFFICIENT_SCOPE_CODE } from '@agentd/lifecycle';
+import { ErrorCode } from '@agentd/lifecycle';
 import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
 import {
   ClientCredentialsProvider,
@@ -103,7 +103,7 @@ describe('per-tool scopes over HTTP', () => {
       jsonrpc: '2.0',
       id: 1,
       error: {
-        code: INSUFFICIENT_SCOPE_CODE,
+        code: ErrorCode.InsufficientScope,
         message: 'Forbidden: insufficient scope',
         data: { requiredScopes: ['runs:write'] },
       },
@@ -148,7 +148,7 @@ describe('per-tool scopes over HTTP', () => {
     });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe(CHALLENGE());
-    expect(await res.json()).toMatchObject({ id: 2, error: { code: INSUFFICIENT_SCOPE_CODE } });
+    expect(await res.json()).toMatchObject({ id: 2, error: { code: ErrorCode.InsufficientScope } });
   });
 
   for (const era of ['legacy', 'modern'] as const) {

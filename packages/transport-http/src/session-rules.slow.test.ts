@@ -1,7 +1,7 @@
+import { paramHeadersOf } from '@agentd/lifecycle';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { toolHandler } from '@agentd/test-support';
 import { expect, it } from 'vitest';
-import { paramHeadersOf } from './index.js';
 import { serveHttp } from './node.js';
 import { modernPost } from './test-support/harness.js';
 

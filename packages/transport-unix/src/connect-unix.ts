@@ -3,16 +3,14 @@ import net from 'node:net';
 import { errnoCode } from './bind-unix.js';
 import { unixError } from './local-errors.js';
 
-/**
- * Starts connecting and returns the socket at once; writes before `connect` are queued by Node.
- * Half-open is allowed: `end()` your side after the last request and still read the answers.
- */
-export function connectUnix(path: string): net.Socket {
+/** Starts connecting; half-open is allowed (`end()` after the last request, still read the answers). */
+function connectUnix(path: string): net.Socket {
   return net.connect({ path, allowHalfOpen: true });
 }
 
 /**
- * Resolves once connected; rejects with LocalError `connect_failed` (ENOENT, ECONNREFUSED, EACCES,
+ * The dialer: resolves once connected (half-open allowed: `end()` your side after the last request
+ * and still read the answers); rejects with LocalError `connect_failed` (ENOENT, ECONNREFUSED, EACCES,
  * timeout). EAGAIN (the listener's accept backlog is full) is retried until the timeout.
  */
 export async function dialUnix(path: string, options: { timeoutMs?: number } = {}): Promise<net.Socket> {
@@ -39,7 +37,7 @@ function attemptConnect(path: string, timeoutMs: number): Promise<net.Socket> {
     const socket = connectUnix(path);
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no connection within ${timeoutMs} ms`));
+      reject(unixError('connect_failed', `no connection within ${timeoutMs} ms`));
     }, timeoutMs);
     const onError = (error: Error): void => {
       clearTimeout(timer);

@@ -1,0 +1,85 @@
+/**
+ * The one check of a request's era and per-request `_meta`: every transport and the server core
+ * use it, and a transport that already classified a request hands its result to the core (the
+ * envelope is validated once per request).
+ */
+import { isJsonObject, isRequestId, type JsonObject, type JsonRpcRequest } from '@agentd/rpc-frame';
+import { type LifecycleOptions, resolveLifecycle } from './lifecycle-options.js';
+import { isLoggingLevel, type LoggingLevel } from './logging-level.js';
+import { MetaKey } from './meta-keys.js';
+import { type Refusal, refuse } from './refusals.js';
+import { REMOVED_IN_MODERN, requestEra } from './request-era.js';
+import { eraOfVersion } from './versions.js';
+
+/** The client facts a modern request carries in `params._meta`. */
+export interface ModernMeta {
+  protocolVersion: string;
+  clientCapabilities: JsonObject;
+  clientInfo?: JsonObject;
+  logLevel?: LoggingLevel;
+  progressToken?: string | number;
+}
+
+/** How a request is served: legacy (session state applies), or modern with its checked `_meta`. */
+export type RequestClass =
+  | { readonly era: 'legacy'; readonly meta?: undefined }
+  | { readonly era: 'modern'; readonly meta: ModernMeta };
+
+/** Shared by every legacy request: classifying one allocates nothing. */
+const LEGACY: RequestClass = Object.freeze({ era: 'legacy' });
+
+/**
+ * The era a request is served in and, for a modern one, its `_meta`; or the Refusal that answers
+ * it, in this order: a legacy `initialize` on a server without legacy versions and methods removed
+ * in 2026-07-28 (-32601), `_meta` shape errors (-32602, a bad logLevel included), then a version
+ * this server does not serve statelessly (-32022 with `data: {supported, requested}`).
+ */
+export function classifyRequest(
+  request: Pick<JsonRpcRequest, 'method' | 'params'>,
+  options: LifecycleOptions | undefined,
+  /** The transport serves it as modern whatever its `_meta` (HTTP: a modern `MCP-Protocol-Version` header). */
+  asModern: true,
+): Extract<RequestClass, { era: 'modern' }> | Refusal;
+export function classifyRequest(
+  request: Pick<JsonRpcRequest, 'method' | 'params'>,
+  options?: LifecycleOptions,
+): RequestClass | Refusal;
+export function classifyRequest(
+  request: Pick<JsonRpcRequest, 'method' | 'params'>,
+  options?: LifecycleOptions,
+  asModern = false,
+): RequestClass | Refusal {
+  const resolved = resolveLifecycle(options);
+  if (requestEra(request) === 'legacy') {
+    // A server that speaks no legacy version serves everything as modern.
+    if (resolved.speaksLegacy && !asModern) return LEGACY;
+    if (request.method === 'initialize') return refuse.initializeNotServed(resolved.supported);
+  }
+  if (REMOVED_IN_MODERN.has(request.method)) return refuse.removedInModern(request.method);
+  const meta = request.params?._meta;
+  if (!isJsonObject(meta)) return refuse.missingMeta();
+  const protocolVersion = meta[MetaKey.protocolVersion];
+  if (typeof protocolVersion !== 'string') return refuse.missingProtocolVersion();
+  const clientCapabilities = meta[MetaKey.clientCapabilities];
+  if (!isJsonObject(clientCapabilities)) return refuse.missingClientCapabilities();
+  const out: ModernMeta = { protocolVersion, clientCapabilities };
+  const clientInfo = meta[MetaKey.clientInfo];
+  if (clientInfo !== undefined) {
+    if (!isJsonObject(clientInfo)) return refuse.badClientInfo();
+    out.clientInfo = clientInfo;
+  }
+  const logLevel = meta[MetaKey.logLevel];
+  if (logLevel !== undefined) {
+    if (!isLoggingLevel(logLevel)) return refuse.badLogLevel();
+    out.logLevel = logLevel;
+  }
+  const progressToken = meta.progressToken;
+  if (progressToken !== undefined) {
+    if (!isRequestId(progressToken)) return refuse.badProgressToken();
+    out.progressToken = progressToken;
+  }
+  if (eraOfVersion(protocolVersion) !== 'modern' || !resolved.supported.includes(protocolVersion)) {
+    return refuse.unsupportedVersion(resolved.supported, protocolVersion);
+  }
+  return { era: 'modern', meta: out };
+}
