@@ -1,6 +1,6 @@
 /** ContractServer: the stateless tool-server contract of examples/mcp-server, as a thin profile over a Dispatcher. */
 
-import { eraOfVersion, isLoggingLevel, MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
+import { eraOfVersion, isLoggingLevel, MetaKey, MODERN_VERSION, refuse } from '@agentd/lifecycle';
 import {
   classify,
   ErrorCode,
@@ -37,7 +37,6 @@ import {
 } from './mcp-contract.js';
 import type { Middleware } from './middleware.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
-import { methodNotFound } from './wire-refusals.js';
 
 /** `handler(arguments, inputResponses)`; may be async; throw `InputRequired` to ask the client for input. */
 /** `inputResponses` is undefined when the call carried none, as in the seed contract. */
@@ -146,7 +145,7 @@ export class ContractServer {
     if (requested !== undefined && (typeof requested !== 'string' || eraOfVersion(requested) !== 'modern'))
       return { ...versionRefused(id, requested) };
     if (!CONTRACT_METHODS.has(message.method)) {
-      return { ...errorResponse(id, methodNotFound(message.method).toJSON()) };
+      return { ...errorResponse(id, refuse.methodNotFound(message.method).toJSON()) };
     }
     const params: JsonObject = { ...message.params };
     if (message.method === 'tools/call') {

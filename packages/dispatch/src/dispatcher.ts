@@ -3,6 +3,7 @@ import type { CodeModeRunner } from '@agentd/codemode';
 import {
   isExtensionId,
   legacyTasksCapability,
+  refuse,
   SKILL_SCHEME,
   SKILLS_EXTENSION,
   TASKS_EXTENSION,
@@ -49,7 +50,6 @@ import type { TaskStatusEvent } from './task-notification.js';
 import { TaskRuntime } from './task-runtime.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
 import type { ToolSchema } from './tool-schema.js';
-import { methodNotFound } from './wire-refusals.js';
 
 type MethodImpl = (
   env: DispatchEnv,
@@ -403,7 +403,7 @@ export class Dispatcher implements Handler {
       !Object.hasOwn(METHODS, request.method) ||
       this.capabilities()[method.capability] === undefined
     ) {
-      throw methodNotFound(request.method);
+      throw refuse.methodNotFound(request.method);
     }
     const params = request.params ?? {};
     if (!isJsonObject(params))

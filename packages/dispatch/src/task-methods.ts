@@ -14,6 +14,7 @@ import {
   MODERN_TASK_METHODS,
   missingTasksExtension,
   RELATED_TASK_META,
+  refuse,
   TaskErrorText,
   taskWire,
 } from '@agentd/lifecycle';
@@ -24,7 +25,6 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { checkInputResponse } from './input-responses.js';
 import { detailedTask } from './task-notification.js';
 import type { TaskRuntime } from './task-runtime.js';
-import { methodNotFound } from './wire-refusals.js';
 
 const LIST_PAGE = 50;
 
@@ -44,7 +44,7 @@ export async function handleTaskMethod(
   context: RequestContext,
 ): Promise<JsonObject> {
   if (context.era === 'modern') {
-    if (!MODERN_TASK_METHODS.has(method)) throw methodNotFound(method);
+    if (!MODERN_TASK_METHODS.has(method)) throw refuse.methodNotFound(method);
     if (!declaresTasksExtension(context.clientCapabilities)) throw missingTasksExtension();
     const record = await lookup(runtime, params, context);
     if (method === 'tasks/get') return detailedTask(record);
@@ -53,7 +53,7 @@ export async function handleTaskMethod(
     return {};
   }
   if (!LEGACY_TASK_METHODS.has(method) || !legacyVersionHasTasks(context.protocolVersion)) {
-    throw methodNotFound(method);
+    throw refuse.methodNotFound(method);
   }
   if (method === 'tasks/list') return list(runtime, params, context);
   const record = await lookup(runtime, params, context);
