@@ -162,14 +162,23 @@ async function runToEnd(readme: string, replace?: Record<string, string>): Promi
 async function stdioClient(readme: string): Promise<Client> {
   const { project, file } = await writeExample(readme);
   const client = new Client({ name: 'readme-installs', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [file],
-      cwd: project,
-      env: scrubbedEnv() as Record<string, string>,
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [file],
+    cwd: project,
+    env: scrubbedEnv() as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += String(chunk);
+  });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // The SDK only says "Connection closed": the example's own stderr says why.
+    throw new Error(`${readme}'s example did not answer: ${(error as Error).message}\n${stderr}`);
+  }
   return client;
 }
 
