@@ -20,7 +20,7 @@ export interface SearchQuery {
 export interface SearchOptions {
   /** Most entries returned (default 50); `truncated` says when more matched. */
   limit?: number;
-  /** Namespace the signatures are written against (default `agentd`). */
+  /** Namespace the signatures are written against (default `api`). */
   namespace?: string;
 }
 

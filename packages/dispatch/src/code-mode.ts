@@ -23,7 +23,7 @@ import { isInternalError, ToolResult } from './tool-result.js';
 export interface CodeModeOptions {
   /** The sandbox pool; by default the dispatcher creates one on first `execute` and closes it in `close()`. */
   runner?: CodeModeRunner;
-  /** The guest global carrying the API (default `agentd`). */
+  /** The guest global carrying the API (default `api`). */
   namespace?: string;
   /** Most `search` results per call (default 50). */
   searchLimit?: number;
