@@ -13,7 +13,7 @@ import {
 } from '@agentd/cluster-harness';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisConnection } from './redis-connection.js';
 import { until } from './test-support/capture-writer.js';
 import { type Replica, startReplica } from './test-support/replicas.js';
@@ -177,11 +177,14 @@ describe.runIf(have)('resumable SSE on two replicas, one Redis event store', () 
       await until(() => tokens.length > 0, 'the priming event id', 15_000);
       const key = `agentd:sse:${tokens[0]?.split(':')[0]}`;
       // Priming, two progress notifications and the response: all recorded in Redis.
-      const deadline = Date.now() + 15_000;
-      while (Number(await connection.command(['XLEN', key])) < 4) {
-        if (Date.now() > deadline) throw new Error('the call was not recorded in Redis');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await vi.waitFor(
+        async () =>
+          expect(
+            Number(await connection.command(['XLEN', key])),
+            'the call recorded in Redis',
+          ).toBeGreaterThanOrEqual(4),
+        { timeout: 15_000, interval: 20 },
+      );
       await home.stop('SIGKILL');
       // After `retry:` the client GETs with Last-Event-ID; nginx sends it to the backup.
       const result = await call;

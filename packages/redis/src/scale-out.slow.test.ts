@@ -14,7 +14,7 @@ import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { until } from './test-support/capture-writer.js';
 import { type Replica, startReplica } from './test-support/replicas.js';
 import { legacySession, modern, TASKS_CAPS, textOf } from './test-support/wire.js';
@@ -102,12 +102,14 @@ describe.runIf(have)('two replicas, one Redis', () => {
     const taskId = created.result?.taskId as string;
     const seen = await modern(b.url, 'tasks/get', { taskId }, TASKS_CAPS);
     expect(seen.result).toMatchObject({ taskId, status: 'working' });
-    let done = seen;
-    while (done.result?.status !== 'completed') {
-      if (done.result?.status !== 'working') throw new Error(JSON.stringify(done));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      done = await modern(b.url, 'tasks/get', { taskId }, TASKS_CAPS);
-    }
+    const done = await vi.waitFor(
+      async () => {
+        const got = await modern(b.url, 'tasks/get', { taskId }, TASKS_CAPS);
+        expect(got.result?.status, 'the task completed (seen on B)').toBe('completed');
+        return got;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
     expect(done.result?.result).toMatchObject({ content: [{ type: 'text', text: 'waited 300 on A' }] });
   });
 
@@ -136,27 +138,28 @@ describe.runIf(have)('two replicas, one Redis', () => {
     expect((await modern(a.url, 'tasks/get', { taskId }, TASKS_CAPS)).result).toMatchObject({
       status: 'cancelled',
     });
-    let aborted = before;
-    while (aborted === before) {
-      aborted = Number(textOf(await modern(a.url, 'tools/call', { name: 'aborted', arguments: {} })));
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(aborted).toBe(before + 1);
+    await vi.waitFor(
+      async () => {
+        const aborted = Number(textOf(await modern(a.url, 'tools/call', { name: 'aborted', arguments: {} })));
+        expect(aborted, 'the handler on A aborted once').toBe(before + 1);
+      },
+      { timeout: 15_000, interval: 20 },
+    );
   });
 
   it('a task running on A gets the input answered through B', async () => {
     const caps = { ...TASKS_CAPS, elicitation: { form: {} } };
     const created = await modern(a.url, 'tools/call', { name: 'ask-task', arguments: {} }, caps);
     const taskId = created.result?.taskId as string;
-    const poll = async (status: string) => {
-      for (;;) {
-        const got = await modern(b.url, 'tasks/get', { taskId }, caps);
-        if (got.result?.status === status) return got;
-        if (got.result?.status !== 'working' && got.result?.status !== 'input_required')
-          throw new Error(JSON.stringify(got));
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const poll = (status: string) =>
+      vi.waitFor(
+        async () => {
+          const got = await modern(b.url, 'tasks/get', { taskId }, caps);
+          expect(got.result?.status, `the task ${status} (seen on B)`).toBe(status);
+          return got;
+        },
+        { timeout: 15_000, interval: 20 },
+      );
     const asking = await poll('input_required');
     expect(Object.keys(asking.result?.inputRequests as object)).toEqual(['name']);
     const bad = await modern(
@@ -217,10 +220,13 @@ describe.runIf(have)('two replicas, one Redis', () => {
 
       await redis.start();
       // The replicas re-subscribe on their own; keep raising until one gets through.
-      while (count() < 2) {
-        await touch();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await vi.waitFor(
+        async () => {
+          await touch();
+          expect(count(), 'an update after the restart').toBeGreaterThanOrEqual(2);
+        },
+        { timeout: 15_000, interval: 50 },
+      );
       expect(stream.text).not.toContain('"resultType"'); // the stream never ended
     } finally {
       stop();
