@@ -4,13 +4,8 @@
  * the session), replayed and followed live; and the official SDK client, whose home replica died
  * after answering while the client was away, gets the answer from the backup through nginx.
  */
-import {
-  clusterBinariesAvailable,
-  type Nginx,
-  type RedisServer,
-  startNginx,
-  startRedisServer,
-} from '@agentd/cluster-harness';
+import { clusterBinariesAvailable, type Nginx, type RedisServer } from '@agentd/cluster-harness';
+import { type ReplicaFleet, startReplicaFleet } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -28,24 +23,22 @@ let a: Replica;
 let b: Replica;
 let nginx: Nginx;
 
+let fleet: ReplicaFleet<Replica> | undefined;
+
 beforeAll(async () => {
   if (!have) return;
-  redis = await startRedisServer();
-  [a, b] = await Promise.all([
-    startReplica(redis.url, 'A', { sessionPrefix: 'r0-', retryMs: RETRY_MS }),
-    startReplica(redis.url, 'B', { sessionPrefix: 'r1-', retryMs: RETRY_MS }),
-  ]);
-  nginx = await startNginx({
-    replicas: [`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`],
-    sessionPrefixes: ['r0-', 'r1-'],
+  fleet = await startReplicaFleet({
+    ids: ['r0', 'r1'],
+    start: (id, redisUrl) =>
+      startReplica(redisUrl, id === 'r0' ? 'A' : 'B', { sessionPrefix: `${id}-`, retryMs: RETRY_MS }),
+    hostOf: (replica) => `127.0.0.1:${replica.port}`,
   });
+  ({ redis, nginx } = fleet);
+  [a, b] = fleet.replicas as [Replica, Replica];
 }, 60_000);
 
 afterAll(async () => {
-  if (!have) return;
-  await nginx?.close();
-  await Promise.all([a?.stop(), b?.stop()]);
-  await redis?.close();
+  await fleet?.close();
 });
 
 const LEGACY = '2025-11-25';

@@ -3,14 +3,9 @@
  * replica finishes on another (listen streams, tasks, cancel, MRTR rounds), and legacy sessions
  * routed sticky by their id prefix, driven by the official SDK client through nginx.
  */
-import {
-  clusterBinariesAvailable,
-  type Nginx,
-  type RedisServer,
-  startNginx,
-  startRedisServer,
-} from '@agentd/cluster-harness';
+import { clusterBinariesAvailable, type Nginx, type RedisServer } from '@agentd/cluster-harness';
 import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
+import { type ReplicaFleet, startReplicaFleet } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -26,24 +21,21 @@ let a: Replica;
 let b: Replica;
 let nginx: Nginx;
 
+let fleet: ReplicaFleet<Replica> | undefined;
+
 beforeAll(async () => {
   if (!have) return;
-  redis = await startRedisServer();
-  [a, b] = await Promise.all([
-    startReplica(redis.url, 'A', { sessionPrefix: 'r0-' }),
-    startReplica(redis.url, 'B', { sessionPrefix: 'r1-' }),
-  ]);
-  nginx = await startNginx({
-    replicas: [`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`],
-    sessionPrefixes: ['r0-', 'r1-'],
+  fleet = await startReplicaFleet({
+    ids: ['r0', 'r1'],
+    start: (id, redisUrl) => startReplica(redisUrl, id === 'r0' ? 'A' : 'B', { sessionPrefix: `${id}-` }),
+    hostOf: (replica) => `127.0.0.1:${replica.port}`,
   });
+  ({ redis, nginx } = fleet);
+  [a, b] = fleet.replicas as [Replica, Replica];
 }, 60_000);
 
 afterAll(async () => {
-  if (!have) return;
-  await nginx?.close();
-  await Promise.all([a?.stop(), b?.stop()]);
-  await redis?.close();
+  await fleet?.close();
 });
 
 /** Opens a modern listen stream and collects its SSE text until `stop()`. */
