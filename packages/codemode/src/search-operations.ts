@@ -41,7 +41,7 @@ export interface SearchResult {
   total: number;
 }
 
-export const DEFAULT_SEARCH_LIMIT = 50;
+const DEFAULT_SEARCH_LIMIT = 50;
 
 const KIND_ORDER = new Map<string, number>(OPERATION_KINDS.map((kind, index) => [kind, index]));
 
