@@ -206,6 +206,7 @@ describe('CodeModeRunner fairness', () => {
     const call: OperationCall = (_kind, _id, args) => {
       const who = String((args as { who: string }).who);
       entered.push(who);
+      // sleep-is-the-point: the waiter holds its slot on the host longer than the hog computed.
       if (who === 'waiter.1') return new Promise((resolve) => setTimeout(() => resolve(null), 400));
       if (who === 'blocker') return new Promise((resolve) => held.push(() => resolve(null)));
       return Promise.resolve(null);

@@ -8,4 +8,6 @@ export type CodeModeErrorCode =
   /** A sandbox limit is unknown, not a number, or out of range. */
   | 'invalid_limits'
   /** `searchOperations` got a kind that is not one of `OPERATION_KINDS`. */
-  | 'invalid_kind';
+  | 'invalid_kind'
+  /** The QuickJS WebAssembly module cannot be found or read, or `wasm` is not a module, bytes, path or URL. */
+  | 'invalid_wasm';

@@ -2,7 +2,8 @@
 import { LocalError } from '@agentd/rpc-frame';
 import type { CodeModeErrorCode } from './local-errors.js';
 
-export const DEFAULT_NAMESPACE = 'agentd';
+// Neutral on purpose: an embedder names its own API (agentd passes 'agentd').
+export const DEFAULT_NAMESPACE = 'api';
 
 /** Globals of the guest that a namespace must not shadow. */
 const TAKEN = new Set([

@@ -46,6 +46,7 @@ describe('CPU deadline', () => {
   test('counts guest time only, not time waiting on the host', async () => {
     const outcome = await run(`for (let i = 0; i < 3; i++) await agentd.query('slow', {}); return 'done';`, {
       limits: { cpuMs: 500 },
+      // sleep-is-the-point: 3 × 300 ms on the host is more wall time than the 500 ms CPU budget.
       call: () => new Promise((resolve) => setTimeout(() => resolve(null), 300)),
     });
     expect(outcome).toMatchObject({ ok: true, value: 'done' });

@@ -68,7 +68,7 @@ describe('searchOperations', () => {
       ],
       outputType: 'SubagentStatus',
       signature: [
-        'declare namespace agentd.subagent {',
+        'declare namespace api.subagent {',
         '  /** Start a subagent with an instruction */',
         '  function spawn(args: {',
         '    instruction: string;',
@@ -111,7 +111,7 @@ describe('searchOperations', () => {
       'function view(id: "Servers", args?: Record<string, unknown>): Promise<unknown>;',
     );
     expect(signatures['query:query']).toContain('function query(id: "query",');
-    expect(signatures['query:a.b']).toContain('declare namespace agentd.a {\n  function b(');
+    expect(signatures['query:a.b']).toContain('declare namespace api.a {\n  function b(');
     expect(signatures['command:a']).toContain('function command(id: "a",');
   });
 });

@@ -20,7 +20,7 @@ export interface SearchQuery {
 export interface SearchOptions {
   /** Most entries returned (default 50); `truncated` says when more matched. */
   limit?: number;
-  /** Namespace the signatures are written against (default `agentd`). */
+  /** Namespace the signatures are written against (default `api`). */
   namespace?: string;
 }
 
@@ -41,7 +41,7 @@ export interface SearchResult {
   total: number;
 }
 
-export const DEFAULT_SEARCH_LIMIT = 50;
+const DEFAULT_SEARCH_LIMIT = 50;
 
 const KIND_ORDER = new Map<string, number>(OPERATION_KINDS.map((kind, index) => [kind, index]));
 

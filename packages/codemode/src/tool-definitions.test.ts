@@ -20,7 +20,7 @@ describe('tool definitions', () => {
     const [search, execute] = createCodeModeTools({ namespace: 'acme' });
     expect(execute.description).toContain('await acme.query(id, args)');
     expect(search.description).toContain('acme.');
-    expect(EXECUTE_TOOL.description).toContain('await agentd.query(id, args)');
+    expect(EXECUTE_TOOL.description).toContain('await api.query(id, args)');
     expect(() => createCodeModeTools({ namespace: 'Promise' })).toThrow(
       expect.objectContaining({ code: 'invalid_namespace' }),
     );
@@ -47,9 +47,9 @@ describe('tool definitions', () => {
       ],
     });
     expect(execute.description).toContain(
-      'Example: const result = await agentd.query("runs.get", { id: \'…\', n: 1 });',
+      'Example: const result = await api.query("runs.get", { id: \'…\', n: 1 });',
     );
-    expect(execute.description).toContain('`await agentd.query(id, args)` (also .command)');
+    expect(execute.description).toContain('`await api.query(id, args)` (also .command)');
     expect(execute.description).not.toContain('servers.list');
     expect(execute.description).not.toMatch(/\.view|\.report/);
     expect(search.description).toContain('(queries, commands)');

@@ -4,21 +4,8 @@
  * runtime (the sandbox itself, `CodeModeRunner`, is Node-only). This file is the subpath's public API.
  */
 export type { CallContext } from './execute-types.js';
-export { jsonSchemaToTs, type SchemaArg, type SchemaToTsOptions } from './json-schema-to-ts.js';
-export type { CodeModeErrorCode } from './local-errors.js';
+export { jsonSchemaToTs } from './json-schema-to-ts.js';
 export { DEFAULT_NAMESPACE } from './namespace.js';
-export {
-  isOperationKind,
-  OPERATION_KINDS,
-  type OperationDescriptor,
-  type OperationKind,
-} from './operation.js';
-export {
-  DEFAULT_SEARCH_LIMIT,
-  type SearchEntry,
-  type SearchOptions,
-  type SearchQuery,
-  type SearchResult,
-  searchOperations,
-} from './search-operations.js';
-export { type CodeModeTool, createCodeModeTools, EXECUTE_TOOL, SEARCH_TOOL } from './tool-definitions.js';
+export { OPERATION_KINDS, type OperationDescriptor, type OperationKind } from './operation.js';
+export { searchOperations } from './search-operations.js';
+export { createCodeModeTools } from './tool-definitions.js';

@@ -32,6 +32,7 @@ describe('quickJsModule', () => {
     expect(quickJsModule('/nonexistent/quickjs.wasm')).not.toBe(failed);
     await expect(quickJsModule('/nonexistent/quickjs.wasm')).rejects.toThrow(/ENOENT/);
     await expect(quickJsModule(42 as unknown as string)).rejects.toThrow(/wasm must be a WebAssembly.Module/);
+    await expect(quickJsModule(42 as unknown as string)).rejects.toMatchObject({ code: 'invalid_wasm' });
   });
 });
 

@@ -1,6 +1,8 @@
 /** Compiles the QuickJS WebAssembly module once per source; workers instantiate it per execution. */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { LocalError } from '@agentd/rpc-frame';
+import type { CodeModeErrorCode } from './local-errors.js';
 
 /**
  * A compiled `WebAssembly.Module`, opaque on this side (lib ES2023 and @types/node 20 declare no
@@ -43,7 +45,8 @@ function compileFrom(source: QuickJsWasm | undefined): Promise<CompiledModule> {
       path = quickJsWasmPath();
     } catch (error) {
       const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      throw new Error(
+      throw new LocalError<CodeModeErrorCode>(
+        'invalid_wasm',
         `Code Mode cannot find its QuickJS WebAssembly file (${WASM_SPECIFIER}: ${detail}). ` +
           'A bundled server must hand it over: new CodeModeRunner({ wasm }) with the file, its bytes or a ' +
           'compiled WebAssembly.Module (see @agentd/codemode README, "Bundling")',
@@ -58,12 +61,18 @@ function compileFrom(source: QuickJsWasm | undefined): Promise<CompiledModule> {
       (bytes) => wasm.compile(bytes),
       (error: unknown) => {
         const detail = error instanceof Error ? error.message : String(error);
-        throw new Error(`Code Mode cannot read its QuickJS WebAssembly file: ${detail}`);
+        throw new LocalError<CodeModeErrorCode>(
+          'invalid_wasm',
+          `Code Mode cannot read its QuickJS WebAssembly file: ${detail}`,
+        );
       },
     );
   }
   return Promise.reject(
-    new TypeError('wasm must be a WebAssembly.Module, its bytes (Uint8Array, ArrayBuffer), a path or a URL'),
+    new LocalError<CodeModeErrorCode>(
+      'invalid_wasm',
+      'wasm must be a WebAssembly.Module, its bytes (Uint8Array, ArrayBuffer), a path or a URL',
+    ),
   );
 }
 

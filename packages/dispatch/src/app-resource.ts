@@ -102,7 +102,7 @@ export function registerAppResource(
       const text = typeof html === 'string' ? html : await html(context);
       // A dynamic view that is not HTML is the server's bug: an internal error, logged, never sent.
       if (typeof text !== 'string' || !looksLikeHtmlDocument(text))
-        throw new Error(`UI resource ${uri}: html() did not return an HTML5 document`);
+        throw dispatchError('invalid_result', `UI resource ${uri}: html() did not return an HTML5 document`);
       return { uri, mimeType: APP_MIME_TYPE, text, ...(hasMeta ? { _meta: meta } : {}) };
     },
   });

@@ -51,9 +51,12 @@ export function registerAppTool<
   }
   const wrapped = async (...args: Parameters<typeof handler>) => {
     const out = await handler(...args);
-    // A server bug (TypeError: logged, the caller gets the generic internal-error result).
+    // A server bug (invalid_result: logged, the caller gets the generic internal-error result).
     if (out === undefined || out === null)
-      throw new TypeError(`app tool ${name} returned no content; hosts without MCP Apps only see content`);
+      throw dispatchError(
+        'invalid_result',
+        `app tool ${name} returned no content; hosts without MCP Apps only see content`,
+      );
     return out;
   };
   const remove = dispatcher.registerTool({

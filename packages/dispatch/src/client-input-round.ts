@@ -13,6 +13,7 @@ import { InputRequired } from './input-required.js';
 import { type InputRequest, InputSession } from './input-session.js';
 import { traceInputRequests } from './input-telemetry.js';
 import { isJsonObject } from './json.js';
+import { dispatchError } from './local-errors.js';
 import { digestOf, type RequestStateCodec, type StateBinding } from './request-state.js';
 
 /** Symbol-keyed side channel (never serialised): the raw `InputRequired.requests` behind an input_required result. */
@@ -85,7 +86,10 @@ export async function runClientInputRound<T>(
       return { kind: 'input_required', result: inputRequiredResult(asked, keyed, raw, binding, codec) };
     }
     if (!keyed || round + 1 >= MAX_LEGACY_ROUNDS || !request.sendRequest) {
-      throw new Error('this request needs client input that this connection cannot provide');
+      throw dispatchError(
+        'client_input_unavailable',
+        'this request needs client input that this connection cannot provide',
+      );
     }
     responses = { ...asked.responses, ...(await askAll(request, asked.pending)) };
   }
@@ -176,7 +180,9 @@ async function askAll(request: RequestContext, pending: Map<string, InputRequest
         return [key, await send(method, params)] as const;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        throw new Error(`the client did not answer ${method}: ${message}`, { cause: error });
+        throw dispatchError('client_input_unavailable', `the client did not answer ${method}: ${message}`, {
+          cause: error,
+        });
       }
     }),
   );

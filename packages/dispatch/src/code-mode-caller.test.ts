@@ -73,7 +73,7 @@ describe('execute is scheduled per caller', () => {
       d.handle(
         rpc('tools/call', {
           name: 'execute',
-          arguments: { code: `return await agentd.query('hold', { who: '${who}' });` },
+          arguments: { code: `return await api.query('hold', { who: '${who}' });` },
         }),
         makeContext({ peer: { transport, connectionId } }),
       );

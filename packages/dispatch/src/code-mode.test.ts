@@ -123,7 +123,7 @@ describe('code mode exposure', () => {
     const { d, signals } = dispatcher();
     const result = await execute(
       d,
-      "const a = await agentd.query('servers', { region: 'eu' }); const s = await agentd.report('stats', {}); return { a, n: s.n };",
+      "const a = await api.query('servers', { region: 'eu' }); const s = await api.report('stats', {}); return { a, n: s.n };",
     );
     expect(result.isError).toBeUndefined();
     expect((result.structuredContent as JsonObject).result).toEqual({ a: ['eu-1', 'eu-2'], n: 7 });
@@ -141,7 +141,7 @@ describe('code mode exposure', () => {
       `const out = [];
        for (const [kind, id, args] of [['command', 'drain', {}], ['query', 'secret', {}], ['query', 'nothere', {}],
                                        ['query', 'servers', { region: 'forbidden' }], ['query', 'servers', {}]]) {
-         try { await agentd[kind](id, args); out.push('ok'); } catch (e) { out.push(e.message); }
+         try { await api[kind](id, args); out.push('ok'); } catch (e) { out.push(e.message); }
        }
        return out;`,
     );
@@ -153,7 +153,7 @@ describe('code mode exposure', () => {
       'Invalid arguments for query_servers: argument `region` is required (required)',
     ]);
     // the management peer may call what stdio may not
-    const management = await execute(d, "return await agentd.command('drain', {});", makeContext());
+    const management = await execute(d, "return await api.command('drain', {});", makeContext());
     expect((management.structuredContent as JsonObject).result).toBe('drained');
   });
 
@@ -188,14 +188,14 @@ describe('code mode exposure', () => {
       };
     };
     const management = await describe(makeContext());
-    expect(management.execute).toContain('Example: const result = await agentd.query("secret", {});');
+    expect(management.execute).toContain('Example: const result = await api.query("secret", {});');
     expect(management.execute).not.toContain('.view');
     expect(management.search.description).toContain('(queries, reports, commands)');
     const restricted = await describe(stdio());
     // The restricted peer cannot see commands or query_secret: they are not even hinted at.
     expect(restricted.execute).toContain('(also .report)');
     expect(restricted.execute).toContain(
-      `Example: const result = await agentd.query("servers", { region: '…' });`,
+      `Example: const result = await api.query("servers", { region: '…' });`,
     );
     expect(restricted.execute).not.toMatch(/command|secret|drain/);
     expect(

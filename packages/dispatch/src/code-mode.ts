@@ -17,13 +17,14 @@ import type { ToolDefinition } from './definitions.js';
 import type { DispatchEnv } from './dispatch-env.js';
 import type { HandlerContext } from './handler-context.js';
 import { isJsonObject } from './json.js';
+import { dispatchError } from './local-errors.js';
 import { describeIssues } from './schema-compiler.js';
 import { isInternalError, ToolResult } from './tool-result.js';
 
 export interface CodeModeOptions {
   /** The sandbox pool; by default the dispatcher creates one on first `execute` and closes it in `close()`. */
   runner?: CodeModeRunner;
-  /** The guest global carrying the API (default `agentd`). */
+  /** The guest global carrying the API (default `api`). */
   namespace?: string;
   /** Most `search` results per call (default 50). */
   searchLimit?: number;
@@ -182,13 +183,15 @@ async function callOperation(
   callContext: CallContext,
 ): Promise<unknown> {
   const op = env.catalogue.operations.get(name);
-  if (!op || !filters.toolVisible(name)) throw new Error(`Unknown operation: ${name}`);
+  if (!op || !filters.toolVisible(name)) throw dispatchError('invalid_call', `Unknown operation: ${name}`);
   const args = rawArgs ?? {};
-  if (!isJsonObject(args)) throw new Error(`Invalid arguments for ${name}: arguments must be an object`);
+  if (!isJsonObject(args))
+    throw dispatchError('invalid_call', `Invalid arguments for ${name}: arguments must be an object`);
   const refusal = filters.callRefusal(name, args);
-  if (refusal !== undefined) throw new Error(refusal);
+  if (refusal !== undefined) throw dispatchError('invalid_call', refusal);
   const parsed = await op.tool.parse(args);
-  if (!parsed.ok) throw new Error(`Invalid arguments for ${name}: ${describeIssues(parsed.issues)}`);
+  if (!parsed.ok)
+    throw dispatchError('invalid_call', `Invalid arguments for ${name}: ${describeIssues(parsed.issues)}`);
   try {
     const value = await op.tool.handler(parsed.value as JsonObject, {
       ...context,
@@ -201,6 +204,6 @@ async function callOperation(
       operation: name,
       error: error instanceof Error ? error.stack : String(error),
     });
-    throw new Error(`Internal error in operation ${name}`);
+    throw dispatchError('operation_failed', `Internal error in operation ${name}`);
   }
 }

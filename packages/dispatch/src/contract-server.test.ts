@@ -40,7 +40,7 @@ function server() {
     return 'deleted';
   });
   s.registerTool('async', 'Async', { type: 'object' }, async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setImmediate(resolve));
     return 'later';
   });
   return s;

@@ -7,6 +7,7 @@ import { runClientInputRound } from './client-input-round.js';
 import type { PromptGetValue } from './definitions.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import { isJsonObject } from './json.js';
+import { dispatchError } from './local-errors.js';
 import { describeIssues } from './schema-compiler.js';
 import type { SchemaParser } from './tool-schema.js';
 
@@ -86,7 +87,7 @@ function toPromptResult(value: PromptGetValue, name: string): JsonObject {
     ? { description: undefined, messages: value }
     : value;
   if (!Array.isArray(messages) || !messages.every((m) => isJsonObject(m) && isJsonObject(m.content))) {
-    throw new TypeError(`prompt ${name} returned messages without content`);
+    throw dispatchError('invalid_result', `prompt ${name} returned messages without content`);
   }
   return description === undefined ? { messages } : { description, messages };
 }

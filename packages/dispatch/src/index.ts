@@ -3,12 +3,17 @@
  * prompts, operations, skills; `connect(stdio())`), and the transport-agnostic Dispatcher behind
  * it (both protocol eras, client filters, tasks, multi-round-trip client input). This file is the
  * package's public API.
+ * `@public` tags the names no code in this repository imports: they are for users (knip keeps them).
  */
+/** @public */
 export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
+/** @public */
 export { type AppToolDefinition, registerAppTool } from './app-tool.js';
 export type { SurfaceKind } from './catalogue.js';
+/** @public */
 export { MissingClientCapabilityError } from './client-capability.js';
 export { type ClientFilters, compileFilters } from './client-filters.js';
+/** @public */
 export type {
   Completer,
   OperationDefinition,
@@ -19,18 +24,29 @@ export type {
   ToolDefinition,
 } from './definitions.js';
 export { Dispatcher } from './dispatcher.js';
+/** @public */
 export type { DispatcherOptions } from './dispatcher-options.js';
 export type { HandlerContext } from './handler-context.js';
 export { InputRequired } from './input-required.js';
+/** @public */
 export type { DispatchErrorCode } from './local-errors.js';
+/** @public */
 export { McpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';
+/** @public */
 export type { Middleware, MiddlewareContext } from './middleware.js';
+/** @public */
 export { defaultScopesOf } from './scopes.js';
+/** @public */
 export { http, type ServedTransport, type ServerTransport, stdio, unix } from './server-transport.js';
+/** @public */
 export type { SkillDefinition } from './skill-build.js';
 export { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 export { MemoryTaskStore } from './task-store.js';
+/** @public */
 export type { ToolCallContext, ToolCallHook } from './tool-call-hooks.js';
+/** @public */
 export { ToolResult, toolError } from './tool-result.js';
+/** @public */
 export type { InferArgs } from './tool-schema.js';
+/** @public */
 export { UriTemplate } from './uri-template.js';

@@ -68,14 +68,19 @@ export class InputSession {
     try {
       answer = await send(method, params);
     } catch (error) {
-      // The client's JSON-RPC error is about its answer, not this request: the handler sees a plain Error.
+      // The client's JSON-RPC error is about its answer, not this request: the handler sees a LocalError.
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`the client did not answer ${method}: ${message}`, { cause: error });
+      throw dispatchError('client_input_unavailable', `the client did not answer ${method}: ${message}`, {
+        cause: error,
+      });
     }
     try {
       return checkInputResponse(method, key, answer);
     } catch (error) {
-      throw new Error(`the client's answer to ${method} was invalid: ${(error as Error).message}`);
+      throw dispatchError(
+        'client_input_unavailable',
+        `the client's answer to ${method} was invalid: ${(error as Error).message}`,
+      );
     }
   }
 

@@ -85,7 +85,8 @@ describe('serveMcpStdio', () => {
     server.registerTool('wait', 'Waits a tick', {}, async () => {
       running++;
       peak = Math.max(peak, running);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Stay in flight across a turn of the event loop, so the calls overlap if they may.
+      await new Promise((resolve) => setImmediate(resolve));
       running--;
       return 'done';
     });

@@ -3,7 +3,7 @@
 import type { JsonObject, WireError } from '@agentd/rpc-frame';
 import { silentLogger } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ClientFilters } from './client-filters.js';
 import { Dispatcher } from './dispatcher.js';
 import { asWireError, makeContext, resolvedUnexpectedly, rpc } from './test-support/request-context.js';
@@ -134,7 +134,8 @@ describe('two peers, one dispatcher', () => {
       id: 'whoami',
       description: 'who',
       handler: async (_args, ctx) => {
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+        // Finish in a shuffled order: a random number of event-loop turns.
+        for (let n = Math.floor(Math.random() * 5); n > 0; n--) await new Promise((r) => setImmediate(r));
         return { connection: ctx.peer.connectionId, requestId: ctx.requestId };
       },
     });
@@ -181,26 +182,32 @@ describe('two peers, one dispatcher', () => {
 
 describe('surface changes', () => {
   it('emits one debounced event per burst, only after the dispatcher started serving', async () => {
-    const d = new Dispatcher({ logger: quiet, surfaceDebounceMs: 5 });
-    const events: string[][] = [];
-    d.onSurfaceChanged((kinds) => events.push([...kinds]));
-    d.registerTool({ name: 'before', description: 'b', handler: () => 1 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(events).toEqual([]);
-    await d.handle(rpc('tools/list'), makeContext());
-    d.registerTool({ name: 'a', description: 'a', handler: () => 1 });
-    d.registerTool({ name: 'b', description: 'b', handler: () => 1 });
-    d.registerPrompt({ name: 'p', description: 'p', get: () => 'x' });
-    d.removeTool('a');
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(events).toEqual([['tools', 'prompts']]);
-    d.registerOperation({ kind: 'query', id: 'q', description: 'q', handler: () => 1 });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(events[1]).toEqual(['tools', 'resources']);
-    d.notifySurfaceChanged(['resources']);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(events[2]).toEqual(['resources']);
-    await d.close();
+    // Fake timers: the debounce period passes when the test says, whatever the machine's load.
+    vi.useFakeTimers();
+    try {
+      const d = new Dispatcher({ logger: quiet, surfaceDebounceMs: 5 });
+      const events: string[][] = [];
+      d.onSurfaceChanged((kinds) => events.push([...kinds]));
+      d.registerTool({ name: 'before', description: 'b', handler: () => 1 });
+      await vi.advanceTimersByTimeAsync(20);
+      expect(events).toEqual([]);
+      await d.handle(rpc('tools/list'), makeContext());
+      d.registerTool({ name: 'a', description: 'a', handler: () => 1 });
+      d.registerTool({ name: 'b', description: 'b', handler: () => 1 });
+      d.registerPrompt({ name: 'p', description: 'p', get: () => 'x' });
+      d.removeTool('a');
+      await vi.advanceTimersByTimeAsync(30);
+      expect(events).toEqual([['tools', 'prompts']]);
+      d.registerOperation({ kind: 'query', id: 'q', description: 'q', handler: () => 1 });
+      await vi.advanceTimersByTimeAsync(30);
+      expect(events[1]).toEqual(['tools', 'resources']);
+      d.notifySurfaceChanged(['resources']);
+      await vi.advanceTimersByTimeAsync(30);
+      expect(events[2]).toEqual(['resources']);
+      await d.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('serves the new surface right after a change', async () => {

@@ -8,6 +8,7 @@ import type { CacheHints, ResourceReadValue } from './definitions.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import type { HandlerContext } from './handler-context.js';
 import { isJsonObject } from './json.js';
+import { dispatchError } from './local-errors.js';
 
 function resourceNotFound(context: RequestContext, uri: string): WireError {
   const code = context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
@@ -100,7 +101,7 @@ function toContents(
     const out: JsonObject = { uri, ...item };
     if (out.mimeType === undefined && mimeType !== undefined) out.mimeType = mimeType;
     if (typeof out.text !== 'string' && typeof out.blob !== 'string') {
-      throw new TypeError(`resource ${uri} returned contents without text or blob`);
+      throw dispatchError('invalid_result', `resource ${uri} returned contents without text or blob`);
     }
     return out;
   };
@@ -113,7 +114,8 @@ function toContents(
       : [value];
   if (list.length === 0) return undefined;
   return list.map((item) => {
-    if (!isJsonObject(item)) throw new TypeError(`resource ${uri} returned a non-object content item`);
+    if (!isJsonObject(item))
+      throw dispatchError('invalid_result', `resource ${uri} returned a non-object content item`);
     return withDefaults(item);
   });
 }

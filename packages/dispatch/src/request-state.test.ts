@@ -37,7 +37,9 @@ describe('RequestStateCodec', () => {
       expect(() => codec.open(bad, binding)).toThrow(/requestState/);
     now = 101;
     expect(() => codec.open(token, binding)).toThrow(/expired/);
-    expect(() => new RequestStateCodec({ key: 'short' })).toThrow(RangeError);
+    expect(() => new RequestStateCodec({ key: 'short' })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
   });
 });
 

@@ -2,6 +2,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { canonicalJson, isJsonObject } from './json.js';
+import { dispatchError } from './local-errors.js';
 
 /** What a state is valid for: the same method, target name, arguments and principal. */
 export interface StateBinding {
@@ -32,7 +33,8 @@ export class RequestStateCodec {
 
   constructor(options: { key?: string | Uint8Array; ttlMs?: number; now?: () => number } = {}) {
     this.#key = options.key === undefined ? randomBytes(32) : Buffer.from(options.key);
-    if (this.#key.length < 16) throw new RangeError('requestState key must be at least 16 bytes');
+    if (this.#key.length < 16)
+      throw dispatchError('invalid_option', 'requestState key must be at least 16 bytes');
     this.#ttlMs = options.ttlMs ?? 10 * 60_000;
     this.#now = options.now ?? Date.now;
   }

@@ -52,7 +52,7 @@ describe('scopes in Code Mode', () => {
 
   it('a sandboxed call of a scoped operation without the scope is an unknown operation', async () => {
     const d = dispatcher();
-    const code = "try { return await agentd.command('drain', {}); } catch (e) { return e.message; }";
+    const code = "try { return await api.command('drain', {}); } catch (e) { return e.message; }";
     const denied = await d.handle(rpc('tools/call', { name: 'execute', arguments: { code } }), token([]));
     expect((denied.structuredContent as JsonObject).result).toBe('Unknown operation: command_drain');
     const allowed = await d.handle(

@@ -38,7 +38,8 @@ function catalogue(): Dispatcher {
     id: 'whoami',
     description: 'who',
     handler: async (_args, ctx) => {
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+      // Finish in a shuffled order: a random number of event-loop turns.
+      for (let n = Math.floor(Math.random() * 5); n > 0; n--) await new Promise((r) => setImmediate(r));
       return { origin: ctx.peer.origin, connection: ctx.peer.connectionId, id: ctx.requestId };
     },
   });

@@ -9,13 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '@agentd/rpc-frame';
 import { createServerCore, type ServerCore, serveConnection } from '@agentd/server';
-import { NdjsonClient } from '@agentd/test-support';
-import { Client } from '@modelcontextprotocol/client';
+import { NdjsonClient, socketTransport } from '@agentd/test-support';
+import { Client, ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
 import { type SkillsFolder, serveSkillsFolder } from './skills-folder.js';
-import { sdkStreamTransport } from './test-support/sdk-stream-transport.js';
 
 const SKILL_MD =
   '---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nmetadata:\n  version: "2.1.0"\n---\n\n# PDF processing\n\nChoose the matching template from `templates/`.\n';
@@ -91,7 +90,7 @@ function dial(): Promise<net.Socket> {
 async function sdkClient(version: '2025-11-25' | '2026-07-28'): Promise<SkillsClient> {
   const mode = version === '2026-07-28' ? ({ pin: version } as const) : ('legacy' as const);
   const client = new Client({ name: 'skills-host', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(sdkStreamTransport(await dial()));
+  await client.connect(socketTransport(await dial(), { ReadBuffer, serializeMessage }));
   cleanups.push(() => client.close());
   return new SkillsClient(client);
 }

@@ -160,7 +160,7 @@ export async function serveSkillsFolder(
   let root: string;
   try {
     root = await realpath(folder);
-    if (!(await stat(root)).isDirectory()) throw new Error('not a directory');
+    if (!(await stat(root)).isDirectory()) throw dispatchError('invalid_option', 'not a directory');
   } catch (error) {
     throw dispatchError('invalid_option', `skills folder ${folder} is not a readable directory`, {
       cause: error,
@@ -207,7 +207,10 @@ export async function serveSkillsFolder(
       const definition = { path: prefix === undefined ? dir : `${prefix}/${dir}`, files };
       try {
         if (size > SKILL_LIMITS.maxTotalBytes)
-          throw new Error(`skill ${dir}: files total more than 16 MiB, the per-skill limit`);
+          throw dispatchError(
+            'invalid_definition',
+            `skill ${dir}: files total more than 16 MiB, the per-skill limit`,
+          );
         const built = buildSkill(definition);
         next.set(built.uri, { definition, canonical: canonicalJson(built.entry) });
       } catch (error) {

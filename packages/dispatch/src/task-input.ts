@@ -13,6 +13,7 @@ import {
 } from './client-capability.js';
 import { checkInputResponse } from './input-responses.js';
 import { InputSession } from './input-session.js';
+import { dispatchError } from './local-errors.js';
 
 export interface PendingInput {
   readonly method: ClientInputMethod;
@@ -52,7 +53,7 @@ export class TaskInputSession extends InputSession {
     const resolvedKey = key ?? this.#autoKey(method);
     if (this.#host.usedKeys.has(resolvedKey)) {
       return Promise.reject(
-        new Error(`input key ${JSON.stringify(resolvedKey)} was already used in this task`),
+        dispatchError('duplicate', `input key ${JSON.stringify(resolvedKey)} was already used in this task`),
       );
     }
     this.#host.usedKeys.add(resolvedKey);

@@ -23,6 +23,7 @@ import type { RequestContext, TaskRecord } from '@agentd/server';
 import type { ClientInputMethod } from './client-capability.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { checkInputResponse } from './input-responses.js';
+import { dispatchError } from './local-errors.js';
 import { detailedTask } from './task-notification.js';
 import type { TaskRuntime } from './task-runtime.js';
 
@@ -140,7 +141,12 @@ async function result(runtime: TaskRuntime, first: TaskRecord, context: RequestC
           (error: unknown) => {
             // This tasks/result went away: the request stays parked for the next one to deliver.
             if (context.signal.aborted) asked.delete(key);
-            else input.reject(error instanceof Error ? error : new Error(String(error)));
+            else
+              input.reject(
+                error instanceof Error
+                  ? error
+                  : dispatchError('client_input_unavailable', String(error), { cause: error }),
+              );
           },
         );
       }

@@ -324,7 +324,7 @@ export class TaskRuntime {
       return updated;
     }
     const updated = await this.write(live, { status: 'cancelled', statusMessage: message });
-    live.controller.abort(new Error(message));
+    live.controller.abort(dispatchError('task_aborted', message));
     this.#retire(live);
     return updated;
   }
@@ -384,7 +384,7 @@ export class TaskRuntime {
   /** Aborts every live run and closes the default store. */
   async close(): Promise<void> {
     for (const live of [...this.#live.values()]) {
-      live.controller.abort(new Error('server shutting down'));
+      live.controller.abort(dispatchError('task_aborted', 'server shutting down'));
       this.#retire(live);
     }
     if (this.#ownsStore) await this.store.close?.();
@@ -422,7 +422,7 @@ export class TaskRuntime {
   }
 
   #expire(live: LiveTask): void {
-    live.controller.abort(new Error('task expired'));
+    live.controller.abort(dispatchError('task_aborted', 'task expired'));
     void this.write(live, { status: 'failed', statusMessage: 'Task has expired' }).then(() =>
       this.#retire(live),
     );
@@ -431,7 +431,7 @@ export class TaskRuntime {
   /** Another process cancelled the task this process runs: the record is already `cancelled` (and announced). */
   #stopCancelled(live: LiveTask): void {
     if (this.#live.get(live.taskId) !== live) return;
-    live.controller.abort(new Error('The task was cancelled by request.'));
+    live.controller.abort(dispatchError('task_aborted', 'The task was cancelled by request.'));
     this.#retire(live);
   }
 
@@ -453,7 +453,7 @@ export class TaskRuntime {
 
 function abortError(live: LiveTask): Error {
   const reason: unknown = live.controller.signal.reason;
-  return reason instanceof Error ? reason : new Error('task ended');
+  return reason instanceof Error ? reason : dispatchError('task_aborted', 'task ended');
 }
 
 function firstText(result: JsonObject): string | undefined {

@@ -22,6 +22,7 @@ import {
   type ServerCore,
   silentLogger,
 } from '@agentd/server';
+import { dispatchError } from './local-errors.js';
 
 /** Answers a server-to-client request: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
 export type TestInputHandler = (method: string, params: JsonObject) => JsonObject | Promise<JsonObject>;
@@ -166,7 +167,10 @@ export async function createTestClient(
       const result = await send(method, current, request);
       if (result.resultType !== 'input_required') return result;
       if (!options.onInputRequest)
-        throw new Error(`${method} needs client input: pass onInputRequest to createTestClient`);
+        throw dispatchError(
+          'client_input_unavailable',
+          `${method} needs client input: pass onInputRequest to createTestClient`,
+        );
       const asked = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
       const answers: JsonObject = { ...((current.inputResponses as JsonObject | undefined) ?? {}) };
       for (const [key, ask] of Object.entries(asked))
@@ -174,7 +178,10 @@ export async function createTestClient(
       current = { ...params, inputResponses: answers };
       if (typeof result.requestState === 'string') current.requestState = result.requestState;
     }
-    throw new Error(`${method} still asked for input after ${MAX_INPUT_ROUNDS} rounds`);
+    throw dispatchError(
+      'client_input_unavailable',
+      `${method} still asked for input after ${MAX_INPUT_ROUNDS} rounds`,
+    );
   };
 
   let initializeResult: JsonObject | undefined;
@@ -216,7 +223,8 @@ export async function createTestClient(
 }
 
 function unwrap(method: string, response: JsonRpcResponse | undefined): JsonObject {
-  if (response === undefined) throw new Error(`${method} got no response (cancelled or aborted)`);
+  if (response === undefined)
+    throw dispatchError('no_response', `${method} got no response (cancelled or aborted)`);
   if ('error' in response && response.error !== undefined) {
     const { code, message, data } = response.error;
     throw new WireError(code, message, data);

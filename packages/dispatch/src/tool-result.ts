@@ -1,7 +1,8 @@
 /** Turns what a tool handler returned (or threw) into an MCP CallToolResult. */
-import { type JsonObject, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Era } from '@agentd/server';
 import { isJsonObject } from './json.js';
+import { dispatchError } from './local-errors.js';
 import { describeIssues } from './schema-compiler.js';
 import type { ParseOutcome, SchemaParser } from './tool-schema.js';
 
@@ -30,7 +31,8 @@ export function isInternalError(error: unknown): boolean {
     error instanceof ReferenceError ||
     error instanceof SyntaxError ||
     error instanceof EvalError ||
-    error instanceof URIError
+    error instanceof URIError ||
+    (error instanceof LocalError && error.code === 'invalid_result')
   );
 }
 
@@ -94,7 +96,7 @@ function checkVerbatim(
   parseOutput: SchemaParser | undefined,
 ): JsonObject | Promise<JsonObject> {
   if (!Array.isArray(result.content) || !result.content.every(isJsonObject)) {
-    throw new TypeError(`tool ${toolName} returned a ToolResult without a content array`);
+    throw dispatchError('invalid_result', `tool ${toolName} returned a ToolResult without a content array`);
   }
   if (!parseOutput || result.isError === true) return result;
   return checkStructured(result, toolName, parseOutput, false);

@@ -43,13 +43,13 @@ it('search describes a zod operation and execute runs it with zod validation and
     expect(JSON.stringify(entry)).toContain('limit?: number');
 
     const ok = await client.callTool('execute', {
-      code: `return await agentd.query('servers', { region: 'eu' });`,
+      code: `return await api.query('servers', { region: 'eu' });`,
     });
     expect((ok.structuredContent as { result: unknown }).result).toEqual(['EU-1']);
     expect(seen).toEqual([{ region: 'EU' }]);
 
     const bad = await client.callTool('execute', {
-      code: `return await agentd.query('servers', { region: 'e' });`,
+      code: `return await api.query('servers', { region: 'e' });`,
     });
     expect(bad.isError).toBe(true);
     expect(JSON.stringify(bad.content)).toContain('Invalid arguments for query_servers: argument `region`:');

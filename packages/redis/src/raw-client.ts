@@ -4,6 +4,7 @@
  * and tie our semver to theirs).
  */
 import { createClient } from '@redis/client';
+import { redisError } from './local-errors.js';
 
 /**
  * `giveUp(cause)` returning an Error stops reconnecting for good (the pending `connect()`
@@ -41,6 +42,6 @@ export function registerClients(owner: object, raw: RawClients): void {
 
 export function clientsOf(owner: object): RawClients {
   const raw = clients.get(owner);
-  if (raw === undefined) throw new TypeError('not a RedisConnection');
+  if (raw === undefined) throw redisError('invalid_option', 'not a RedisConnection');
   return raw;
 }

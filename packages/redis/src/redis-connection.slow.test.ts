@@ -118,7 +118,7 @@ describe.runIf(haveRedis)('RedisConnection.connect with a real redis-server', ()
       await redis.stop();
       await until(() => !connection.ready, 'the outage seen');
       await expect(connection.command(['PING'])).rejects.toThrow();
-      // Refused attempts for well past the first-connect deadline: still retrying, not given up.
+      // sleep-is-the-point: refused attempts for well past the first-connect deadline: still retrying.
       await new Promise((resolve) => setTimeout(resolve, 800));
       const readyAgain = new Promise<void>((resolve) => connection.onReady(resolve));
       await redis.start();

@@ -1,6 +1,6 @@
 /** The cluster's requestState key: one for every replica, kept across a Redis restart by the replicas holding it. */
 import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisConnection } from './redis-connection.js';
 import { sharedRequestStateKey } from './request-state-key.js';
 import { until } from './test-support/capture-writer.js';
@@ -30,11 +30,11 @@ describe.runIf(haveRedis)('sharedRequestStateKey', () => {
     const third = await RedisConnection.connect({ url: server.url });
     try {
       // The running replica stores its key again as it reconnects.
-      let stored: string | null = null;
-      while (stored !== k1) {
-        stored = (await third.command(['GET', 'agentd:request-state-key'])) as string | null;
-        if (stored !== k1) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await vi.waitFor(
+        async () =>
+          expect(await third.command(['GET', 'agentd:request-state-key']), 'the key stored again').toBe(k1),
+        { timeout: 10_000, interval: 20 },
+      );
       expect(await sharedRequestStateKey(third)).toBe(k1);
     } finally {
       await third.close();

@@ -4,16 +4,11 @@
  * the session), replayed and followed live; and the official SDK client, whose home replica died
  * after answering while the client was away, gets the answer from the backup through nginx.
  */
-import {
-  clusterBinariesAvailable,
-  type Nginx,
-  type RedisServer,
-  startNginx,
-  startRedisServer,
-} from '@agentd/cluster-harness';
+import { clusterBinariesAvailable, type Nginx, type RedisServer } from '@agentd/cluster-harness';
+import { type ReplicaFleet, startReplicaFleet } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisConnection } from './redis-connection.js';
 import { until } from './test-support/capture-writer.js';
 import { type Replica, startReplica } from './test-support/replicas.js';
@@ -28,24 +23,22 @@ let a: Replica;
 let b: Replica;
 let nginx: Nginx;
 
+let fleet: ReplicaFleet<Replica> | undefined;
+
 beforeAll(async () => {
   if (!have) return;
-  redis = await startRedisServer();
-  [a, b] = await Promise.all([
-    startReplica(redis.url, 'A', { sessionPrefix: 'r0-', retryMs: RETRY_MS }),
-    startReplica(redis.url, 'B', { sessionPrefix: 'r1-', retryMs: RETRY_MS }),
-  ]);
-  nginx = await startNginx({
-    replicas: [`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`],
-    sessionPrefixes: ['r0-', 'r1-'],
+  fleet = await startReplicaFleet({
+    ids: ['r0', 'r1'],
+    start: (id, redisUrl) =>
+      startReplica(redisUrl, id === 'r0' ? 'A' : 'B', { sessionPrefix: `${id}-`, retryMs: RETRY_MS }),
+    hostOf: (replica) => `127.0.0.1:${replica.port}`,
   });
+  ({ redis, nginx } = fleet);
+  [a, b] = fleet.replicas as [Replica, Replica];
 }, 60_000);
 
 afterAll(async () => {
-  if (!have) return;
-  await nginx?.close();
-  await Promise.all([a?.stop(), b?.stop()]);
-  await redis?.close();
+  await fleet?.close();
 });
 
 const LEGACY = '2025-11-25';
@@ -177,11 +170,14 @@ describe.runIf(have)('resumable SSE on two replicas, one Redis event store', () 
       await until(() => tokens.length > 0, 'the priming event id', 15_000);
       const key = `agentd:sse:${tokens[0]?.split(':')[0]}`;
       // Priming, two progress notifications and the response: all recorded in Redis.
-      const deadline = Date.now() + 15_000;
-      while (Number(await connection.command(['XLEN', key])) < 4) {
-        if (Date.now() > deadline) throw new Error('the call was not recorded in Redis');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await vi.waitFor(
+        async () =>
+          expect(
+            Number(await connection.command(['XLEN', key])),
+            'the call recorded in Redis',
+          ).toBeGreaterThanOrEqual(4),
+        { timeout: 15_000, interval: 20 },
+      );
       await home.stop('SIGKILL');
       // After `retry:` the client GETs with Last-Event-ID; nginx sends it to the backup.
       const result = await call;

@@ -3,18 +3,13 @@
  * replica finishes on another (listen streams, tasks, cancel, MRTR rounds), and legacy sessions
  * routed sticky by their id prefix, driven by the official SDK client through nginx.
  */
-import {
-  clusterBinariesAvailable,
-  type Nginx,
-  type RedisServer,
-  startNginx,
-  startRedisServer,
-} from '@agentd/cluster-harness';
+import { clusterBinariesAvailable, type Nginx, type RedisServer } from '@agentd/cluster-harness';
 import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
+import { type ReplicaFleet, startReplicaFleet } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { until } from './test-support/capture-writer.js';
 import { type Replica, startReplica } from './test-support/replicas.js';
 import { legacySession, modern, TASKS_CAPS, textOf } from './test-support/wire.js';
@@ -26,24 +21,21 @@ let a: Replica;
 let b: Replica;
 let nginx: Nginx;
 
+let fleet: ReplicaFleet<Replica> | undefined;
+
 beforeAll(async () => {
   if (!have) return;
-  redis = await startRedisServer();
-  [a, b] = await Promise.all([
-    startReplica(redis.url, 'A', { sessionPrefix: 'r0-' }),
-    startReplica(redis.url, 'B', { sessionPrefix: 'r1-' }),
-  ]);
-  nginx = await startNginx({
-    replicas: [`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`],
-    sessionPrefixes: ['r0-', 'r1-'],
+  fleet = await startReplicaFleet({
+    ids: ['r0', 'r1'],
+    start: (id, redisUrl) => startReplica(redisUrl, id === 'r0' ? 'A' : 'B', { sessionPrefix: `${id}-` }),
+    hostOf: (replica) => `127.0.0.1:${replica.port}`,
   });
+  ({ redis, nginx } = fleet);
+  [a, b] = fleet.replicas as [Replica, Replica];
 }, 60_000);
 
 afterAll(async () => {
-  if (!have) return;
-  await nginx?.close();
-  await Promise.all([a?.stop(), b?.stop()]);
-  await redis?.close();
+  await fleet?.close();
 });
 
 /** Opens a modern listen stream and collects its SSE text until `stop()`. */
@@ -102,12 +94,14 @@ describe.runIf(have)('two replicas, one Redis', () => {
     const taskId = created.result?.taskId as string;
     const seen = await modern(b.url, 'tasks/get', { taskId }, TASKS_CAPS);
     expect(seen.result).toMatchObject({ taskId, status: 'working' });
-    let done = seen;
-    while (done.result?.status !== 'completed') {
-      if (done.result?.status !== 'working') throw new Error(JSON.stringify(done));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      done = await modern(b.url, 'tasks/get', { taskId }, TASKS_CAPS);
-    }
+    const done = await vi.waitFor(
+      async () => {
+        const got = await modern(b.url, 'tasks/get', { taskId }, TASKS_CAPS);
+        expect(got.result?.status, 'the task completed (seen on B)').toBe('completed');
+        return got;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
     expect(done.result?.result).toMatchObject({ content: [{ type: 'text', text: 'waited 300 on A' }] });
   });
 
@@ -136,27 +130,28 @@ describe.runIf(have)('two replicas, one Redis', () => {
     expect((await modern(a.url, 'tasks/get', { taskId }, TASKS_CAPS)).result).toMatchObject({
       status: 'cancelled',
     });
-    let aborted = before;
-    while (aborted === before) {
-      aborted = Number(textOf(await modern(a.url, 'tools/call', { name: 'aborted', arguments: {} })));
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(aborted).toBe(before + 1);
+    await vi.waitFor(
+      async () => {
+        const aborted = Number(textOf(await modern(a.url, 'tools/call', { name: 'aborted', arguments: {} })));
+        expect(aborted, 'the handler on A aborted once').toBe(before + 1);
+      },
+      { timeout: 15_000, interval: 20 },
+    );
   });
 
   it('a task running on A gets the input answered through B', async () => {
     const caps = { ...TASKS_CAPS, elicitation: { form: {} } };
     const created = await modern(a.url, 'tools/call', { name: 'ask-task', arguments: {} }, caps);
     const taskId = created.result?.taskId as string;
-    const poll = async (status: string) => {
-      for (;;) {
-        const got = await modern(b.url, 'tasks/get', { taskId }, caps);
-        if (got.result?.status === status) return got;
-        if (got.result?.status !== 'working' && got.result?.status !== 'input_required')
-          throw new Error(JSON.stringify(got));
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const poll = (status: string) =>
+      vi.waitFor(
+        async () => {
+          const got = await modern(b.url, 'tasks/get', { taskId }, caps);
+          expect(got.result?.status, `the task ${status} (seen on B)`).toBe(status);
+          return got;
+        },
+        { timeout: 15_000, interval: 20 },
+      );
     const asking = await poll('input_required');
     expect(Object.keys(asking.result?.inputRequests as object)).toEqual(['name']);
     const bad = await modern(
@@ -217,10 +212,13 @@ describe.runIf(have)('two replicas, one Redis', () => {
 
       await redis.start();
       // The replicas re-subscribe on their own; keep raising until one gets through.
-      while (count() < 2) {
-        await touch();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await vi.waitFor(
+        async () => {
+          await touch();
+          expect(count(), 'an update after the restart').toBeGreaterThanOrEqual(2);
+        },
+        { timeout: 15_000, interval: 50 },
+      );
       expect(stream.text).not.toContain('"resultType"'); // the stream never ended
     } finally {
       stop();

@@ -40,6 +40,7 @@ const onRedis: MakeStore = async (options) => {
   const store = await RedisTaskStore.create(connection, options);
   return {
     store,
+    // sleep-is-the-point: Redis expires keys on its own clock, so the contract's time passes for real.
     elapse: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     async close() {
       await store.close();

@@ -163,7 +163,9 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     // Management callers' executions get the priority lane: restricted peers cannot starve them.
     ...(runner === undefined
       ? {}
-      : { codeMode: { runner, priority: (peer: Peer) => trustOf(peer) === 'management' } }),
+      : {
+          codeMode: { runner, namespace: 'agentd', priority: (peer: Peer) => trustOf(peer) === 'management' },
+        }),
     filtersFor: (peer: Peer) => filters[trustOf(peer)],
     schemaScheme: 'agent',
     logger: options.logger,

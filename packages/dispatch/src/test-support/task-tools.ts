@@ -3,6 +3,7 @@ import type { JsonObject } from '@agentd/rpc-frame';
 import { WireError } from '@agentd/rpc-frame';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { type SocketHarness, socketHarness } from '@agentd/test-support';
+import { vi } from 'vitest';
 import { Dispatcher } from '../dispatcher.js';
 import type { DispatcherOptions } from '../dispatcher-options.js';
 
@@ -97,7 +98,8 @@ export function taskDispatcher(options: DispatcherOptions = {}): { dispatcher: D
         { key: 'who' },
       );
       const taskId = await ctx.detach();
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Complete a turn after detaching, so the caller sees the task working first.
+      await new Promise((resolve) => setImmediate(resolve));
       return `task ${taskId === undefined ? 'none' : 'yes'} for ${String((answer.content as JsonObject).name)}`;
     },
   });
@@ -116,12 +118,14 @@ export async function serve(dispatcher: Dispatcher): Promise<SocketHarness> {
   return socketHarness(core);
 }
 
-/** Polls `get` until `done` says the task got there (or gives up after ~5 s). */
-export async function until<T>(get: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 250; i++) {
-    const value = await get();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not reached');
+/** Polls `get` until `done` says the task got there (or gives up after 10 s). */
+export function until<T>(get: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await get();
+      if (!done(value)) throw new Error(`the task did not get there: ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }

@@ -1,6 +1,7 @@
 /** A PushWriter that keeps what it was given, for asserting deliveries. */
 import type { JsonRpcMessage } from '@agentd/rpc-frame';
 import type { PushWriter } from '@agentd/subscriptions';
+import { vi } from 'vitest';
 
 export interface CaptureWriter extends PushWriter {
   readonly messages: JsonRpcMessage[];
@@ -26,11 +27,12 @@ export function captureWriter(id: string): CaptureWriter {
   };
 }
 
-/** Polls `predicate` every 5 ms until true; rejects with `what` after `timeoutMs`. */
-export async function until(predicate: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** Waits until `predicate` holds; rejects naming `what` after `timeoutMs`. */
+export function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  return vi.waitFor(
+    () => {
+      if (!predicate()) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: timeoutMs, interval: 5 },
+  );
 }
