@@ -1,5 +1,4 @@
 /** The shared registries: tools, operations, resources, templates, prompts and completers, with precomputed sorted lists. */
-import { jsonSchemaToTs } from '@agentd/codemode/tools';
 import { isExtensionId } from '@agentd/lifecycle';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { CompiledFilters } from './client-filters.js';
@@ -18,6 +17,7 @@ import { OPERATION_KINDS } from './definitions.js';
 import { deepFreeze, frozenCopy, isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
 import { assertValidName } from './names.js';
+import { requireCodeModeTools } from './optional-peers.js';
 import { promptSchema } from './prompt-schema.js';
 import type { SchemaValidation } from './schema-compiler.js';
 import { checkedScopes } from './scopes.js';
@@ -206,11 +206,16 @@ export class Catalogue {
     });
     this.#assertFreeToolName(toolName);
     const frozenDefinition = deepFreeze({ ...definition, args: tool.entry.inputSchema as JsonObject });
+    let index: OperationIndexEntry | undefined;
     const operation: RegisteredOperation = {
       definition: frozenDefinition,
       toolName,
       tool,
-      index: deepFreeze(indexEntry(frozenDefinition)),
+      // Rendered on first read: it needs Code Mode's schema renderer, an optional peer.
+      get index() {
+        index ??= deepFreeze(indexEntry(frozenDefinition));
+        return index;
+      },
     };
     this.operations.set(toolName, operation);
     this.#changed(this.schemaScheme === false ? ['tools'] : ['tools', 'resources']);
@@ -474,7 +479,10 @@ function indexEntry(definition: OperationDefinition): OperationIndexEntry {
       const arg: OperationIndexEntry['args'][number] = {
         name,
         // The same renderer Code Mode's search uses, so both views of an operation agree.
-        tsType: jsonSchemaToTs(child, { multiline: false, root: schema }),
+        tsType: requireCodeModeTools('the operation index').jsonSchemaToTs(child, {
+          multiline: false,
+          root: schema,
+        }),
         optional: !required.has(name),
       };
       if (isJsonObject(child) && typeof child.description === 'string') arg.description = child.description;

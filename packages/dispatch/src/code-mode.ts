@@ -1,13 +1,7 @@
 /** Code Mode exposure: the `search` and `execute` tools, and the one bridge every sandboxed operation call goes through. */
 import type { CodeModeRunner } from '@agentd/codemode';
 // The runtime-neutral half: the sandbox (Node-only) is loaded lazily by the Dispatcher.
-import {
-  type CallContext,
-  createCodeModeTools,
-  DEFAULT_NAMESPACE,
-  type OperationDescriptor,
-  searchOperations,
-} from '@agentd/codemode/tools';
+import type { CallContext, OperationDescriptor } from '@agentd/codemode/tools';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import type { RegisteredOperation } from './catalogue.js';
@@ -18,6 +12,7 @@ import type { DispatchEnv } from './dispatch-env.js';
 import type { HandlerContext } from './handler-context.js';
 import { isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
+import { requireCodeModeTools } from './optional-peers.js';
 import { describeIssues } from './schema-compiler.js';
 import { isInternalError, ToolResult } from './tool-result.js';
 
@@ -75,6 +70,8 @@ export function createCodeMode(
   options: CodeModeOptions,
   createRunner: () => Promise<CodeModeRunner>,
 ): CodeModeWiring {
+  const { createCodeModeTools, DEFAULT_NAMESPACE, searchOperations } =
+    requireCodeModeTools("exposure: 'codemode'");
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const [searchTool, executeTool] = createCodeModeTools({ namespace });
   let runner: Promise<CodeModeRunner> | undefined = options.runner && Promise.resolve(options.runner);

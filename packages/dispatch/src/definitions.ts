@@ -1,5 +1,4 @@
 /** What embedders register: tools, operations, resources, resource templates, prompts and completers. */
-import { OPERATION_KINDS, type OperationKind } from '@agentd/codemode/tools';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { HandlerContext } from './handler-context.js';
 import type { ToolTaskSupport } from './task-runtime.js';
@@ -92,8 +91,12 @@ export type ErasedToolDefinition = Omit<ToolDefinition, 'inputSchema' | 'outputS
   handler: ToolHandler;
 };
 
-/** The operation kinds are Code Mode's (one list for the catalogue, the worker and the guest). */
-export { OPERATION_KINDS, type OperationKind };
+/**
+ * The operation kinds, in listing order. The same list as Code Mode's (`@agentd/codemode/tools`), held
+ * here too because a server without Code Mode installs no codemode; a test keeps the two equal.
+ */
+export const OPERATION_KINDS = Object.freeze(['query', 'view', 'report', 'command'] as const);
+export type OperationKind = (typeof OPERATION_KINDS)[number];
 
 export interface OperationDefinition<In extends ToolSchema = JsonObject> {
   kind: OperationKind;

@@ -4,6 +4,8 @@
  * undefined when absent; the transports and Code Mode are imported when first asked for. Using a
  * feature whose package is missing throws LocalError('missing_dependency') naming what to install.
  */
+
+import type * as CodeModeTools from '@agentd/codemode/tools';
 import type * as Cfworker from '@cfworker/json-schema';
 import type AjvDraft07 from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020.js';
@@ -35,12 +37,13 @@ export function missingPeer(packages: string, what: string, cause?: unknown) {
 }
 
 // Literal specifiers, so bundlers include whichever of them the application installed.
-const [draft07, modern, formats, cfworker, yaml] = await Promise.all([
+const [draft07, modern, formats, cfworker, yaml, toolsModule] = await Promise.all([
   absentAsUndefined(import('ajv')),
   absentAsUndefined(import('ajv/dist/2020.js')),
   absentAsUndefined(import('ajv-formats')),
   absentAsUndefined(import('@cfworker/json-schema')),
   absentAsUndefined(import('yaml')),
+  absentAsUndefined(import('@agentd/codemode/tools')),
 ]);
 
 /** ajv (both dialects) with ajv-formats, when installed. */
@@ -56,6 +59,15 @@ export const cfworkerModule: typeof Cfworker | undefined = cfworker;
 
 /** yaml, when installed. */
 export const yamlModule: typeof Yaml | undefined = yaml;
+
+/**
+ * Code Mode's runtime-neutral half (search, tool definitions, the schema-to-TypeScript renderer), when
+ * installed; a server that neither uses Code Mode nor reads the operation index never needs it.
+ */
+export function requireCodeModeTools(what: string): typeof CodeModeTools {
+  if (toolsModule === undefined) throw missingPeer('@agentd/codemode', what);
+  return toolsModule;
+}
 
 /** Code Mode's runner package, on first use (a literal specifier: bundlers include it when installed). */
 export async function loadCodeMode(): Promise<typeof import('@agentd/codemode')> {

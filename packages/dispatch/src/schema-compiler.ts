@@ -128,6 +128,8 @@ export function compileSchema(
     throw dispatchError('invalid_schema', `${what} must be a JSON Schema object`);
   }
   const dialect = dialectOf(schema);
+  // A tool with no argument rules (the default `{type: 'object'}`) needs no validator package at all.
+  if (isAnyObjectSchema(schema)) return (value) => (isJsonObject(value) ? undefined : [ANY_OBJECT_ISSUE]);
   if (interpreted(validation)) {
     const problem = schemaShapeProblem(schema);
     if (problem !== undefined)
@@ -146,6 +148,28 @@ export function compileSchema(
     validate ??= compileNow(ajv, schema, what);
     return validate(value) ? undefined : toIssues(validate.errors ?? []);
   };
+}
+
+const ANY_OBJECT_ISSUE: ArgumentIssue = Object.freeze({
+  argument: '',
+  rule: 'type',
+  message: 'arguments must be an object',
+});
+
+/** `{type: 'object'}`, optionally with `$schema` and an empty `properties`: any object passes. */
+function isAnyObjectSchema(schema: Record<string, unknown> | boolean): boolean {
+  if (typeof schema === 'boolean' || schema.type !== 'object') return false;
+  for (const key of Object.keys(schema)) {
+    if (key === 'type' || key === '$schema') continue;
+    if (
+      key === 'properties' &&
+      isJsonObject(schema.properties) &&
+      Object.keys(schema.properties).length === 0
+    )
+      continue;
+    return false;
+  }
+  return true;
 }
 
 function compileNow(
