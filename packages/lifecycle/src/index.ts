@@ -5,11 +5,11 @@
 export {
   APP_MIME_TYPE,
   APPS_EXTENSION,
-  type AppCsp,
-  type AppPermissions,
+  /** @public */ type AppCsp,
+  /** @public */ type AppPermissions,
   type AppResourceUi,
   type AppToolUi,
-  type AppVisibility,
+  /** @public */ type AppVisibility,
   appResourceUiProblem,
   appToolMeta,
   appToolUiProblem,
@@ -23,7 +23,7 @@ export {
   clientExtension,
   isExtensionId,
 } from './extensions.js';
-export { decodeHeaderValue } from './header-value.js';
+export { /** @public */ decodeHeaderValue } from './header-value.js';
 export { type HostPolicy, hostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
 export {
   classifyHttpPost,

@@ -4,7 +4,7 @@
  */
 export type {
   CoreConnection,
-  HandleOptions,
+  /** @public */ HandleOptions,
   ServerCore,
   ServerCoreOptions,
 } from './core-types.js';

@@ -5,12 +5,20 @@
  * verifier in `@agentd/transport-http/jwt`. This file is the package's public API.
  */
 // Header mirroring rules live in @agentd/lifecycle; re-exported for embedders that configure `toolParamHeaders`.
-export type { AuthOptions } from './auth-gate.js';
-export type { Authenticator, BearerToken, Principal } from './bearer-auth.js';
-export { bearerTokenOf, createAuthenticator } from './bearer-auth.js';
+export type { /** @public */ AuthOptions } from './auth-gate.js';
+export type {
+  /** @public */ Authenticator,
+  /** @public */ BearerToken,
+  /** @public */ Principal,
+} from './bearer-auth.js';
+export { /** @public */ bearerTokenOf, /** @public */ createAuthenticator } from './bearer-auth.js';
 export type { EventStore, StoredEvent, StreamOwner } from './event-store.js';
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
-export type { TransportHttpErrorCode } from './local-errors.js';
-export { MemoryEventStore, type MemoryEventStoreOptions } from './memory-event-store.js';
-export type { OAuthResourceOptions, TokenRequest, VerifyToken } from './oauth-options.js';
+export type { /** @public */ TransportHttpErrorCode } from './local-errors.js';
+export { MemoryEventStore, /** @public */ type MemoryEventStoreOptions } from './memory-event-store.js';
+export type {
+  /** @public */ OAuthResourceOptions,
+  /** @public */ TokenRequest,
+  /** @public */ VerifyToken,
+} from './oauth-options.js';
 export type { McpHttpOptions } from './options.js';

@@ -2,4 +2,4 @@
  * @agentd/transport-http/jwt: a JWT/JWKS access-token verifier for the OAuth resource server
  * (on `jose`, runtime-neutral). This file is the subpath's public API.
  */
-export { createJwtVerifier, type JwtVerifierOptions } from './jwt-verifier.js';
+export { createJwtVerifier, /** @public */ type JwtVerifierOptions } from './jwt-verifier.js';

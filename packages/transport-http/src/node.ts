@@ -5,10 +5,10 @@
  */
 export {
   createHttpTransport,
-  type HttpTransport,
+  /** @public */ type HttpTransport,
   type HttpTransportOptions,
   type ServeHttpOptions,
   serveHttp,
-  type TlsOptions,
+  /** @public */ type TlsOptions,
 } from './http-transport.js';
-export { createNodeHandler, type NodeHandler } from './node-handler.js';
+export { createNodeHandler, /** @public */ type NodeHandler } from './node-handler.js';

@@ -1,8 +1,8 @@
 /** Public API of @agentd/transport-vsock: AF_VSOCK listener and dialer for MCP servers. */
-export { connectVsock } from './connect-vsock.js';
+export { /** @public */ connectVsock } from './connect-vsock.js';
 export { VMADDR_CID_ANY } from './constants.js';
-export { localCid } from './local-cid.js';
+export { /** @public */ localCid } from './local-cid.js';
 export { vsockAddonInfo, vsockUnavailableReason } from './native.js';
 export { parseVsockAddress } from './parse-vsock-address.js';
-export { serveVsock, type VsockServer } from './serve-vsock.js';
-export { bindVsock, VsockListener } from './vsock-listener.js';
+export { serveVsock, /** @public */ type VsockServer } from './serve-vsock.js';
+export { bindVsock, /** @public */ VsockListener } from './vsock-listener.js';

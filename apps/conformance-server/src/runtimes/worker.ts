@@ -7,4 +7,5 @@
 import { everythingFetch } from '../fetch-app.js';
 
 // The Workers module format requires a default export (the one exception to named exports).
+/** @public the workerd entry: the runtime calls it */
 export default { fetch: (request: Request) => everythingFetch(request) };
