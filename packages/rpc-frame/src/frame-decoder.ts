@@ -2,6 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import { type Classified, classify } from './classify.js';
 import { ErrorCode } from './error-codes.js';
+import { invalidArgument } from './local-errors.js';
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
@@ -37,7 +38,7 @@ export class FrameDecoder {
   constructor(options: FrameDecoderOptions = {}) {
     const limit = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     if (!Number.isSafeInteger(limit) || limit < 1) {
-      throw new RangeError(`maxFrameBytes must be a positive integer, got ${String(limit)}`);
+      throw invalidArgument(`maxFrameBytes must be a positive integer, got ${String(limit)}`);
     }
     this.maxFrameBytes = limit;
   }

@@ -23,11 +23,19 @@ describe('encodeSseEvent', () => {
   });
 
   it('refuses field values that would break the framing', () => {
-    expect(() => encodeSseEvent({ data: 'x', id: 'a\nb' })).toThrow(RangeError);
-    expect(() => encodeSseEvent({ data: 'x', id: 'a\0b' })).toThrow(RangeError);
-    expect(() => encodeSseEvent({ data: 'x', event: 'a\rb' })).toThrow(RangeError);
+    expect(() => encodeSseEvent({ data: 'x', id: 'a\nb' })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() => encodeSseEvent({ data: 'x', id: 'a\0b' })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() => encodeSseEvent({ data: 'x', event: 'a\rb' })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
     for (const retry of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => encodeSseEvent({ data: 'x', retry })).toThrow(RangeError);
+      expect(() => encodeSseEvent({ data: 'x', retry })).toThrow(
+        expect.objectContaining({ code: 'invalid_argument' }),
+      );
     }
   });
 
@@ -50,7 +58,9 @@ describe('encodeSseMessage', () => {
     const m = { jsonrpc: '2.0' as const, id: 1, result: { text: 'a\nb' } };
     expect(encodeSseMessage(m)).toBe(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
     expect(encodeSseMessage(m, 's1-4')).toBe(`event: message\nid: s1-4\ndata: ${JSON.stringify(m)}\n\n`);
-    expect(() => encodeSseMessage(m, 'bad\nid')).toThrow(RangeError);
+    expect(() => encodeSseMessage(m, 'bad\nid')).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
   });
 
   it('any message round-trips through an event-stream parser', () => {

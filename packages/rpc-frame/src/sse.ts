@@ -1,4 +1,5 @@
 /** Server-Sent Events framing shared by every HTTP stream. */
+import { invalidArgument } from './local-errors.js';
 import type { JsonRpcMessage } from './messages.js';
 
 export interface SseEvent {
@@ -26,7 +27,7 @@ export function encodeSseEvent(event: SseEvent): string {
   if (event.id !== undefined) out += `id: ${checkField('id', event.id, ID_FORBIDDEN)}\n`;
   if (event.retry !== undefined) {
     if (!Number.isSafeInteger(event.retry) || event.retry < 0) {
-      throw new RangeError(`SSE retry must be a non-negative integer, got ${String(event.retry)}`);
+      throw invalidArgument(`SSE retry must be a non-negative integer, got ${String(event.retry)}`);
     }
     out += `retry: ${event.retry}\n`;
   }
@@ -48,6 +49,6 @@ export function encodeSseComment(text = ''): string {
 }
 
 function checkField(name: string, value: string, forbidden: RegExp): string {
-  if (forbidden.test(value)) throw new RangeError(`SSE ${name} must not contain line breaks or NUL`);
+  if (forbidden.test(value)) throw invalidArgument(`SSE ${name} must not contain line breaks or NUL`);
   return value;
 }

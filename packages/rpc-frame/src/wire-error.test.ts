@@ -26,7 +26,7 @@ describe('WireError', () => {
   });
 
   it('refuses a non-integer code', () => {
-    expect(() => new WireError(1.5, 'x')).toThrow(RangeError);
+    expect(() => new WireError(1.5, 'x')).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
   });
 
   it('recognises WireErrors from another copy of the package by their brand', () => {

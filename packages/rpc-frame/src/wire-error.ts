@@ -1,5 +1,6 @@
 /** The two error families: WireError crosses the wire, LocalError never does. */
 import { ErrorCode } from './error-codes.js';
+import type { RpcFrameErrorCode } from './local-errors.js';
 import type { JsonRpcErrorObject } from './messages.js';
 
 /** Marks WireErrors across copies of this package (two installed versions must still agree). */
@@ -14,7 +15,10 @@ export class WireError extends Error {
   constructor(code: number, message: string, data?: unknown, options?: { cause?: unknown }) {
     super(message, options);
     if (!Number.isSafeInteger(code))
-      throw new RangeError(`a wire error code must be an integer, got ${code}`);
+      throw new LocalError<RpcFrameErrorCode>(
+        'invalid_argument',
+        `a wire error code must be an integer, got ${code}`,
+      );
     this.code = code;
     this.data = data;
     Object.defineProperty(this, WIRE_ERROR_BRAND, { value: true });

@@ -1,7 +1,8 @@
 /** A ready `verifyToken` for JWT access tokens: signature by the issuer's JWKS, issuer, audience, expiry, scopes. */
+import { LocalError } from '@agentd/rpc-frame';
 import type { PeerAuth } from '@agentd/server';
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
-import { invalidOption } from './local-errors.js';
+import { invalidOption, type TransportHttpErrorCode } from './local-errors.js';
 import type { VerifyToken } from './oauth-options.js';
 
 export interface JwtVerifierOptions {
@@ -83,7 +84,13 @@ export function createJwtVerifier(options: JwtVerifierOptions): VerifyToken {
       ({ payload } = await jwtVerify(token, keys, verifyOptions));
     } catch (error) {
       if (isTokenVerdict(error)) return undefined;
-      throw new Error('cannot verify the access token now', { cause: error });
+      throw new LocalError<TransportHttpErrorCode>(
+        'verifier_unavailable',
+        'cannot verify the access token now',
+        {
+          cause: error,
+        },
+      );
     }
     const scopes = scopesOf(payload);
     if (!required.every((scope) => scopes.includes(scope))) return undefined;

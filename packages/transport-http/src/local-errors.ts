@@ -7,7 +7,9 @@ export type TransportHttpErrorCode =
   /** `listen` on a non-loopback address without auth. */
   | 'insecure_bind'
   /** A request body passed `maxBodyBytes` (answered 413). */
-  | 'body_too_large';
+  | 'body_too_large'
+  /** The token verifier could not decide now (e.g. the JWKS is unreachable): answered 503, logged. */
+  | 'verifier_unavailable';
 
 export function httpError(code: TransportHttpErrorCode, message: string): LocalError<TransportHttpErrorCode> {
   return new LocalError<TransportHttpErrorCode>(code, message);

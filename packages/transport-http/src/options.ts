@@ -98,7 +98,7 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 function sessionIdPrefix(value: string | undefined): string {
   if (value === undefined) return '';
   if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(value))
-    throw new TypeError('sessionIdPrefix must be 1-32 characters of A-Z a-z 0-9 _ -');
+    throw invalidOption('sessionIdPrefix must be 1-32 characters of A-Z a-z 0-9 _ -');
   return value;
 }
 
