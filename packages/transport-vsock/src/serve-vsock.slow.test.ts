@@ -144,7 +144,7 @@ describe('serveVsock, bad input and load', () => {
     const client = await connect();
     client.send({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(4096) } });
     const refused = await client.waitFor((m) => m.error?.code === -32600);
-    expect(refused.error?.message).toMatch(/exceeds 1024 bytes/);
+    expect(refused.error?.message).toMatch(/Payload Too Large: limit is 1024 bytes/);
     await client.closed();
     const other = await connect();
     expect((await other.request('ping')).result).toEqual({});

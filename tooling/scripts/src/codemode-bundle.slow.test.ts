@@ -114,7 +114,7 @@ describe('a bundled Code Mode server (esbuild)', () => {
     const result = await client.callTool({
       name: 'execute',
       arguments: {
-        code: 'const n = await agentd.query("sum", { a: 2, b: 3 }); console.log("sum", n); return n * 2;',
+        code: 'const n = await api.query("sum", { a: 2, b: 3 }); console.log("sum", n); return n * 2;',
       },
     });
     expect(result.isError).not.toBe(true);
