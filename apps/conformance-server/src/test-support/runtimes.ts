@@ -86,7 +86,7 @@ async function waitForHttp(url: string, stop: () => Promise<void>): Promise<void
         const res = await fetch(url, { method: 'GET' });
         await res.text();
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 20_000, interval: 50 },
     );
   } catch (error) {
     await stop();
