@@ -1,9 +1,10 @@
 /**
- * One table of bad requests, sent over stdio, unix, the vsock stand-in (the addon's socket code
- * on AF_UNIX) and HTTP: every transport must answer each with the same JSON-RPC error, and that
- * error must be the row's expected one (the unified texts of `@agentd/lifecycle`).
+ * One table of bad requests, sent over stdio, unix and HTTP: every transport must answer each with
+ * the same JSON-RPC error, and that error must be the row's expected one (the unified texts of
+ * `@agentd/lifecycle`). vsock cannot connect to itself on one machine, so its column lives in
+ * transport-vsock's own serve-vsock-errors test (over that package's AF_UNIX stand-in): there
+ * vsock answers each bad request exactly as stdio does.
  */
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,13 +14,7 @@ import { MetaKey, MODERN_VERSION, SUPPORTED_VERSIONS } from '@agentd/lifecycle';
 import { createServerCore, openStdio, type ServerCore, silentLogger } from '@agentd/server';
 import { serveHttp } from '@agentd/transport-http/node';
 import { bindUnix, dialUnix, serveUnix } from '@agentd/transport-unix';
-import { serveVsock } from '@agentd/transport-vsock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The vsock tests' own stand-in: vsock cannot connect to itself on one machine.
-import {
-  bindUnixViaAddon,
-  connectUnixViaAddon,
-} from '../../../packages/transport-vsock/src/test-support/unix-stand-in.js';
 
 type Json = Record<string, unknown>;
 type CoreKind = 'dual' | 'modern-only';
@@ -363,7 +358,6 @@ async function overHttp(url: string, row: Row): Promise<{ status: number; answer
 interface Served {
   readonly core: ServerCore;
   readonly unixPath: string;
-  readonly vsockPath: string;
   readonly httpUrl: string;
   close(): Promise<void>;
 }
@@ -374,19 +368,15 @@ const served = new Map<CoreKind, Served>();
 async function serveAll(kind: CoreKind): Promise<Served> {
   const core = buildCore(kind);
   const unixPath = join(dir, `${kind}.unix`);
-  const vsockPath = join(dir, `${kind}.vsock`);
   const unix = serveUnix(await bindUnix(unixPath), core);
-  const vsock = serveVsock(bindUnixViaAddon(vsockPath), core);
   const http = await serveHttp(core);
   return {
     core,
     unixPath,
-    vsockPath,
     httpUrl: http.url.replace('127.0.0.1', 'localhost'),
     async close() {
       await http.close(1_000);
       await unix.close(1_000);
-      await vsock.close(1_000);
       await core.close();
     },
   };
@@ -422,34 +412,22 @@ async function unixAnswer(path: string, row: Row): Promise<Json> {
   }
 }
 
-async function vsockAnswer(path: string, row: Row): Promise<Json> {
-  const socket = connectUnixViaAddon(path);
-  await once(socket, 'connect');
-  try {
-    return await overNdjson((line) => socket.write(line), new Lines(socket), row);
-  } finally {
-    socket.destroy();
-  }
-}
-
 describe('the same bad request gets the same JSON-RPC error on every transport', () => {
   it.each(ROWS)('$name', async (row) => {
     const target = served.get(row.core) as Served;
-    const [stdio, unix, vsock, http] = await Promise.all([
+    const [stdio, unix, http] = await Promise.all([
       stdioAnswer(target.core, row),
       unixAnswer(target.unixPath, row),
-      vsockAnswer(target.vsockPath, row),
       overHttp(target.httpUrl, row),
     ]);
     const expected = { jsonrpc: '2.0', ...row.expected };
     // Each against the row's expectation, then each against the others (the same object, byte for byte).
-    expect({ stdio, unix, vsock, http: http.answer }).toEqual({
+    expect({ stdio, unix, http: http.answer }).toEqual({
       stdio: expected,
       unix: expected,
-      vsock: expected,
       http: expected,
     });
-    const encoded = new Set([stdio, unix, vsock, http.answer].map((answer) => JSON.stringify(answer)));
+    const encoded = new Set([stdio, unix, http.answer].map((answer) => JSON.stringify(answer)));
     expect(encoded.size).toBe(1);
     expect(http.status).toBe(row.status);
   });

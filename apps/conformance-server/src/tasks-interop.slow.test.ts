@@ -17,7 +17,7 @@ import {
   ElicitRequestSchema,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type EverythingServer, startEverythingServer } from './serve-everything.js';
 
 const TASKS = { 'io.modelcontextprotocol/tasks': {} };
@@ -64,10 +64,14 @@ describe('SDK v1 client: 2025-11-25 tasks (experimental API)', () => {
       expect(seen.at(-1)).toBe('result');
       expect(final?.content).toEqual([{ type: 'text', text: 'Computed v1 after 0.2s' }]);
       // The status change also reached the session as notifications/tasks/status (its GET stream).
-      for (let i = 0; i < 100 && !statuses.some((t) => t.status === 'completed'); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(statuses).toContainEqual(expect.objectContaining({ status: 'completed', ttl: 60_000 }));
+      await vi.waitFor(
+        () => {
+          expect(statuses, 'the completed status notification').toContainEqual(
+            expect.objectContaining({ status: 'completed', ttl: 60_000 }),
+          );
+        },
+        { timeout: 10_000, interval: 20 },
+      );
 
       const { tasks } = await client.experimental.tasks.listTasks();
       expect(tasks.length).toBeGreaterThan(0);
@@ -161,10 +165,13 @@ describe('SDK v2 client: the 2026-07-28 tasks extension with explicit requests',
 
       const get = () => client.request({ method: 'tasks/get', params: { taskId } }, anyResult);
       let task = await get();
-      for (let i = 0; i < 100 && task.status !== 'input_required'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        task = await get();
-      }
+      await vi.waitFor(
+        async () => {
+          task = await get();
+          expect(task.status, 'the task to ask for input').toBe('input_required');
+        },
+        { timeout: 10_000, interval: 20 },
+      );
       expect(task).toMatchObject({
         taskId,
         status: 'input_required',
@@ -178,10 +185,13 @@ describe('SDK v2 client: the 2026-07-28 tasks extension with explicit requests',
         anyResult,
       );
       expect(ack).not.toHaveProperty('taskId');
-      for (let i = 0; i < 100 && task.status !== 'completed'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        task = await get();
-      }
+      await vi.waitFor(
+        async () => {
+          task = await get();
+          expect(task.status, 'the task to complete').toBe('completed');
+        },
+        { timeout: 10_000, interval: 20 },
+      );
       expect(task.result).toMatchObject({ content: [{ type: 'text', text: 'Deleted v2.txt' }] });
       await expect(
         client.request({ method: 'tasks/get', params: { taskId: 'no-such-task' } }, anyResult),

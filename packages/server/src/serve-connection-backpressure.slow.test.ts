@@ -2,7 +2,7 @@
 import type net from 'node:net';
 import type { StreamPushWriter } from '@agentd/subscriptions';
 import { type Message, memoryLogger, NdjsonClient, testHandler } from '@agentd/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerCoreOptions } from './core-types.js';
 import type { Handler } from './handler.js';
 import type { ServeConnectionOptions } from './serve-connection.js';
@@ -79,10 +79,15 @@ describe('backpressure', () => {
     // Wait until the server stopped taking requests: handled stays put while nothing is read.
     await waitUntil(() => handled() > 0);
     let last = -1;
-    while (handled() !== last) {
-      last = handled();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await vi.waitFor(
+      () => {
+        const now = handled();
+        const moved = now !== last;
+        last = now;
+        expect(moved, 'the server to stop handling while nothing is read').toBe(false);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
     expect(handled()).toBeLessThan(total);
     const client = new NdjsonClient(socket);
     socket.resume();

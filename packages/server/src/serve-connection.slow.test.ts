@@ -1,7 +1,7 @@
 /** The NDJSON loop over real unix sockets: bad input, concurrency, cancellation, slow peers, teardown. */
 import type net from 'node:net';
 import { memoryLogger, testHandler } from '@agentd/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerCore } from './core-types.js';
 import type { ServeConnectionOptions } from './serve-connection.js';
 import { createServerCore } from './server-core.js';
@@ -229,11 +229,14 @@ describe('teardown', () => {
       stalled.write(`{"jsonrpc":"2.0","id":${i},"method":"test/big","params":{"bytes":65536}}\n`);
     }
     let pushes = 0;
-    while (handler.state.disconnects.length === 0) {
-      core.notifyResourceUpdated('test://hot', { keep: true });
-      pushes += 1;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await vi.waitFor(
+      () => {
+        core.notifyResourceUpdated('test://hot', { keep: true });
+        pushes += 1;
+        expect(handler.state.disconnects.length, 'the stalled peer to be dropped').toBeGreaterThan(0);
+      },
+      { timeout: 20_000, interval: 10 },
+    );
     expect(handler.state.disconnects[0]?.peer.connectionId).toBe(srv.handles[1]?.peer.connectionId);
     const dropped = logger.records.find((r) => r.level === 'warn' && r.message === 'dropping connection');
     expect(String(dropped?.fields.reason)).toContain(reason);

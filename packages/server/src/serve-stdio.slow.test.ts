@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { memoryLogger, testHandler } from '@agentd/test-support';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openStdio, serveStdio } from './serve-stdio.js';
 import { createServerCore } from './server-core.js';
 
@@ -80,7 +80,12 @@ describe('serveStdio', () => {
         },
       })}\n`,
     );
-    while (handle.connection.listenCount === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(
+      () => {
+        expect(handle.connection.listenCount, 'the listen stream to open').toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 5 },
+    );
     await handle.shutdown(1_000);
     await handle.closed;
     const lines = output

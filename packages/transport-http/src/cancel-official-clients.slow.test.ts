@@ -4,13 +4,15 @@
  * with no transport error. A cancelled legacy POST used to end as 204 with no content type,
  * which both clients reject ("Unexpected content type: null", CLIENT_HTTP_UNEXPECTED_CONTENT).
  */
+
+import { setImmediate } from 'node:timers/promises';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFetchHarness } from './test-support/fetch-harness.js';
 import { startHarness } from './test-support/harness.js';
 
@@ -43,11 +45,12 @@ const servers: Record<string, () => Promise<Server>> = {
 };
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await vi.waitFor(
+    () => {
+      expect(check(), what).toBe(true);
+    },
+    { timeout: 10_000, interval: 10 },
+  );
 }
 
 /** Starts `wait`, aborts it once the server runs it, then checks the same client still works. */
@@ -70,8 +73,9 @@ async function abortThenReuse(
   expect(await outcome).toBe('rejected');
   await until(() => aborted > before, 'the server to abort the call');
   expect(await echo()).toMatchObject({ content: [{ type: 'text', text: 'still here' }] });
-  // The cancelled POST's answer (an empty event stream) has been read by now; give stragglers a beat.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // The cancelled POST's answer (an empty event stream) was read before the echo's: one turn of
+  // the loop lets an error it raised surface.
+  await setImmediate();
   expect(errors).toEqual([]);
 }
 
@@ -151,6 +155,7 @@ for (const [adapter, start] of Object.entries(servers)) {
         'mcp-protocol-version': '2025-11-25',
       };
       const before = aborted;
+      const started = requests;
       const call = fetch(server.url, {
         method: 'POST',
         headers,
@@ -161,7 +166,7 @@ for (const [adapter, start] of Object.entries(servers)) {
           params: { name: 'wait', arguments: {} },
         }),
       });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => requests > started, 'the server to run the call');
       const deleted = await fetch(server.url, { method: 'DELETE', headers });
       expect(deleted.status).toBe(204);
       const answer = await call;

@@ -9,8 +9,9 @@ import { createFetchHandler } from './index.js';
 import { MODERN_META, sseMessages } from './test-support/harness.js';
 
 const aborted: RequestContext[] = [];
+const started: RequestContext[] = [];
 const core = createServerCore({
-  handler: toolHandler({ onAbort: (c) => aborted.push(c) }),
+  handler: toolHandler({ onAbort: (c) => aborted.push(c), onRequest: (c) => started.push(c) }),
   serverInfo: { name: 'fetch-test', version: '1.0.0' },
   logger: silentLogger,
 });
@@ -103,15 +104,21 @@ describe('createFetchHandler', () => {
   it('aborting request.signal cancels the request in the core', async () => {
     const controller = new AbortController();
     const before = aborted.length;
+    const running = started.length;
     const pending = handler(
       modern('tools/call', { name: 'wait', arguments: {} }, { signal: controller.signal }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const waitFor = { timeout: 10_000, interval: 10 };
+    await vi.waitFor(() => {
+      expect(started.length, 'the core to run the call').toBe(running + 1);
+    }, waitFor);
     controller.abort();
-    for (let i = 0; i < 100 && aborted.length === before; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(aborted.length).toBe(before + 1);
-    for (let i = 0; i < 100 && handler.activeRequests > 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(handler.activeRequests).toBe(0);
+    await vi.waitFor(() => {
+      expect(aborted.length, 'the core to abort the call').toBe(before + 1);
+    }, waitFor);
+    await vi.waitFor(() => {
+      expect(handler.activeRequests, 'the request to finish').toBe(0);
+    }, waitFor);
     await pending.catch(() => undefined);
   });
 

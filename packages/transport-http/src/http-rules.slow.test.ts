@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { toolHandler } from '@agentd/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpTransport, serveHttp } from './node.js';
 import { type Harness, MODERN_META, modernPost, startHarness } from './test-support/harness.js';
 
@@ -318,7 +318,12 @@ describe('configurations', () => {
     });
     expect(listen.status).toBe(200);
     const slow = modernPost(url, 'tools/call', { name: 'progress' }, { meta: { progressToken: 1 } });
-    while (t.activeRequests < 2) await new Promise((r) => setTimeout(r, 5));
+    await vi.waitFor(
+      () => {
+        expect(t.activeRequests, 'the listen stream and the call to be in flight').toBe(2);
+      },
+      { timeout: 10_000, interval: 5 },
+    );
     const closed = t.close(5_000);
     const text = await listen.text();
     expect(text).toContain('"id":9');

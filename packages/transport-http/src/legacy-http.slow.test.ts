@@ -5,7 +5,7 @@ import {
   CreateMessageRequestSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Harness, sseMessages, startHarness } from './test-support/harness.js';
 
 let h: Harness;
@@ -72,10 +72,13 @@ describe('legacy sessions with the official SDK client', () => {
     void updated.then((uri) => {
       seen = uri;
     });
-    for (let i = 0; i < 100 && seen === undefined; i++) {
-      h.core.notifyResourceUpdated(WATCHED_URI, { keep: true });
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await vi.waitFor(
+      () => {
+        h.core.notifyResourceUpdated(WATCHED_URI, { keep: true });
+        expect(seen, 'the client to see an update on its GET stream').toBe(WATCHED_URI);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     expect(await updated).toBe(WATCHED_URI);
 
     // Progress arrives on the POST's SSE stream.

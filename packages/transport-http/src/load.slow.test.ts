@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bulkClient, type Harness, MODERN_META, modernPost, startHarness } from './test-support/harness.js';
 
 setFlagsFromString('--expose-gc');
@@ -198,7 +198,12 @@ describe('load', { timeout: 120_000 }, () => {
     bulk.close();
     expect(ids.size).toBe(10_000);
     expect(h.transport.sessionCount).toBeGreaterThan(0);
-    while (h.transport.sessionCount > 0) await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(
+      () => {
+        expect(h.transport.sessionCount, 'every idle session to expire').toBe(0);
+      },
+      { timeout: 100_000, interval: 100 },
+    );
     expect(h.core.connectionCount).toBe(0);
     const after = heapMb();
     expect(after - before).toBeLessThan(16);

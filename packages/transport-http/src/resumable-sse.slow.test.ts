@@ -17,6 +17,9 @@ import { modernPost } from './test-support/harness.js';
 interface Server {
   core: ServerCore;
   url: string;
+  /** Exchanges in flight, a GET stream included. */
+  activeRequests(): number;
+  sessionCount(): number;
   close(): Promise<void>;
 }
 
@@ -32,11 +35,12 @@ async function release(key: string): Promise<void> {
 }
 
 async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await vi.waitFor(
+    () => {
+      expect(check(), what).toBe(true);
+    },
+    { timeout: ms, interval: 10 },
+  );
 }
 
 async function start(options: ServeHttpOptions = {}): Promise<Server> {
@@ -72,6 +76,8 @@ async function start(options: ServeHttpOptions = {}): Promise<Server> {
   return {
     core,
     url: `http://localhost:${transport.address.port}/mcp`,
+    activeRequests: () => transport.activeRequests,
+    sessionCount: () => transport.sessionCount,
     async close() {
       await transport.close(500);
       await core.close();
@@ -286,7 +292,7 @@ describe('legacy SSE resumability, in-memory event store', () => {
     expect(primingId).toMatch(/:0$/);
     controller.abort();
     // Pushed while no GET connection is open: recorded on the GET stream for the resume.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => server.activeRequests() === 0, 'the server to see the GET stream close');
     server.core.notifyResourceUpdated('test://doc');
     const resumed = await session.resume(primingId);
     expect(resumed.status).toBe(200);
@@ -323,8 +329,11 @@ describe('legacy SSE resumability, in-memory event store', () => {
       controller.abort();
       const resumed = await session.resume(primingId);
       expect(resumed.status).toBe(200);
-      // Several reaper periods later the session still answers.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // A session idle since after the resume, with no stream, is reaped: the reaper has run past
+      // the TTL of both, and the resumed one must still answer.
+      await rawSession(short.url);
+      expect(short.sessionCount()).toBe(2);
+      await until(() => short.sessionCount() === 1, 'the reaper to end the idle session');
       const ping = await fetch(short.url, {
         method: 'POST',
         headers: session.headers,

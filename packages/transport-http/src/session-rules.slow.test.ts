@@ -1,7 +1,7 @@
 import { paramHeadersOf } from '@agentd/lifecycle';
 import { createServerCore, silentLogger } from '@agentd/server';
 import { toolHandler } from '@agentd/test-support';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { serveHttp } from './node.js';
 import { modernPost } from './test-support/harness.js';
 
@@ -73,9 +73,14 @@ it('at maxSessions evicts the least recently used idle session; 503 only when no
     });
   const a = await init();
   const b = await init();
-  // a is used after b, so b is the least recently used.
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  await (await list(a.id)).text();
+  // a is used after b, so b is the least recently used: a later clock (Date only) says so even
+  // when both land in the same millisecond.
+  vi.setSystemTime(Date.now() + 1_000);
+  try {
+    await (await list(a.id)).text();
+  } finally {
+    vi.useRealTimers();
+  }
   const c = await init();
   expect(c.status).toBe(200);
   expect(s.t.sessionCount).toBe(2);
@@ -138,12 +143,16 @@ it('decodes a base64 Mcp-Name and cancels a request whose client closed its stre
       },
     }),
   }).catch(() => undefined);
-  while (s.t.activeRequests < 2) await new Promise((r) => setTimeout(r, 10));
+  const waitFor = { timeout: 10_000, interval: 10 };
+  await vi.waitFor(() => {
+    expect(s.t.activeRequests, 'both calls to be in flight').toBe(2);
+  }, waitFor);
   controller.abort();
   await pending;
   // The aborted request is cancelled (its tool sees the abort); the other keeps running.
-  while (s.t.activeRequests > 1) await new Promise((r) => setTimeout(r, 10));
-  expect(s.t.activeRequests).toBe(1);
+  await vi.waitFor(() => {
+    expect(s.t.activeRequests, 'the aborted call to end').toBe(1);
+  }, waitFor);
   await s.t.close(50);
   await s.core.close();
 });

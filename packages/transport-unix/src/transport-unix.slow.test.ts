@@ -4,9 +4,10 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { createServerCore, type Handler, type ServerCore, silentLogger } from '@agentd/server';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bindUnix } from './bind-unix.js';
 import { dialUnix } from './connect-unix.js';
 import { serveUnix, type UnixServer } from './serve-unix.js';
@@ -24,8 +25,10 @@ afterEach(async () => {
 /** Resolvers of tests waiting for a `slow` request to reach the handler. */
 const slowStarted: Array<() => void> = [];
 const nextSlowStart = (): Promise<void> => new Promise((resolve) => slowStarted.push(resolve));
+/** Releases of the parked `slow` requests: each finishes when the test lets it, or on abort. */
+const slowGates: Array<() => void> = [];
 
-/** A tiny handler: `slow` waits (and reports that it started), `origin` reports the peer's trust domain. */
+/** A tiny handler: `slow` parks until released or aborted (and reports that it started), `origin` reports the peer's trust domain. */
 function handler(): Handler {
   return {
     capabilities: () => ({ tools: { listChanged: true }, resources: { subscribe: true } }),
@@ -35,11 +38,8 @@ function handler(): Handler {
       if (request.method === 'slow') {
         for (const resolve of slowStarted.splice(0)) resolve();
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Number(request.params?.ms ?? 100));
-          ctx.signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            resolve();
-          });
+          slowGates.push(resolve);
+          ctx.signal.addEventListener('abort', () => resolve());
         });
         return { done: true };
       }
@@ -195,8 +195,12 @@ describe('serveUnix', () => {
       ],
       3,
     );
-    while (c.registry.subscriberCount('agent://status') < 2)
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(
+      () => {
+        expect(c.registry.subscriberCount('agent://status'), 'both subscriptions to register').toBe(2);
+      },
+      { timeout: 10_000, interval: 5 },
+    );
     expect(c.notifyListChanged('tools')).toBe(2);
     expect(c.notifyResourceUpdated('agent://status')).toBe(2);
     const [, , first, second] = await legacyAnswers;
@@ -213,7 +217,12 @@ describe('serveUnix', () => {
     expect(c.notifyResourceUpdated('agent://status')).toBe(1);
     legacy.destroy();
     modern.destroy();
-    while (c.connectionCount > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(
+      () => {
+        expect(c.connectionCount, 'both connections to close').toBe(0);
+      },
+      { timeout: 10_000, interval: 5 },
+    );
     expect(c.registry.stats()).toEqual({ uris: 0, subscriptions: 0, channels: 0, listenStreams: 0 });
     expect(c.notifyListChanged('tools')).toBe(0);
   });
@@ -223,10 +232,17 @@ describe('serveUnix', () => {
     const server = serveUnix(await bindUnix(path), core());
     const socket = await dialUnix(path);
     const started = nextSlowStart();
-    const answered = exchange(socket, ['{"jsonrpc":"2.0","id":"s","method":"slow","params":{"ms":150}}'], 1);
+    const answered = exchange(socket, ['{"jsonrpc":"2.0","id":"s","method":"slow"}'], 1);
     await started;
     const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
-    await server.close(5_000);
+    let closed = false;
+    const closing = server.close(5_000).then(() => {
+      closed = true;
+    });
+    await setImmediate();
+    expect(closed, 'close() waits for the request in flight').toBe(false);
+    for (const release of slowGates.splice(0)) release();
+    await closing;
     expect((await answered)[0]).toEqual({ jsonrpc: '2.0', id: 's', result: { done: true } });
     await ended;
     await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
@@ -238,11 +254,7 @@ describe('serveUnix', () => {
     const server = serveUnix(await bindUnix(path), core());
     const socket = await dialUnix(path);
     const started = nextSlowStart();
-    const answered = exchange(
-      socket,
-      ['{"jsonrpc":"2.0","id":"s","method":"slow","params":{"ms":20000}}'],
-      1,
-    );
+    const answered = exchange(socket, ['{"jsonrpc":"2.0","id":"s","method":"slow"}'], 1);
     await started;
     const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
     await server.close(50);

@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { createServerCore, type ServerCore } from '@agentd/server';
 import { type Message, MODERN_META, memoryLogger, NdjsonClient, toolHandler } from '@agentd/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ServeVsockOptions, serveVsock, type VsockServer } from './serve-vsock.js';
 import { bindUnixViaAddon, connectUnixViaAddon, tempSocketPath } from './test-support/unix-stand-in.js';
 import type { VsockSocket } from './vsock-socket.js';
@@ -45,13 +45,14 @@ function setup(options: ServeVsockOptions = {}) {
   return { core, server, handler, logger, raw, connect };
 }
 
-/** Polls a condition the test cannot await directly (server-side state); fails after 5 s. */
-async function waitUntil(test: () => boolean): Promise<void> {
-  const started = Date.now();
-  while (!test()) {
-    if (Date.now() - started > 5_000) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** Awaits server-side state the test cannot await directly. */
+async function waitUntil(test: () => boolean, what = 'the server-side condition'): Promise<void> {
+  await vi.waitFor(
+    () => {
+      expect(test(), what).toBe(true);
+    },
+    { timeout: 10_000, interval: 5 },
+  );
 }
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({ name, arguments: args });
@@ -276,11 +277,14 @@ describe('vsock stand-in: slow peers and load', () => {
       );
     }
     let pushes = 0;
-    while (handler.state.disconnects.length === 0) {
-      core.notifyResourceUpdated(STATUS, { keep: true });
-      pushes += 1;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await vi.waitFor(
+      () => {
+        core.notifyResourceUpdated(STATUS, { keep: true });
+        pushes += 1;
+        expect(handler.state.disconnects.length, 'the stalled peer to be dropped').toBeGreaterThan(0);
+      },
+      { timeout: 20_000, interval: 10 },
+    );
     expect(handler.state.disconnects[0]?.connectionId).toBe(stalledPeer?.connectionId);
     const dropped = logger.records.find((r) => r.level === 'warn' && r.message === 'dropping connection');
     expect(String(dropped?.fields.reason)).toContain(reason);

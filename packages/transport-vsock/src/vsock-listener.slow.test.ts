@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { vsockAddonInfo } from './native.js';
 import {
   bindUnixViaAddon,
@@ -50,9 +50,12 @@ describe('VsockListener', () => {
       await Promise.all(Array.from({ length: 50 }, () => roundTrip(socketPath.path)));
     }
     // Server-side sockets close on the next loop turns after their clients.
-    for (let i = 0; i < 50 && openFdCount() > fds; i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(openFdCount()).toBe(fds);
+    await vi.waitFor(
+      () => {
+        expect(openFdCount(), 'the server-side sockets to close').toBe(fds);
+      },
+      { timeout: 10_000, interval: 10 },
+    );
     expect(threadCount()).toBe(threads);
   });
 

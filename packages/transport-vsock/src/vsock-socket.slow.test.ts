@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import net from 'node:net';
+import { setImmediate } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bindUnixViaAddon, connectUnixViaAddon, tempSocketPath } from './test-support/unix-stand-in.js';
 import type { VsockListener } from './vsock-listener.js';
@@ -88,8 +89,9 @@ describe('VsockSocket over the addon', () => {
       }
     }
     expect(sawBackpressure).toBe(true);
-    // Nobody reads: the kernel buffers and ours fill up, and the rest stays with the writer.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nobody reads: the kernel buffers and ours fill up, and the rest stays with the writer
+    // after the loop has had a turn to flush what it could.
+    await setImmediate();
     expect(client.writableLength).toBeGreaterThan(0);
     const received = readAll(server);
     server.resume();
@@ -160,7 +162,8 @@ describe('VsockSocket over the addon', () => {
     server.pause();
     const big = Buffer.alloc(4 * 1024 * 1024);
     const result = new Promise<Error | null | undefined>((resolve) => client.write(big, resolve));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // One loop turn: the write is handed to the socket and waits on the full buffer.
+    await setImmediate();
     client.destroy();
     expect(await result).toBeInstanceOf(Error);
     server.destroy();

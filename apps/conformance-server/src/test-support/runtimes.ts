@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { vi } from 'vitest';
 import { type FixtureProcess, startPrinter } from './fixture-process.js';
 
 const require = createRequire(import.meta.url);
@@ -79,17 +80,18 @@ const mainWorker :Workerd.Worker = (
 
 /** workerd prints nothing when ready: poll until the socket answers. */
 async function waitForHttp(url: string, stop: () => Promise<void>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      const res = await fetch(url, { method: 'GET' });
-      await res.text();
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  try {
+    await vi.waitFor(
+      async () => {
+        const res = await fetch(url, { method: 'GET' });
+        await res.text();
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+  } catch (error) {
+    await stop();
+    throw new Error(`workerd did not answer at ${url}`, { cause: error });
   }
-  await stop();
-  throw new Error(`workerd did not answer at ${url}`);
 }
 
 /** Runs under `npx -p miniflare@…`: finds the package in npx's temporary install through PATH. */
