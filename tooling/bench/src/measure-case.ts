@@ -36,7 +36,7 @@ export interface CaseRep {
 const EXPECTED = expectedAnswers();
 const CODE_MODE_CALL = {
   name: 'execute',
-  arguments: { code: "return await agentd.query('user.get', { id: 'user-7' });" },
+  arguments: { code: "return await api.query('user.get', { id: 'user-7' });" },
 };
 
 function describe(response: RpcResponse): string {
