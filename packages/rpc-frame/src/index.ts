@@ -11,7 +11,7 @@ export {
   FrameDecoder,
 } from './frame-decoder.js';
 export { invalidMessageResponse } from './invalid-message-response.js';
-export type { RpcFrameErrorCode } from './local-errors.js';
+export type { /** @public */ RpcFrameErrorCode } from './local-errors.js';
 export {
   errorFields,
   isLogLevel,
