@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { createServerCore, silentLogger } from '@agentd/server';
-import { toolHandler } from '@agentd/test-support';
+import { LOCALHOST_TLS, toolHandler } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpTransport, serveHttp } from './node.js';
 import { type Harness, MODERN_META, modernPost, startHarness } from './test-support/harness.js';
@@ -217,13 +217,7 @@ describe('configurations', () => {
       serverInfo: { name: 't', version: '1' },
       logger: silentLogger,
     });
-    const dir = new URL('./test-support/', import.meta.url);
-    const t = await serveHttp(core, {
-      tls: {
-        certFile: new URL('localhost-cert.pem', dir).pathname,
-        keyFile: new URL('localhost-key.pem', dir).pathname,
-      },
-    });
+    const t = await serveHttp(core, { tls: { certFile: LOCALHOST_TLS.cert, keyFile: LOCALHOST_TLS.key } });
     expect(t.url.startsWith('https://')).toBe(true);
     const body = JSON.stringify(LIST);
     const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -234,7 +228,7 @@ describe('configurations', () => {
           path: '/mcp',
           method: 'POST',
           servername: 'localhost',
-          ca: readFileSync(new URL('localhost-cert.pem', dir)),
+          ca: readFileSync(LOCALHOST_TLS.cert),
           headers: { ...MODERN_H, host: 'localhost', 'content-length': Buffer.byteLength(body) },
         },
         (res) => {

@@ -6,6 +6,7 @@
  */
 import { Dispatcher } from '@agentd/dispatch';
 import { createServerCore, type Logger, type ServerCore } from '@agentd/server';
+import { type AuthorizationServer, startAuthorizationServer } from '@agentd/test-support';
 import {
   ClientCredentialsProvider,
   Client as ClientV2,
@@ -14,7 +15,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJwtVerifier } from './jwt.js';
 import { serveHttp } from './node.js';
-import { type AuthorizationServer, startAuthorizationServer } from './test-support/authorization-server.js';
 import { MODERN_META } from './test-support/harness.js';
 
 const CLIENT = { id: 'robot', secret: 'robot-secret', scopes: ['mcp:use', 'admin'] };

@@ -7,6 +7,7 @@
 import { Dispatcher } from '@agentd/dispatch';
 import { ErrorCode } from '@agentd/lifecycle';
 import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
+import { type AuthorizationServer, startAuthorizationServer } from '@agentd/test-support';
 import {
   ClientCredentialsProvider,
   Client as ClientV2,
@@ -15,7 +16,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJwtVerifier } from './jwt.js';
 import { serveHttp } from './node.js';
-import { type AuthorizationServer, startAuthorizationServer } from './test-support/authorization-server.js';
 import { MODERN_META } from './test-support/harness.js';
 
 const CLIENT = { id: 'robot', secret: 'robot-secret', scopes: ['mcp:use', 'runs:write'] };
