@@ -36,6 +36,25 @@ function variant(name: string, patch: string): string {
   return file;
 }
 
+/**
+ * A patch that breaks the answers every transport gets: each connection the core opens runs
+ * `answer(frame, response)` over what the contract would have sent (the body of an async function).
+ */
+function breakAnswers(answer: string): string {
+  return [
+    'const open = server.core.openConnection.bind(server.core);',
+    'server.core.openConnection = (peer, writer) => {',
+    '  const connection = open(peer, writer);',
+    '  const handle = connection.handle.bind(connection);',
+    '  connection.handle = async (frame, options) => {',
+    '    const response = await handle(frame, options);',
+    `    ${answer}`,
+    '  };',
+    '  return connection;',
+    '};',
+  ].join('\n');
+}
+
 describe('examples/mcp-server/verify.mjs', () => {
   it('passes every case of the contract against the starter, over stdio and HTTP', async () => {
     const { code, output } = await run('starter');
@@ -48,11 +67,9 @@ describe('examples/mcp-server/verify.mjs', () => {
   it('fails an implementation that answers initialize, naming that case on both transports', async () => {
     const broken = variant(
       'answers-initialize',
-      [
-        'const contract = server.handleRequest.bind(server);',
-        'server.handleRequest = async (request, options) =>',
-        "  request?.method === 'initialize' ? { jsonrpc: '2.0', id: request.id, result: {} } : contract(request, options);",
-      ].join('\n'),
+      breakAnswers(
+        "return frame.message?.method === 'initialize' ? { jsonrpc: '2.0', id: frame.message.id, result: {} } : response;",
+      ),
     );
     const { code, output } = await run(broken);
     expect(code).toBe(1);
@@ -68,13 +85,7 @@ describe('examples/mcp-server/verify.mjs', () => {
   it('fails an implementation that drops the id of invalid requests, on the transport asked for', async () => {
     const broken = variant(
       'drops-ids',
-      [
-        'const contract = server.handleRequest.bind(server);',
-        'server.handleRequest = async (request, options) => {',
-        '  const response = await contract(request, options);',
-        '  return response.error?.code === -32600 ? { ...response, id: null } : response;',
-        '};',
-      ].join('\n'),
+      breakAnswers('return response?.error?.code === -32600 ? { ...response, id: null } : response;'),
     );
     const { code, output } = await run(broken, '--transport', 'stdio');
     expect(code).toBe(1);

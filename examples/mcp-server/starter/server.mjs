@@ -4,9 +4,8 @@
  * default; `--http <port>` serves HTTP on 127.0.0.1 instead (port 0: any free one) and prints
  * `listening <url>` on stdout once it accepts requests.
  */
-import { createServer } from 'node:http';
-import { InputRequired } from '@agentd/dispatch';
-import { ContractServer, mcpHttpListener, serveMcpStdio } from '@agentd/dispatch/node';
+import { http, InputRequired, stdio } from '@agentd/dispatch';
+import { ContractServer } from '@agentd/dispatch/node';
 
 const server = new ContractServer();
 
@@ -48,13 +47,11 @@ server.registerTool(
 
 const httpFlag = process.argv.indexOf('--http');
 if (httpFlag === -1) {
-  await serveMcpStdio(server);
+  // A script may pipe its requests in and close stdin: answers still running are finished first.
+  const served = await server.connect(stdio({ halfCloseDrainMs: 10_000 }));
+  await served.closed;
 } else {
-  const http = createServer(mcpHttpListener(server));
-  http.listen(Number(process.argv[httpFlag + 1] ?? 0), '127.0.0.1', () => {
-    const address = http.address();
-    const port = typeof address === 'object' && address !== null ? address.port : 0;
-    console.log(`listening http://127.0.0.1:${port}/`);
-  });
-  process.once('SIGTERM', () => http.close(() => process.exit(0)));
+  const served = await server.connect(http({ port: Number(process.argv[httpFlag + 1] ?? 0) }));
+  console.log(`listening ${served.url}`);
+  process.once('SIGTERM', () => served.close().then(() => process.exit(0)));
 }

@@ -1,6 +1,6 @@
 /** ContractServer: the stateless tool-server contract of examples/mcp-server, as a thin profile over a Dispatcher. */
 
-import { eraOfVersion, isLoggingLevel, MetaKey, MODERN_VERSION, refuse } from '@agentd/lifecycle';
+import { MODERN_VERSION, refuse } from '@agentd/lifecycle';
 import {
   classify,
   ErrorCode,
@@ -8,34 +8,34 @@ import {
   errorResponse,
   invalidMessageResponse,
   isJsonObject,
-  isRequestId,
   type JsonObject,
+  type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type Logger,
-  type RequestId,
-  toWireError,
 } from '@agentd/rpc-frame';
-import type { Peer, RequestContext } from '@agentd/server';
+import {
+  createServerCore,
+  type Handler,
+  type Implementation,
+  type Peer,
+  type RequestContext,
+  type ServerCore,
+  type ServerCoreOptions,
+} from '@agentd/server';
 import { RAW_INPUT_REQUESTS } from './client-input-round.js';
 import { consoleLogger } from './console-logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { InputRequired } from './input-required.js';
 import {
-  CONTRACT_METHODS,
-  contractSuccess,
-  declaredVersion,
+  contractProfile,
   handlerFailed,
-  initializeRemoved,
   invalidArgumentsText,
-  invalidRequest,
-  notARequest,
   toolNotFound,
-  versionRefused,
   withContractInput,
-  withoutNullId,
 } from './mcp-contract.js';
 import type { Middleware } from './middleware.js';
+import type { ServedTransport, ServerTransport } from './server-transport.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
 
 /** `handler(arguments, inputResponses)`; may be async; throw `InputRequired` to ask the client for input. */
@@ -56,6 +56,10 @@ export interface ContractServerOptions {
   requestState?: { key?: string | Uint8Array; ttlMs?: number };
   /** Who requests come from when `handleRequest` names no peer (default: an in-process management peer). */
   peer?: Peer;
+  /** What results name as their server (`_meta`). Default `{ name: 'mcp-server', version: '0.0.0' }`. */
+  serverInfo?: Implementation;
+  /** The server core's limits (in-flight requests per connection, input budget, …). */
+  core?: Omit<ServerCoreOptions, 'handler' | 'serverInfo' | 'logger' | 'lifecycle' | 'profile'>;
 }
 
 export interface HandleRequestOptions {
@@ -74,14 +78,36 @@ const DEFAULT_PEER: Peer = Object.freeze({
   attributes: Object.freeze({}),
 });
 
-/** Without declared capabilities the contract's client is assumed to answer every kind of input request. */
-const ALL_INPUT_CAPABILITIES: JsonObject = Object.freeze({ elicitation: {}, sampling: {}, roots: {} });
+/** An in-process request's connection: the response is the answer, request-scoped messages go to `notify`. */
+type PushWriter = Parameters<ServerCore['openConnection']>[1];
 
-const noSignal = new AbortController().signal;
+function notifyWriter(id: string, notify: ((message: JsonRpcNotification) => void) | undefined): PushWriter {
+  let closed = false;
+  return {
+    id,
+    get closed() {
+      return closed;
+    },
+    write(message: JsonRpcMessage) {
+      if (closed || notify === undefined || !('method' in message) || 'id' in message) return false;
+      notify(message as JsonRpcNotification);
+      return true;
+    },
+    close() {
+      closed = true;
+    },
+  };
+}
 
+/**
+ * The stateless tool-server contract on the server core: the core runs it with the contract's
+ * message rules (`contractProfile`), so every transport serves it as it serves any MCP server.
+ */
 export class ContractServer {
-  /** The dispatcher behind this face; serve it through `@agentd/server` to reach the same tools over a transport. */
+  /** The dispatcher behind this face: its tools, middleware and hooks. */
   readonly dispatcher: Dispatcher;
+  /** The server core every transport serves (`connect`, or `serveStdio`/`createHttpTransport` directly). */
+  readonly core: ServerCore;
   readonly #peer: Peer;
   readonly #logger: Logger;
 
@@ -92,6 +118,14 @@ export class ContractServer {
       ...(options.requestState ? { requestState: options.requestState } : {}),
       schemaScheme: false,
       formatInvalidArguments: invalidArgumentsText,
+    });
+    this.core = createServerCore({
+      ...options.core,
+      handler: contractHandler(this.dispatcher),
+      serverInfo: options.serverInfo ?? { name: 'mcp-server', version: '0.0.0' },
+      lifecycle: { versions: [MODERN_VERSION] },
+      logger: this.#logger,
+      profile: contractProfile(),
     });
     this.#peer = options.peer ?? DEFAULT_PEER;
   }
@@ -132,31 +166,33 @@ export class ContractServer {
     return this;
   }
 
-  /** Answers one JSON-RPC request object; always resolves to a response object. */
+  /** Serves the contract on a transport: `connect(stdio())`, `connect(http({ port: 3000 }))`. */
+  connect(transport: ServerTransport): Promise<ServedTransport> {
+    return transport.start(this.core);
+  }
+
+  /**
+   * Answers one JSON-RPC request object in process, through the same core a transport uses;
+   * always resolves to a response object (a request whose `signal` aborts gets -32000).
+   */
   async handleRequest(request: unknown, options: HandleRequestOptions = {}): Promise<JsonObject> {
-    const verdict = classify(withoutNullId(request));
-    if (verdict.kind === 'invalid') return { ...invalidRequest(request, verdict) };
-    if (verdict.kind === 'response') return { ...notARequest(request) };
-    const message = verdict.message;
-    const id = 'id' in message ? message.id : null;
-    if (message.method === 'initialize') return { ...initializeRemoved(id) };
-    const requested = declaredVersion(message as unknown as JsonObject);
-    // The contract serves the modern era only; which versions belong to it is lifecycle's to say.
-    if (requested !== undefined && (typeof requested !== 'string' || eraOfVersion(requested) !== 'modern'))
-      return { ...versionRefused(id, requested) };
-    if (!CONTRACT_METHODS.has(message.method)) {
-      return { ...errorResponse(id, refuse.methodNotFound(message.method).toJSON()) };
+    const peer = options.peer ?? this.#peer;
+    const connectionId = this.core.mintConnectionId(peer.transport);
+    const connection = this.core.openConnection(
+      { ...peer, connectionId },
+      notifyWriter(connectionId, options.notify),
+    );
+    // The caller giving up closes the request's connection: the request is aborted and told -32000.
+    const onAbort = (): void => connection.close({ graceful: true });
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted === true) onAbort();
+    try {
+      const response = await connection.handle(classify(request));
+      return (response ?? errorResponse(null, refuse.connectionClosing().toJSON())) as unknown as JsonObject;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      connection.close();
     }
-    const params: JsonObject = { ...message.params };
-    if (message.method === 'tools/call') {
-      if (typeof params.name === 'string' && !this.dispatcher.hasTool(params.name)) {
-        return contractSuccess(id, toolNotFound());
-      }
-      // Contract leniency: `arguments: null` means none, and answers that are not an object are ignored.
-      if (params.arguments === null) delete params.arguments;
-      if (!isJsonObject(params.inputResponses)) delete params.inputResponses;
-    }
-    return this.#dispatch(id, message.method, params, options);
   }
 
   /**
@@ -174,47 +210,24 @@ export class ContractServer {
     }
     return JSON.stringify(await this.handleRequest(value, options));
   }
+}
 
-  async #dispatch(
-    id: RequestId | null,
-    method: string,
-    params: JsonObject,
-    options: HandleRequestOptions,
-  ): Promise<JsonObject> {
-    // The dispatcher's RequestContext wants an id; an id-less contract request is answered with null.
-    const rpc: JsonRpcRequest = { jsonrpc: '2.0', id: id ?? '', method, params };
-    try {
-      const result = await this.dispatcher.handle(rpc, this.#context(rpc, params, options));
+/** The contract's result rules around the dispatcher: what the core's handler seam runs. */
+function contractHandler(dispatcher: Dispatcher): Handler {
+  return {
+    capabilities: () => dispatcher.capabilities(),
+    async handle(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
+      if (request.method !== 'tools/call') return dispatcher.handle(request, context);
+      const params: JsonObject = { ...request.params };
+      if (typeof params.name === 'string' && !dispatcher.hasTool(params.name)) return toolNotFound();
+      // Contract leniency: `arguments: null` means none, and answers that are not an object are ignored.
+      if (params.arguments === null) delete params.arguments;
+      if (!isJsonObject(params.inputResponses)) delete params.inputResponses;
+      const result = await dispatcher.handle({ ...request, params }, context);
       if (result.resultType === 'input_required') {
         withContractInput(result, (result as Record<symbol, unknown>)[RAW_INPUT_REQUESTS]);
       }
-      return contractSuccess(id, result);
-    } catch (thrown) {
-      const wire = toWireError(thrown, (internal) =>
-        this.#logger.error('ContractServer: request failed', { method, ...errorFields(internal) }),
-      );
-      return { ...errorResponse(id, wire.toJSON()) };
-    }
-  }
-
-  #context(rpc: JsonRpcRequest, params: JsonObject, options: HandleRequestOptions): RequestContext {
-    const meta = isJsonObject(params._meta) ? params._meta : {};
-    const capabilities = meta[MetaKey.clientCapabilities];
-    const clientInfo = meta[MetaKey.clientInfo];
-    const logLevel = meta[MetaKey.logLevel];
-    const progressToken = meta.progressToken;
-    return {
-      peer: options.peer ?? this.#peer,
-      era: 'modern',
-      protocolVersion: MODERN_VERSION,
-      clientCapabilities: isJsonObject(capabilities) ? capabilities : ALL_INPUT_CAPABILITIES,
-      clientInfo: isJsonObject(clientInfo) ? clientInfo : undefined,
-      requestId: rpc.id,
-      signal: options.signal ?? noSignal,
-      progressToken: isRequestId(progressToken) ? progressToken : undefined,
-      logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
-      notify: options.notify ?? (() => {}),
-      sendRequest: undefined,
-    };
-  }
+      return result;
+    },
+  };
 }

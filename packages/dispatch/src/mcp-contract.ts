@@ -15,10 +15,21 @@
  * | handler throws                              | isError `Error: <message>` for every throw      | internal errors hidden                  |
  * | client capabilities                         | every input kind unless `_meta` declares some   | only what `_meta` declares              |
  *
+ * The message rules are `contractProfile`, a `WireProfile` of the server core: transports, slots,
+ * cancellation and shutdown are the core's. The result rules are `ContractServer`'s handler.
  * Everything else (classification texts, validation, MRTR, result shaping) is the shared code.
  */
-import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import {
+  eraOfVersion,
+  isLoggingLevel,
+  MetaKey,
+  MODERN_VERSION,
+  type ModernMeta,
+  refuse,
+} from '@agentd/lifecycle';
+import {
+  type Classified,
+  classify,
   ErrorCode,
   errorResponse,
   type InvalidMessage,
@@ -27,14 +38,16 @@ import {
   isRequestId,
   type JsonObject,
   type JsonRpcErrorResponse,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
   type RequestId,
-  successResponse,
 } from '@agentd/rpc-frame';
+import type { Admission, WireProfile } from '@agentd/server';
 import type { ArgumentIssue } from './schema-compiler.js';
 import { ToolResult } from './tool-result.js';
 
 /** The only methods the contract serves. */
-export const CONTRACT_METHODS: ReadonlySet<string> = new Set(['tools/list', 'tools/call']);
+const CONTRACT_METHODS: ReadonlySet<string> = new Set(['tools/list', 'tools/call']);
 
 export const INPUT_REQUIRED_TEXT = 'Additional client input is required before this tool can finish.';
 
@@ -44,19 +57,19 @@ function contractId(message: unknown): RequestId | null {
 }
 
 /** `id: null` reads as "no id" (the contract answers both), so the classifier does not refuse it. */
-export function withoutNullId(message: unknown): unknown {
+function withoutNullId(message: unknown): unknown {
   if (!isJsonObject(message) || message.id !== null) return message;
   const { id: _null, ...rest } = message;
   return rest;
 }
 
 /** The classifier's -32600, with the contract's id rule. */
-export function invalidRequest(message: unknown, verdict: InvalidMessage): JsonRpcErrorResponse {
+function invalidRequest(message: unknown, verdict: InvalidMessage): JsonRpcErrorResponse {
   return invalidMessageResponse({ ...verdict, id: contractId(message) ?? verdict.id });
 }
 
 /** A parsed JSON value that is a response rather than a request: to the contract, a request without a method. */
-export function notARequest(message: unknown): JsonRpcErrorResponse {
+function notARequest(message: unknown): JsonRpcErrorResponse {
   return invalidRequest(message, {
     kind: 'invalid',
     code: ErrorCode.InvalidRequest,
@@ -65,7 +78,7 @@ export function notARequest(message: unknown): JsonRpcErrorResponse {
   });
 }
 
-export function initializeRemoved(id: RequestId | null): JsonRpcErrorResponse {
+function initializeRemoved(id: RequestId | null): JsonRpcErrorResponse {
   return errorResponse(id, {
     code: ErrorCode.MethodNotFound,
     message: `Method not found: initialize was removed by the stateless ${MODERN_VERSION} specification; there is no handshake, call tools/list or tools/call directly`,
@@ -73,7 +86,7 @@ export function initializeRemoved(id: RequestId | null): JsonRpcErrorResponse {
 }
 
 /** The version a request declares: bare `protocolVersion` (the contract) or the reserved key, at the top or in params. */
-export function declaredVersion(message: JsonObject): unknown {
+function declaredVersion(message: JsonObject): unknown {
   const params = message.params;
   return versionIn(message._meta) ?? versionIn(isJsonObject(params) ? params._meta : undefined);
 }
@@ -83,17 +96,12 @@ function versionIn(meta: unknown): unknown {
   return meta.protocolVersion ?? meta[MetaKey.protocolVersion];
 }
 
-export function versionRefused(id: RequestId | null, requested: unknown): JsonRpcErrorResponse {
+function versionRefused(id: RequestId | null, requested: unknown): JsonRpcErrorResponse {
   return errorResponse(id, {
     code: ErrorCode.InvalidRequest,
     message: `Invalid Request: unsupported protocol version ${JSON.stringify(requested)}; this server speaks ${MODERN_VERSION}`,
     data: { supported: [MODERN_VERSION], requested },
   });
-}
-
-/** Success with the contract's id rule: a request without an id still gets its answer (`id: null`). */
-export function contractSuccess(id: RequestId | null, result: JsonObject): JsonObject {
-  return id === null ? { jsonrpc: '2.0', id: null, result } : { ...successResponse(id, result) };
 }
 
 export function toolNotFound(): JsonObject {
@@ -119,4 +127,66 @@ export function withContractInput(result: JsonObject, rawRequests: unknown): Jso
 export function handlerFailed(thrown: unknown): ToolResult {
   const message = thrown instanceof Error ? thrown.message : String(thrown);
   return new ToolResult({ content: [{ type: 'text', text: `Error: ${message}` }], isError: true });
+}
+
+/** Without declared capabilities the contract's client is assumed to answer every kind of input request. */
+const ALL_INPUT_CAPABILITIES: JsonObject = Object.freeze({ elicitation: {}, sampling: {}, roots: {} });
+
+/** The contract's requests run in the modern era, with what their `_meta` declares (leniently: bad fields are ignored). */
+function contractMeta(request: JsonRpcRequest): ModernMeta {
+  const meta = isJsonObject(request.params?._meta) ? request.params._meta : {};
+  const capabilities = meta[MetaKey.clientCapabilities];
+  const clientInfo = meta[MetaKey.clientInfo];
+  const logLevel = meta[MetaKey.logLevel];
+  const progressToken = meta.progressToken;
+  const checked: ModernMeta = {
+    protocolVersion: MODERN_VERSION,
+    clientCapabilities: isJsonObject(capabilities) ? capabilities : ALL_INPUT_CAPABILITIES,
+  };
+  if (isJsonObject(clientInfo)) checked.clientInfo = clientInfo;
+  if (isLoggingLevel(logLevel)) checked.logLevel = logLevel;
+  if (isRequestId(progressToken)) checked.progressToken = progressToken;
+  return checked;
+}
+
+const answer = (response: JsonRpcResponse): Admission => ({ kind: 'answer', response });
+
+/**
+ * The contract's message rules as a core profile: every message is answered, id-less ones with
+ * `id: null`; only tools/list and tools/call run, in the modern era.
+ */
+export function contractProfile(): WireProfile {
+  /** Id-less requests run under ids no client sends (a NUL prefix), so concurrent ones never collide. */
+  let idless = 0;
+  return {
+    admit(frame: Classified): Admission {
+      let message: Exclude<Classified, InvalidMessage> = frame as Exclude<Classified, InvalidMessage>;
+      if (frame.kind === 'invalid') {
+        if (frame.code === ErrorCode.ParseError) return answer(invalidMessageResponse(frame));
+        // `id: null` is no id to the contract: read the value again without it.
+        const again = classify(withoutNullId(frame.value));
+        if (again.kind === 'invalid') return answer(invalidRequest(frame.value, again));
+        message = again;
+      }
+      if (message.kind === 'response') return answer(notARequest(message.message));
+      const request = message.message;
+      const id = message.kind === 'request' ? message.message.id : null;
+      if (request.method === 'initialize') return answer(initializeRemoved(id));
+      const requested = declaredVersion(request as unknown as JsonObject);
+      // The contract serves the modern era only; which versions belong to it is lifecycle's to say.
+      if (requested !== undefined && (typeof requested !== 'string' || eraOfVersion(requested) !== 'modern'))
+        return answer(versionRefused(id, requested));
+      if (!CONTRACT_METHODS.has(request.method)) {
+        return answer(errorResponse(id, refuse.methodNotFound(request.method).toJSON()));
+      }
+      const run: JsonRpcRequest =
+        message.kind === 'request' ? message.message : { ...request, id: `\u0000idless-${++idless}` };
+      return {
+        kind: 'run',
+        request: run,
+        classified: { era: 'modern', meta: contractMeta(run) },
+        answerId: id,
+      };
+    },
+  };
 }

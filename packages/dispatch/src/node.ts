@@ -1,11 +1,9 @@
 /**
  * @agentd/dispatch/node: the stateless tool-server contract of examples/mcp-server
- * (`ContractServer`) over Node's stdio and `node:http`, and skills folders served from disk. The
- * main entry stays runtime-neutral. This file is the subpath's public API.
+ * (`ContractServer`, served on any transport through the server core), and skills folders served
+ * from disk. The main entry stays runtime-neutral. This file is the subpath's public API.
  * `@public` tags the names no code in this repository imports: they are for users (knip keeps them).
  */
 export { ContractServer } from './contract-server.js';
-export { mcpHttpListener } from './mcp-http.js';
-export { serveMcpStdio } from './mcp-stdio.js';
 /** @public */
 export { type SkillsFolder, type SkillsFolderOptions, serveSkillsFolder } from './skills-folder.js';

@@ -62,10 +62,16 @@ export interface HttpPostContext {
 
 const SESSION_HEADER = 'mcp-session-id';
 
-/** Accept and Content-Type of a POST, judged before its body is read. */
-export function postHeadersRefusal(headers: HeaderReader): Refusal | undefined {
+/**
+ * Accept and Content-Type of a POST, judged before its body is read. `checkAccept` false: a wire
+ * profile that always answers JSON asks nothing of Accept.
+ */
+export function postHeadersRefusal(headers: HeaderReader, checkAccept = true): Refusal | undefined {
   const accept = headers.get('accept') ?? undefined;
-  if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
+  if (
+    checkAccept &&
+    (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream'))
+  ) {
     return refuse.notAcceptable();
   }
   if (!isJsonContentType(headers.get('content-type'))) return refuse.unsupportedMediaType();

@@ -42,12 +42,20 @@ describe('classify', () => {
     ['a boolean', true],
     ['an unsafe integer', 2 ** 60],
   ])('rejects %s as a request id, answering id null', (_name, id) => {
-    expect(classify({ ...base, id, method: 'ping' })).toEqual({
+    const value = { ...base, id, method: 'ping' };
+    expect(classify(value)).toEqual({
       kind: 'invalid',
       code: -32600,
       reason: expect.stringContaining('id must be'),
       id: null,
+      value,
     });
+  });
+
+  it('keeps the refused value, for a wire profile that reads it its own way', () => {
+    const value = { jsonrpc: '2.0', id: 7 };
+    expect((classify(value) as { value?: unknown }).value).toBe(value);
+    expect(classify(42)).toMatchObject({ kind: 'invalid', value: 42 });
   });
 
   it('rejects batches', () => {

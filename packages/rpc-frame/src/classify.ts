@@ -20,6 +20,8 @@ export interface InvalidMessage {
    * Never a response's id: that id belongs to the other side's id space.
    */
   id: RequestId | null;
+  /** The parsed value that was refused (absent for text that is not JSON): a wire profile may read it its own way. */
+  value?: unknown;
 }
 
 export type Classified =
@@ -44,6 +46,12 @@ function invalid(reason: string, id: RequestId | null = null): InvalidMessage {
 
 /** Never throws: any value gets a verdict. */
 export function classify(value: unknown): Classified {
+  const verdict = classifyValue(value);
+  if (verdict.kind === 'invalid') verdict.value = value;
+  return verdict;
+}
+
+function classifyValue(value: unknown): Classified {
   if (Array.isArray(value)) return invalid('batches are not supported (removed in MCP 2025-06-18)');
   if (!isJsonObject(value)) return invalid('a message must be a JSON object');
   if (value.method !== undefined) return classifyCall(value);

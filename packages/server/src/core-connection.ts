@@ -39,6 +39,7 @@ import { idKey } from './request-key.js';
 import { createRequestScope, type RequestScope, type ScopeIo } from './request-scope.js';
 import { SlotPool } from './slot-pool.js';
 import { bindActive, traceClientRequest, traceRequest } from './telemetry.js';
+import type { Admission, WireProfile } from './wire-profile.js';
 
 /** Why a request's signal aborted: decides whether (and how) it is still answered. */
 const CANCELLED = 'cancelled';
@@ -117,6 +118,8 @@ export class Connection implements CoreConnection {
   }
 
   handle(frame: Classified, options: HandleOptions = {}): Promise<JsonRpcResponse | undefined> {
+    const profile = this.host.profile;
+    if (profile !== undefined) return this.handleProfiled(profile, frame, options);
     switch (frame.kind) {
       case 'invalid':
         return Promise.resolve(invalidMessageResponse(frame));
@@ -137,6 +140,31 @@ export class Connection implements CoreConnection {
         return traceRequest(this, request, options.traceCarrier, () => this.onRequestSafe(request, options));
       }
     }
+  }
+
+  /** A profiled core: the profile answers or admits every message; what it admits runs as any request. */
+  private handleProfiled(
+    profile: WireProfile,
+    frame: Classified,
+    options: HandleOptions,
+  ): Promise<JsonRpcResponse | undefined> {
+    let admission: Admission;
+    try {
+      admission = profile.admit(frame);
+    } catch (thrown) {
+      const id = frame.kind === 'request' ? frame.message.id : null;
+      return Promise.resolve(errorResponse(id, this.wireError(thrown, frame).toJSON()));
+    }
+    if (admission.kind === 'answer') return Promise.resolve(admission.response);
+    const { request, answerId } = admission;
+    const routed = { ...options, classified: admission.classified };
+    const answer = traceRequest(this, request, options.traceCarrier, () =>
+      this.onRequestSafe(request, routed),
+    );
+    if (answerId === request.id) return answer;
+    return answer.then((response) =>
+      response === undefined ? undefined : ({ ...response, id: answerId } as JsonRpcResponse),
+    );
   }
 
   close(options: { graceful?: boolean } = {}): void {

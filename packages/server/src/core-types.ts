@@ -16,6 +16,7 @@ import type { Handler, Implementation, Peer } from './handler.js';
 import type { InputBudget } from './input-budget.js';
 import type { Logger } from './logger.js';
 import type { TraceCarrier } from './telemetry.js';
+import type { WireProfile } from './wire-profile.js';
 
 export interface ServerCoreOptions {
   handler: Handler;
@@ -40,6 +41,11 @@ export interface ServerCoreOptions {
    * Default 64 MiB.
    */
   maxBufferedInputBytes?: number;
+  /**
+   * A wire contract that departs from the specification (see `WireProfile`). Transports then carry
+   * every message to the core, and HTTP answers each POST `200 application/json`.
+   */
+  profile?: WireProfile;
 }
 
 export interface HandleOptions {
@@ -111,6 +117,8 @@ export interface ServerCore {
   readonly serverInfo: Implementation;
   readonly logger: Logger;
   readonly lifecycleOptions: LifecycleOptions;
+  /** The wire profile the core was created with, if any. */
+  readonly profile: WireProfile | undefined;
   /** The configured protocol versions, newest first (what `server/discover` and -32022 errors list). */
   supportedVersions(): readonly string[];
   /** Derived from the handler and what the core delivers (`subscribe` needs `handler.canSubscribe`). */
@@ -151,6 +159,7 @@ export interface CoreHost {
   readonly clientRequestTimeoutMs: number;
   readonly maxSubscriptions: number;
   readonly closing: boolean;
+  readonly profile: WireProfile | undefined;
   capabilities(): ServerCapabilities;
   forget(connection: CoreConnection): void;
 }

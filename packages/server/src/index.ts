@@ -24,7 +24,6 @@ export {
   silentLogger,
   stderrLogger,
 } from './logger.js';
-export { redirectConsoleToStderr } from './redirect-console.js';
 export {
   type ServeConnectionOptions,
   serveConnection,
@@ -38,3 +37,4 @@ export { openStdio, type ServeStdioOptions, serveStdio } from './serve-stdio.js'
 export { createServerCore } from './server-core.js';
 export type { TaskChange, TaskInit, TaskPage, TaskRecord, TaskStore } from './task-store.js';
 export type { TraceCarrier } from './telemetry.js';
+export type { Admission, WireProfile } from './wire-profile.js';

@@ -231,8 +231,7 @@ class StreamLoop {
     while (this.backlogHead < this.backlog.length && this.state !== 'closed') {
       if (this.congested && this.state === 'open') break;
       const frame = this.backlog[this.backlogHead] as DecodedFrame;
-      if (frame.kind === 'request' && this.connection.pending >= this.maxPending && this.state === 'open')
-        break;
+      if (this.takesSlot(frame) && this.connection.pending >= this.maxPending && this.state === 'open') break;
       this.backlog[this.backlogHead] = undefined as unknown as DecodedFrame;
       this.backlogHead += 1;
       this.dispatch(frame);
@@ -245,6 +244,11 @@ class StreamLoop {
     const blocked = this.congested || this.backlog.length > 0 || this.connection.pending >= this.maxPending;
     if (blocked) this.input.pause();
     else if (this.input.isPaused()) this.input.resume();
+  }
+
+  /** Under a wire profile an id-less message may be a request the profile answers, so it waits its turn too. */
+  private takesSlot(frame: DecodedFrame): boolean {
+    return frame.kind === 'request' || (frame.kind === 'notification' && this.core.profile !== undefined);
   }
 
   /** Keeps this connection's unfinished line within the server-wide input budget. */

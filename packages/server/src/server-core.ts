@@ -10,6 +10,7 @@ import type { Handler, Implementation, Peer } from './handler.js';
 import { DEFAULT_MAX_BUFFERED_INPUT_BYTES, InputBudget } from './input-budget.js';
 import { serverError } from './local-errors.js';
 import { errorFields, type Logger, stderrLogger } from './logger.js';
+import type { WireProfile } from './wire-profile.js';
 
 const DEFAULT_MAX_IN_FLIGHT = 32;
 const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
@@ -29,6 +30,7 @@ class Core implements ServerCore, CoreHost {
   readonly clientRequestTimeoutMs: number;
   readonly maxSubscriptions: number;
   readonly inputBudget: InputBudget;
+  readonly profile: WireProfile | undefined;
   private readonly connections = new Map<string, Connection>();
   /** Tells this core's ids from another's (replicas sharing a task store keep creator ids apart). */
   private readonly idTag = randomUUID().slice(0, 6);
@@ -57,6 +59,7 @@ class Core implements ServerCore, CoreHost {
       options.clientRequestTimeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
       'clientRequestTimeoutMs',
     );
+    this.profile = options.profile;
     this.inputBudget = new InputBudget(options.maxBufferedInputBytes ?? DEFAULT_MAX_BUFFERED_INPUT_BYTES);
   }
 

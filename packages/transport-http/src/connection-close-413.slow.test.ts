@@ -77,6 +77,26 @@ describe('413 with Connection: close', () => {
     }
   });
 
+  it('answers 413, not 500, to a Content-Length past what it would drain, and cuts the connection', async () => {
+    // Over four times the limit the body is not drained: the answer goes out, then the socket is cut.
+    const socket = connect(h.transport.address.port, '127.0.0.1');
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => {});
+    socket.write(
+      'POST /mcp HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n' +
+        'accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n' +
+        `content-length: ${LIMIT * 5}\r\n\r\n{"jsonrpc":"2.0"`,
+    );
+    await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).toContain('Payload Too Large');
+  });
+
   it('reaches 10 of 10 clients streaming a too-large chunked body', async () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => send(h.transport.address.port, LIMIT * 2, true)),

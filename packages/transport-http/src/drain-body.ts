@@ -16,19 +16,20 @@ export interface DrainLimits {
  * `maxBytes`, or one still arriving after `maxMs`, is cut after the answer.
  */
 export function endAfterDrain(req: IncomingMessage, res: ServerResponse, limits: DrainLimits): void {
-  const cutAfterAnswer = () => {
-    cleanup();
-    res.end(() => req.socket.destroy());
-  };
+  const cut = () => res.end(() => req.socket.destroy());
   const declared = Number(req.headers['content-length']);
   if (req.complete) {
     res.end();
     return;
   }
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
-    cutAfterAnswer();
+    cut();
     return;
   }
+  const cutAfterAnswer = () => {
+    cleanup();
+    cut();
+  };
   let seen = 0;
   const timer = setTimeout(cutAfterAnswer, limits.maxMs);
   timer.unref();

@@ -14,6 +14,7 @@ import type { Principal } from './bearer-auth.js';
 import type { HttpIncoming, HttpOutgoing } from './http-io.js';
 import { serveLegacyDelete, serveLegacyGet, serveLegacyPost } from './legacy-exchange.js';
 import { serveModernRequest } from './modern-exchange.js';
+import { serveProfiledPost } from './profiled-exchange.js';
 import { isMetadataPath, metadataDocument, resourceOf } from './protected-resource.js';
 import { sendEmpty, sendJson, sendRefusal } from './replies.js';
 import type { Caller, TransportContext } from './transport-context.js';
@@ -180,7 +181,8 @@ async function serveSessionMethod(
 
 async function servePost(context: TransportContext, caller: Caller, incoming: HttpIncoming): Promise<void> {
   const { out: res, corsHeaders } = caller;
-  const headerRefusal = postHeadersRefusal(caller.headers);
+  const profiled = context.core.profile !== undefined;
+  const headerRefusal = postHeadersRefusal(caller.headers, !profiled);
   if (headerRefusal !== undefined) {
     sendRefusal(res, null, headerRefusal, corsHeaders);
     return;
@@ -199,6 +201,10 @@ async function servePost(context: TransportContext, caller: Caller, incoming: Ht
       ...corsHeaders,
       connection: 'close',
     });
+    return;
+  }
+  if (profiled) {
+    await serveProfiledPost(context, caller, body);
     return;
   }
   let parsed: { ok: true; value: unknown } | { ok: false };

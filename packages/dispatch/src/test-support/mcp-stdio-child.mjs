@@ -1,6 +1,6 @@
-/** A child process serving an ContractServer over its own stdio (the built package, as users run it). */
-import { InputRequired } from '../../dist/index.js';
-import { ContractServer, serveMcpStdio } from '../../dist/node.js';
+/** A child process serving a ContractServer over its own stdio (the built package, as users run it). */
+import { InputRequired, stdio } from '../../dist/index.js';
+import { ContractServer } from '../../dist/node.js';
 
 const server = new ContractServer();
 let greeted;
@@ -27,5 +27,7 @@ server.registerTool('confirm', 'Asks first', {}, (_args, inputResponses) => {
     throw new InputRequired({ ok: { method: 'elicitation/create', params: { message: 'ok?' } } });
   return 'confirmed';
 });
-await serveMcpStdio(server);
+// Answers still running when stdin ends are finished and written (a script pipes its requests in).
+const served = await server.connect(stdio({ halfCloseDrainMs: 10_000 }));
+await served.closed;
 console.error('stdin ended, exiting');

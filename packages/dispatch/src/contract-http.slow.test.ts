@@ -1,16 +1,18 @@
-/** mcpHttpListener over real HTTP on loopback: the contract's answers, and the HTTP-level refusals. */
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { silentLogger } from '@agentd/rpc-frame';
+/**
+ * ContractServer through the server core and transport-http over real HTTP on loopback: the
+ * contract's answers (every one 200 JSON), and the HTTP-level refusals.
+ */
+import { request as httpRequest } from 'node:http';
+import { type Logger, silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractServer } from './contract-server.js';
 import { InputRequired } from './input-required.js';
-import { type ContractHttpOptions, mcpHttpListener } from './mcp-http.js';
+import { type HttpTransportOptions, http, type ServedTransport } from './server-transport.js';
 
-const servers: Server[] = [];
+const served: ServedTransport[] = [];
 
-async function serve(options?: ContractHttpOptions): Promise<number> {
-  const mcp = new ContractServer({ logger: silentLogger });
+async function serve(options: HttpTransportOptions = {}, logger: Logger = silentLogger): Promise<number> {
+  const mcp = new ContractServer({ logger });
   mcp.registerTool(
     'greet',
     'Greets',
@@ -21,10 +23,14 @@ async function serve(options?: ContractHttpOptions): Promise<number> {
     if (inputResponses?.confirm !== 'yes') throw new InputRequired([{ id: 'confirm', prompt: 'yes?' }]);
     return 'done';
   });
-  const server = createServer(mcpHttpListener(mcp, options));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
+  mcp.registerTool('explode', 'Fails below the tool', {}, () => 'unreachable');
+  mcp.use((ctx, next) => {
+    if (ctx.params.name === 'explode') throw new Error('middleware blew up');
+    return next();
+  });
+  const transport = await mcp.connect(http(options));
+  served.push(transport);
+  return Number(new URL(transport.url ?? '').port);
 }
 
 interface Reply {
@@ -71,10 +77,10 @@ beforeAll(async () => {
   port = await serve();
 });
 afterAll(async () => {
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(served.map((transport) => transport.close(0)));
 });
 
-describe('mcpHttpListener', () => {
+describe('ContractServer over transport-http', () => {
   it('answers a tools/call with 200 application/json carrying the JSON-RPC response', async () => {
     const reply = await send(
       port,
@@ -87,7 +93,7 @@ describe('mcpHttpListener', () => {
     );
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(reply.body)).toEqual({
+    expect(JSON.parse(reply.body)).toMatchObject({
       jsonrpc: '2.0',
       id: 1,
       result: { content: [{ type: 'text', text: 'Hello, Ada!' }], resultType: 'complete' },
@@ -116,7 +122,7 @@ describe('mcpHttpListener', () => {
       port,
       rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope' } }),
     );
-    expect(JSON.parse(missing.body).result).toEqual({
+    expect(JSON.parse(missing.body).result).toMatchObject({
       isError: true,
       content: [{ type: 'text', text: 'Tool not found' }],
     });
@@ -144,7 +150,6 @@ describe('mcpHttpListener', () => {
     const get = await send(port, '', { method: 'GET' });
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe('POST');
-    expect(JSON.parse(get.body).error.code).toBe(-32600);
     const plain = await send(port, rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {
       headers: { 'content-type': 'text/plain' },
     });
@@ -162,7 +167,7 @@ describe('mcpHttpListener', () => {
       rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { x: 'y'.repeat(500) } }),
     );
     expect(big.status).toBe(413);
-    expect(JSON.parse(big.body).error.message).toBe('Payload Too Large: limit is 100 bytes');
+    expect(JSON.parse(big.body).error.message).toMatch(/Payload Too Large/);
     const next = await send(small, rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
     expect(next.status).toBe(200);
   });
@@ -184,39 +189,38 @@ describe('mcpHttpListener', () => {
     expect((await send(listed, body, { headers: { host: 'other.example.com' } })).status).toBe(403);
   });
 
-  it('answers -32603 when the server’s handling rejects, logs it at warn with a count, and keeps serving', async () => {
-    class RejectingServer extends ContractServer {
-      override handle(text: string, options?: Parameters<ContractServer['handle']>[1]): Promise<string> {
-        if (text.includes('"name":"reject"')) return Promise.reject(new Error('handle blew up'));
-        return super.handle(text, options);
-      }
-    }
-    const mcp = new RejectingServer({ logger: silentLogger });
-    mcp.registerTool('echo', 'Echoes', {}, () => 'still here');
-    const warnings: [string, Record<string, unknown> | undefined][] = [];
+  it('answers -32603 without the cause when the dispatcher fails, logs it, and keeps serving', async () => {
+    const errors: [string, Record<string, unknown> | undefined][] = [];
     const logger = {
       ...silentLogger,
-      warn: (message: string, fields?: Record<string, unknown>) => warnings.push([message, fields]),
+      error: (message: string, fields?: Record<string, unknown>) => errors.push([message, fields]),
     };
-    const server = createServer(mcpHttpListener(mcp, { logger }));
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const at = (server.address() as AddressInfo).port;
+    const at = await serve({}, logger);
     const call = (id: unknown, name: string) =>
-      send(at, rpc({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }));
-    const failed = await call(7, 'reject');
+      send(at, rpc({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { name: 'x' } } }));
+    const failed = await call(7, 'explode');
     expect(failed.status).toBe(200);
     expect(JSON.parse(failed.body)).toEqual({
       jsonrpc: '2.0',
       id: 7,
       error: { code: -32603, message: 'Internal error' },
     });
-    expect(JSON.parse((await call(8, 'echo')).body).result.content).toEqual([
-      { type: 'text', text: 'still here' },
+    expect(JSON.parse((await call(8, 'greet')).body).result.content).toEqual([
+      { type: 'text', text: 'Hello, x!' },
     ]);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.[0]).toBe('ContractServer.handle rejected; the request was answered -32603');
-    expect(warnings[0]?.[1]).toMatchObject({ transport: 'http', internalErrors: 1 });
-    expect(String(warnings[0]?.[1]?.error)).toContain('handle blew up');
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0]?.[1]?.error)).toContain('middleware blew up');
+  });
+
+  it('answers an id-less request with id null, and the same request with its id', async () => {
+    const idless = await send(port, rpc({ jsonrpc: '2.0', method: 'tools/list' }));
+    expect(idless.status).toBe(200);
+    expect(JSON.parse(idless.body)).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      result: { tools: expect.any(Array) },
+    });
+    const nullId = await send(port, rpc({ jsonrpc: '2.0', id: null, method: 'tools/list' }));
+    expect(JSON.parse(nullId.body)).toMatchObject({ id: null, result: { tools: expect.any(Array) } });
   });
 });

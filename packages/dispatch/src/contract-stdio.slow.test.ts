@@ -1,4 +1,4 @@
-/** serveMcpStdio: NDJSON framing, limits and the child-process contract (stdout is protocol only). */
+/** ContractServer on the core's stdio: NDJSON framing, limits and the child-process contract (stdout is protocol only). */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -6,8 +6,8 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
-import { ContractServer } from './contract-server.js';
-import { serveMcpStdio } from './mcp-stdio.js';
+import { ContractServer, type ContractServerOptions } from './contract-server.js';
+import { stdio } from './server-transport.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -27,18 +27,24 @@ function streams() {
   return { stdin, stdout, messages };
 }
 
-function echoServer() {
-  const server = new ContractServer({ logger: silentLogger });
+/** Serves `server` on the streams; resolves once stdin ended and every answer was written. */
+async function serve(server: ContractServer, options: Parameters<typeof stdio>[0]): Promise<void> {
+  const served = await server.connect(stdio(options));
+  await served.closed;
+}
+
+function echoServer(options: ContractServerOptions = {}) {
+  const server = new ContractServer({ logger: silentLogger, ...options });
   server.registerTool('echo', 'Echoes', { properties: { text: { type: 'string' } } }, (args) =>
     String(args.text),
   );
   return server;
 }
 
-describe('serveMcpStdio', () => {
+describe('ContractServer over stdio', () => {
   it('answers each line, skips blank ones, and flushes a last line without a newline', async () => {
     const { stdin, stdout, messages } = streams();
-    const served = serveMcpStdio(echoServer(), { stdin, stdout });
+    const served = serve(echoServer(), { stdin, stdout, halfCloseDrainMs: 5_000 });
     stdin.write('\n   \r\n');
     stdin.write(
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}}\r\n',
@@ -59,27 +65,21 @@ describe('serveMcpStdio', () => {
     expect(byId.get(3).error.code).toBe(-32601);
   });
 
-  it('answers an overlong line -32600 once, skips the rest of it, and keeps serving', async () => {
+  it('refuses an overlong line with -32600 and ends the session, as every core connection does', async () => {
     const { stdin, stdout, messages } = streams();
-    const served = serveMcpStdio(echoServer(), { stdin, stdout, maxLineBytes: 64 });
+    const served = serve(echoServer(), { stdin, stdout, maxFrameBytes: 64 });
+    stdin.write('not json\n');
     stdin.write(`{"jsonrpc":"2.0","id":"big","method":"tools/list","params":{"x":"${'y'.repeat(40)}`);
     stdin.write(`${'z'.repeat(200)}"}}\n`);
-    stdin.write('not json\n');
-    stdin.end('{"jsonrpc":"2.0","id":"after","method":"tools/list"}\n');
     await served;
-    const [tooLong, parse, after] = messages();
-    expect(tooLong).toEqual({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32600, message: 'Invalid Request: a line is limited to 64 bytes' },
-    });
-    expect(parse).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-    expect(after.id).toBe('after');
-    expect(after.result.tools).toHaveLength(1);
+    // The refusal is written as the frame is read; the parse error's answer may follow it.
+    const codes = messages().map((m) => m.error?.code);
+    expect(codes.sort((a, b) => a - b)).toEqual([-32700, -32600]);
+    expect(messages().find((m) => m.error.code === -32600).error.message).toMatch(/Payload Too Large/);
   });
 
   it('holds at most maxInFlight requests at once, and answers them all', async () => {
-    const server = new ContractServer({ logger: silentLogger });
+    const server = new ContractServer({ logger: silentLogger, core: { maxInFlightPerConnection: 2 } });
     let running = 0;
     let peak = 0;
     server.registerTool('wait', 'Waits a tick', {}, async () => {
@@ -91,7 +91,7 @@ describe('serveMcpStdio', () => {
       return 'done';
     });
     const { stdin, stdout, messages } = streams();
-    const served = serveMcpStdio(server, { stdin, stdout, maxInFlight: 2 });
+    const served = serve(server, { stdin, stdout, halfCloseDrainMs: 5_000 });
     for (let id = 0; id < 10; id++) {
       // One line per chunk, so pausing the input takes effect between requests.
       await new Promise((resolve) => setImmediate(resolve));
@@ -148,40 +148,28 @@ describe('serveMcpStdio', () => {
     expect(stderr).toContain('stdin ended, exiting');
   });
 
-  it('as a child process: a request whose handling rejects is answered -32603 and frees its slot', async () => {
-    const fixture = join(here, 'test-support', 'mcp-stdio-rejecting-child.mjs');
-    const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
+  it('answers id-less requests with id null, each in its own slot, and keeps them apart', async () => {
+    const server = new ContractServer({ logger: silentLogger, core: { maxInFlightPerConnection: 1 } });
+    server.registerTool('echo', 'Echoes', { properties: { text: { type: 'string' } } }, async (args) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return String(args.text);
     });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    // maxInFlight 1: had the rejection kept its slot, nothing after it would be read.
-    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reject"}}\n');
-    child.stdin.write('{"jsonrpc":"2.0","id":"r2","method":"tools/call","params":{"name":"reject"}}\n');
-    child.stdin.end(
-      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"still here"}}}\n',
+    const { stdin, stdout, messages } = streams();
+    const served = serve(server, { stdin, stdout, halfCloseDrainMs: 5_000 });
+    stdin.write(
+      '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"one"}}}\n',
     );
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code).toBe(0);
-    const messages = stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-    expect(messages).toEqual([
-      { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } },
-      { jsonrpc: '2.0', id: 'r2', error: { code: -32603, message: 'Internal error' } },
-      expect.objectContaining({
-        id: 3,
-        result: expect.objectContaining({ content: [{ type: 'text', text: 'still here' }] }),
-      }),
-    ]);
-    expect(stderr).toContain('ContractServer.handle rejected; the request was answered -32603');
-    expect(stderr).toMatch(/internalErrors: 2/);
-    expect(stderr).toContain('handle blew up');
-    expect(stderr).toContain('stdin ended, exiting');
+    stdin.write(
+      '{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"echo","arguments":{"text":"two"}}}\n',
+    );
+    stdin.end('{"jsonrpc":"2.0","id":7}\n');
+    await served;
+    const answers = messages();
+    expect(answers, JSON.stringify(answers)).toHaveLength(3);
+    expect(
+      answers.filter((m) => m.id === null).map((m) => m.result?.content?.[0]?.text),
+      JSON.stringify(answers),
+    ).toEqual(['one', 'two']);
+    expect(answers.find((m) => m.id === 7)).toMatchObject({ error: { code: -32600 } });
   });
 });
