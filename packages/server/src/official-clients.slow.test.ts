@@ -4,7 +4,7 @@
  * healthy, with no transport error and no response to a cancelled id.
  */
 import { fileURLToPath } from 'node:url';
-import { memoryLogger, socketTransport } from '@agentd/test-support';
+import { memoryLogger, streamTransport } from '@agentd/test-support';
 import {
   Client as ClientV2,
   ReadBuffer as ReadBufferV2,
@@ -146,7 +146,7 @@ describe('official SDK clients over a unix socket', () => {
 
   it('v1 (legacy era): abort, then the same connection keeps working', async () => {
     const { aborted, srv } = await start();
-    const transport = socketTransport(await srv.raw(), {
+    const transport = streamTransport(await srv.raw(), {
       ReadBuffer: ReadBufferV1,
       serializeMessage: serializeV1,
     });
@@ -160,7 +160,7 @@ describe('official SDK clients over a unix socket', () => {
 
   it('v2 (2026-07-28): abort and a closed listen, then the same connection keeps working', async () => {
     const { aborted, srv } = await start();
-    const transport = socketTransport(await srv.raw(), {
+    const transport = streamTransport(await srv.raw(), {
       ReadBuffer: ReadBufferV2,
       serializeMessage: serializeV2,
     });

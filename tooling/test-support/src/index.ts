@@ -20,7 +20,7 @@ export {
 } from './packed-install.js';
 export { type ReplicaFleet, startReplicaFleet } from './replica-fleet.js';
 export { resourceValue, toolValue } from './result-values.js';
-export { socketTransport } from './sdk-socket-transport.js';
+export { streamTransport } from './sdk-stream-transport.js';
 export { type SocketHarness, socketHarness } from './socket-harness.js';
 export {
   FULL_CAPABILITIES,
