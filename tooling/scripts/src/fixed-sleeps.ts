@@ -163,13 +163,8 @@ function markedAround(fn: FunctionLike, source: ts.SourceFile, lines: readonly s
     // A `const tick = () => …` starts at its statement, where the marker's three lines are counted from.
     const statement = ts.findAncestor(at, (n) => ts.isStatement(n) || ts.isClassElement(n)) ?? at;
     const line = source.getLineAndCharacterOfPosition(statement.getStart(source)).line;
-    if (
-      lines
-        .slice(Math.max(0, line - 3), line + 1)
-        .join('\n')
-        .includes(SLEEP_MARKER)
-    )
-      return true;
+    const context = lines.slice(Math.max(0, line - 3), line + 1).join('\n');
+    if (context.includes(SLEEP_MARKER)) return true;
   }
   return false;
 }
