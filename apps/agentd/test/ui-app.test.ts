@@ -5,23 +5,23 @@
  * returned, streams its lines, and cancels it with a tool call the host forwards.
  */
 import { APP_MIME_TYPE } from '@agentd/lifecycle';
-import { type Json, NdjsonClient } from '@agentd/test-support';
+import {
+  type Browser,
+  browserTests,
+  CHROMIUM_MISSING_IN_CI,
+  type HostPage,
+  hostView,
+  type Json,
+  launchChromium,
+  NdjsonClient,
+  serveHostPage,
+} from '@agentd/test-support';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';
-import {
-  type Browser,
-  CHROMIUM,
-  HAVE_CHROMIUM,
-  type HostPage,
-  IN_CI,
-  launchChromium,
-  screenshot,
-  serveHostPage,
-} from './support/chromium.js';
+import { screenshot } from './support/screenshot.js';
 
-if (!HAVE_CHROMIUM && !IN_CI)
-  console.warn(`SKIPPED: apps/agentd MCP App browser test: no ${CHROMIUM} (apt-get install -y chromium)`);
+const browsers = browserTests('apps/agentd MCP App browser test');
 
 const WAIT = { timeout: 30_000 };
 const TICKER = {
@@ -66,7 +66,7 @@ describe('the runs page as an MCP App (classic exposure)', () => {
     expect(linked.sort()).toEqual(['command_subagent.spawn', 'query_subagent.status']);
   });
 
-  describe.runIf(HAVE_CHROMIUM)('inside ext-apps AppBridge in Chromium', () => {
+  describe.runIf(browsers.run)('inside ext-apps AppBridge in Chromium', () => {
     let browser: Browser;
     let host: HostPage;
 
@@ -88,25 +88,12 @@ describe('the runs page as an MCP App (classic exposure)', () => {
       const html = (
         (await client.modernResult('resources/read', { uri: 'ui://agentd/runs' })).contents as Json[]
       )[0]?.text;
-      const page = await browser.context.newPage();
-      page.on('pageerror', (e) => console.log('host page error:', e.message));
-      const forwarded: string[] = [];
-      await page.exposeFunction('hostRequest', (method: string, params: Json) => {
-        forwarded.push(`${method} ${String(params.name ?? params.uri)}`);
-        return client.modernResult(method, params);
-      });
-      await page.goto(host.url);
-      await page.evaluate(
-        ([view, toolResult]) =>
-          (globalThis as unknown as { startHost(h: unknown, r: unknown): Promise<void> }).startHost(
-            view,
-            toolResult,
-          ),
-        [html, result] as const,
+      const { page, frame, forwarded } = await hostView(
+        browser,
+        host,
+        { html: html as string, toolResult: result, theme: 'dark' },
+        (method, params) => client.modernResult(method, params as Json),
       );
-      await expect.poll(() => page.frames().length, WAIT).toBe(2);
-      const frame = page.frames().find((f) => f !== page.mainFrame());
-      if (frame === undefined) throw new Error('no view iframe');
       const row = frame.locator(`li[data-run-handle="${handle}"]`);
       await row.waitFor(WAIT);
       await frame.locator('[data-run-output] span', { hasText: /^app 3$/ }).waitFor(WAIT);
@@ -131,8 +118,8 @@ describe('the runs page as an MCP App (classic exposure)', () => {
   });
 });
 
-describe.runIf(!HAVE_CHROMIUM && IN_CI)('the MCP App in Chromium', () => {
+describe.runIf(browsers.failInCi)('the MCP App in Chromium', () => {
   it('needs chromium under CI', () => {
-    expect.fail(`CI=true but ${CHROMIUM} is missing: .ci/run must apt-get install chromium`);
+    expect.fail(CHROMIUM_MISSING_IN_CI);
   });
 });

@@ -9,21 +9,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NdjsonClient } from '@agentd/test-support';
+import {
+  type Browser,
+  browserTests,
+  CHROMIUM_MISSING_IN_CI,
+  launchChromium,
+  NdjsonClient,
+} from '@agentd/test-support';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
-import {
-  type Browser,
-  CHROMIUM,
-  HAVE_CHROMIUM,
-  IN_CI,
-  launchChromium,
-  screenshot,
-} from './support/chromium.js';
+import { screenshot } from './support/screenshot.js';
 
-if (!HAVE_CHROMIUM && !IN_CI)
-  console.warn(`SKIPPED: apps/agentd dashboard browser tests: no ${CHROMIUM} (apt-get install -y chromium)`);
+const browsers = browserTests('apps/agentd dashboard browser tests');
 
 const TOKEN = 'ui-dashboard-token-0123456789abcdef';
 const WAIT = { timeout: 30_000 };
@@ -52,7 +50,7 @@ const openGate = (name: string) => writeFileSync(join(GATES, name), '');
 
 const dashboardUrl = (agentd: Agentd) => (agentd.httpUrl as string).replace(/\/mcp$/, '/ui/');
 
-describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
+describe.runIf(browsers.run)('the /ui/ dashboard in Chromium', () => {
   let operator: Agentd;
   let anonymous: Agentd;
   let browser: Browser;
@@ -278,8 +276,8 @@ describe.runIf(HAVE_CHROMIUM)('the /ui/ dashboard in Chromium', () => {
   }, 120_000);
 });
 
-describe.runIf(!HAVE_CHROMIUM && IN_CI)('the /ui/ dashboard in Chromium', () => {
+describe.runIf(browsers.failInCi)('the /ui/ dashboard in Chromium', () => {
   it('needs chromium under CI', () => {
-    expect.fail(`CI=true but ${CHROMIUM} is missing: .ci/run must apt-get install chromium`);
+    expect.fail(CHROMIUM_MISSING_IN_CI);
   });
 });

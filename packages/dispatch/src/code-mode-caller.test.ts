@@ -1,5 +1,6 @@
 /** Code Mode's principal key and lane per peer, and what dispatch hands the runner (a real one). */
 
+import { EventEmitter, once } from 'node:events';
 import { CodeModeRunner } from '@agentd/codemode';
 import type { JsonObject } from '@agentd/rpc-frame';
 import { silentLogger } from '@agentd/rpc-frame';
@@ -58,6 +59,10 @@ describe('execute is scheduled per caller', () => {
     runner = new CodeModeRunner({ workers: 1, maxRunningPerPrincipal: 1 });
     const releases: Array<() => void> = [];
     const entered: string[] = [];
+    const entries = new EventEmitter();
+    const arrived = async (who: string): Promise<void> => {
+      if (!entered.includes(who)) await once(entries, who);
+    };
     const d = new Dispatcher({ exposure: 'codemode', codeMode: { runner }, logger: silentLogger });
     d.registerOperation({
       kind: 'query',
@@ -66,6 +71,7 @@ describe('execute is scheduled per caller', () => {
       handler: (args) =>
         new Promise((resolve) => {
           entered.push(String(args.who));
+          entries.emit(String(args.who));
           releases.push(() => resolve('released'));
         }),
     });
@@ -78,29 +84,17 @@ describe('execute is scheduled per caller', () => {
         makeContext({ peer: { transport, connectionId } }),
       );
     const first = call('anon-1', 'http', 'http-a');
-    await waitUntil(() => entered.includes('anon-1'));
+    await arrived('anon-1');
     const second = call('anon-2', 'http', 'http-b');
     const local = call('local', 'unix', 'unix-a');
-    await waitUntil(() => entered.includes('local'));
+    await arrived('local');
     expect(entered).toEqual(['anon-1', 'local']);
     expect(runner.stats()).toMatchObject({ running: 2, queued: 1 });
     for (const release of releases.splice(0)) release();
-    await waitUntil(() => entered.includes('anon-2'));
+    await arrived('anon-2');
     for (const release of releases.splice(0)) release();
     for (const result of await Promise.all([first, second, local])) {
       expect((result.structuredContent as JsonObject).result).toBe('released');
     }
   });
 });
-
-function waitUntil(test: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = (): void => {
-      if (test()) resolve();
-      else if (Date.now() - started > timeoutMs) reject(new Error('condition not reached'));
-      else setTimeout(tick, 5);
-    };
-    tick();
-  });
-}

@@ -6,51 +6,35 @@
  * and our server (the real core on a unix socket) answers, once per era: a 2025-06-18 session and
  * 2026-07-28 requests. Under CI=true a missing chromium fails; elsewhere it is one SKIPPED line.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_MIME_TYPE, APPS_EXTENSION } from '@agentd/lifecycle';
 import { type JsonObject, silentLogger } from '@agentd/rpc-frame';
 import { createServerCore } from '@agentd/server';
-import { type NdjsonClient, type SocketHarness, socketHarness } from '@agentd/test-support';
-import { build } from 'esbuild';
+import {
+  type Browser,
+  browserTests,
+  CHROMIUM_MISSING_IN_CI,
+  type HostPage,
+  hostView,
+  launchChromium,
+  type NdjsonClient,
+  type SocketHarness,
+  scriptPage,
+  serveHostPage,
+  socketHarness,
+} from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAppResource } from './app-resource.js';
 import { registerAppTool } from './app-tool.js';
 import { Dispatcher } from './dispatcher.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const IN_CI = process.env.CI === 'true';
-if (!HAVE_CHROMIUM && !IN_CI) {
-  console.warn(
-    `SKIPPED: packages/dispatch MCP Apps browser test: no ${CHROMIUM} (apt-get install -y chromium)`,
-  );
-}
+const browsers = browserTests('packages/dispatch MCP Apps browser test');
 
 const VIEW = 'ui://weather/view.html';
 const STATIONS = 'weather://stations';
 const UI_CAPS = { extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** One IIFE of `entry` with ext-apps bundled in, safe to inline in a `<script>`. */
-async function bundle(entry: string): Promise<string> {
-  const out = await build({
-    stdin: { contents: entry, resolveDir: packageDir, loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-  });
-  return (out.outputFiles[0]?.text ?? '').replace(/<\/script/gi, '<\\/script');
-}
 
 /** The view: ext-apps' App; writes what the host answered into `<pre id=…>` for the test to read. */
 const VIEW_SCRIPT = `
@@ -72,30 +56,6 @@ app.ontoolresult = (result) => show('tool-result', result);
     show('failed', String(error && error.stack || error));
   }
 })();
-`;
-
-/** The host: ext-apps' AppBridge forwarding the view's requests to `window.hostRequest` (the test's MCP client). */
-const HOST_SCRIPT = `
-import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
-window.startHost = async (html, toolInput, toolResult) => {
-  const iframe = document.createElement('iframe');
-  iframe.setAttribute('sandbox', 'allow-scripts');
-  document.body.append(iframe);
-  const bridge = new AppBridge(
-    null,
-    { name: 'agentd-test-host', version: '1.0.0' },
-    { serverTools: {}, serverResources: {} },
-    { hostContext: { theme: 'light', displayMode: 'inline' } },
-  );
-  bridge.oncalltool = (params) => window.hostRequest('tools/call', params);
-  bridge.onreadresource = (params) => window.hostRequest('resources/read', params);
-  bridge.oninitialized = () => {
-    void bridge.sendToolInput({ arguments: toolInput });
-    void bridge.sendToolResult(toolResult);
-  };
-  await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
-  iframe.srcdoc = html;
-};
 `;
 
 function weatherDispatcher(viewHtml: string): Dispatcher {
@@ -150,52 +110,25 @@ async function eraClient(peer: NdjsonClient, era: 'legacy' | 'modern'): Promise<
   };
 }
 
-describe.runIf(HAVE_CHROMIUM)('MCP Apps in headless Chromium (ext-apps AppBridge ↔ App)', () => {
+describe.runIf(browsers.run)('MCP Apps in headless Chromium (ext-apps AppBridge ↔ App)', () => {
   let harness: SocketHarness;
-  let http: Server;
-  let hostUrl: string;
-  let profile: string;
-  let context: import('playwright-core').BrowserContext;
+  let browser: Browser;
+  let host: HostPage;
 
   beforeAll(async () => {
-    const [hostBundle, viewBundle] = await Promise.all([bundle(HOST_SCRIPT), bundle(VIEW_SCRIPT)]);
-    const viewHtml = `<!doctype html><html><head><meta charset="utf-8"><title>Weather</title></head><body><script>${viewBundle}</script></body></html>`;
+    const viewHtml = await scriptPage(VIEW_SCRIPT, packageDir, 'Weather');
     const core = createServerCore({
       handler: weatherDispatcher(viewHtml),
       serverInfo: { name: 'apps-browser-test', version: '1.0.0' },
       logger: silentLogger,
     });
-    harness = await socketHarness(core);
-    const hostPage = `<!doctype html><html><head><meta charset="utf-8"><title>Host</title></head><body><script>${hostBundle}</script></body></html>`;
-    http = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hostPage);
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    hostUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
-    profile = await mkdtemp(join(tmpdir(), 'agentd-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      timeout: 60_000,
-    });
+    [harness, browser, host] = await Promise.all([socketHarness(core), launchChromium(), serveHostPage()]);
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    await new Promise((resolve) => http?.close(resolve));
+    await browser?.close();
+    await host?.close();
     await harness?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
   });
 
   for (const era of ['legacy', 'modern'] as const) {
@@ -210,22 +143,16 @@ describe.runIf(HAVE_CHROMIUM)('MCP Apps in headless Chromium (ext-apps AppBridge
       const contents = (await ask('resources/read', { uri })).contents as JsonObject[];
       expect(contents[0]).toMatchObject({ uri: VIEW, mimeType: APP_MIME_TYPE });
 
-      const page = await context.newPage();
-      const forwarded: string[] = [];
-      await page.exposeFunction('hostRequest', (method: string, params: JsonObject) => {
-        forwarded.push(`${method} ${String(params.name ?? params.uri)}`);
-        return ask(method, params);
-      });
-      await page.goto(hostUrl);
-      await page.evaluate(
-        ([html, result]) =>
-          (
-            globalThis as unknown as { startHost(h: string, i: unknown, r: unknown): Promise<void> }
-          ).startHost(html as string, { city: 'Oslo' }, result),
-        [contents[0]?.text, toolResult] as const,
+      const {
+        page,
+        frame: view,
+        forwarded,
+      } = await hostView(
+        browser,
+        host,
+        { html: contents[0]?.text as string, toolInput: { city: 'Oslo' }, toolResult },
+        (method, params) => ask(method, params as JsonObject),
       );
-      const view = page.frames().find((frame) => frame !== page.mainFrame());
-      if (view === undefined) throw new Error('the host did not create the view iframe');
       const read = async (id: string): Promise<JsonObject> => {
         const handle = await view.waitForSelector(`#${id}, #failed`, { timeout: 60_000 });
         const text = (await handle.textContent()) ?? '';
@@ -256,8 +183,8 @@ describe.runIf(HAVE_CHROMIUM)('MCP Apps in headless Chromium (ext-apps AppBridge
   }
 });
 
-describe.runIf(!HAVE_CHROMIUM && IN_CI)('MCP Apps in headless Chromium', () => {
+describe.runIf(browsers.failInCi)('MCP Apps in headless Chromium', () => {
   it('needs chromium under CI', () => {
-    expect.fail(`CI=true but ${CHROMIUM} is missing: .ci/run must apt-get install chromium`);
+    expect.fail(CHROMIUM_MISSING_IN_CI);
   });
 });

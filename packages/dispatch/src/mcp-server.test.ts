@@ -7,14 +7,22 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { streamTransport } from '@agentd/test-support';
+import {
+  Client,
+  ReadBuffer,
+  StreamableHTTPClientTransport,
+  serializeMessage,
+} from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer } from './mcp-server.js';
 import { optionalPeer } from './optional-peers.js';
 import { http, stdio, unix } from './server-transport.js';
-import { sdkStreamTransport } from './test-support/sdk-stream-transport.js';
 import { UriTemplate } from './uri-template.js';
+
+/** The official v2 client's own NDJSON framing, for its Transport over streams. */
+const FRAMING = { ReadBuffer, serializeMessage };
 
 const opened: { close(): Promise<void> }[] = [];
 
@@ -63,7 +71,7 @@ async function overStdio(server: McpServer): Promise<Client> {
   const fromServer = new PassThrough();
   await server.connect(stdio({ stdin: toServer, stdout: fromServer }));
   const client = new Client({ name: 'test', version: '1' });
-  await client.connect(sdkStreamTransport(fromServer, toServer));
+  await client.connect(streamTransport(fromServer, FRAMING, toServer));
   opened.push(client, server);
   return client;
 }
@@ -122,7 +130,7 @@ describe('McpServer', () => {
     const socket = net.connect(path);
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const local = new Client({ name: 'local', version: '1' });
-    await local.connect(sdkStreamTransport(socket));
+    await local.connect(streamTransport(socket, FRAMING));
     opened.push(local);
     expect(await local.callTool({ name: 'greet', arguments: { name: 'unix' } })).toMatchObject({
       content: [{ text: 'Hello, unix!' }],

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '@agentd/rpc-frame';
 import { createServerCore, type ServerCore, serveConnection } from '@agentd/server';
-import { NdjsonClient, socketTransport } from '@agentd/test-support';
+import { NdjsonClient, streamTransport } from '@agentd/test-support';
 import { Client, ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ function dial(): Promise<net.Socket> {
 async function sdkClient(version: '2025-11-25' | '2026-07-28'): Promise<SkillsClient> {
   const mode = version === '2026-07-28' ? ({ pin: version } as const) : ('legacy' as const);
   const client = new Client({ name: 'skills-host', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(socketTransport(await dial(), { ReadBuffer, serializeMessage }));
+  await client.connect(streamTransport(await dial(), { ReadBuffer, serializeMessage }));
   cleanups.push(() => client.close());
   return new SkillsClient(client);
 }

@@ -8,11 +8,18 @@
 
 import type { Era, TaskStatus } from '@agentd/lifecycle';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
-import type { TaskChange, TaskInit, TaskPage, TaskRecord, TaskStore } from '@agentd/server';
+import {
+  applyTaskChange,
+  newTaskRecord,
+  type TaskChange,
+  type TaskInit,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+} from '@agentd/server';
 import { redisError } from './local-errors.js';
 import { clientsOf, type RedisClient } from './raw-client.js';
 import type { RedisConnection } from './redis-connection.js';
-import { applyTaskChange, newTaskRecord } from './task-record.js';
 import { CREATE_TASK, DELETE_TASK, UPDATE_TASK } from './task-scripts.js';
 
 export interface RedisTaskStoreOptions {

@@ -9,6 +9,9 @@ import type { ServeConnectionOptions } from './serve-connection.js';
 import { createServerCore } from './server-core.js';
 import { type SocketServer, startSocketServer } from './test-support/socket-server.js';
 
+/** How long to wait for server-side state the test has no event for. */
+const SERVER_SIDE = { timeout: 5_000, interval: 5 };
+
 let server: SocketServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -36,18 +39,6 @@ function setup(options: ServeConnectionOptions = {}, coreOptions: Partial<Server
   };
 }
 
-function waitUntil(test: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = (): void => {
-      if (test()) resolve();
-      else if (Date.now() - started > timeoutMs) reject(new Error('condition not reached'));
-      else setTimeout(tick, 5);
-    };
-    tick();
-  });
-}
-
 const bigRequest = (id: number, bytes: number): string =>
   `${JSON.stringify({ jsonrpc: '2.0', id, method: 'test/big', params: { bytes } })}\n`;
 
@@ -59,7 +50,7 @@ describe('backpressure', () => {
     let burst = '';
     for (let id = 1; id <= 12; id += 1) burst += bigRequest(id, 1_800_000);
     client.sendRaw(burst);
-    await waitUntil(() => client.messages.length === 12, 20_000);
+    await client.waitFor((m) => m.id === 12, 20_000, 'the last of 12 replies');
     expect(client.messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(client.messages.every((m) => String(m.result?.data).length === 1_800_000)).toBe(true);
     expect(client.ended).toBe(false);
@@ -77,7 +68,10 @@ describe('backpressure', () => {
     for (let id = 1; id <= total; id += 1) burst += bigRequest(id, 64 * 1024);
     socket.write(burst);
     // Wait until the server stopped taking requests: handled stays put while nothing is read.
-    await waitUntil(() => handled() > 0);
+    await vi.waitFor(
+      () => expect(handled(), 'the server to handle a request').toBeGreaterThan(0),
+      SERVER_SIDE,
+    );
     let last = -1;
     await vi.waitFor(
       () => {
@@ -91,7 +85,7 @@ describe('backpressure', () => {
     expect(handled()).toBeLessThan(total);
     const client = new NdjsonClient(socket);
     socket.resume();
-    await waitUntil(() => client.messages.length === total, 20_000);
+    await client.waitFor(() => client.messages.length === total, 20_000, `all ${total} replies`);
     expect(new Set(client.messages.map((m) => m.id)).size).toBe(total);
     expect(logger.records.some((r) => r.message === 'dropping connection')).toBe(false);
   });
@@ -103,7 +97,10 @@ describe('backpressure', () => {
     const second = await srv.connect();
     const head = '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"';
     first.sendRaw(`${head}${'x'.repeat(700 * 1024)}`);
-    await waitUntil(() => core.inputBudget.used > 600 * 1024);
+    await vi.waitFor(
+      () => expect(core.inputBudget.used, 'the first line to fill the budget').toBeGreaterThan(600 * 1024),
+      SERVER_SIDE,
+    );
     second.sendRaw(`${head}${'y'.repeat(700 * 1024)}`);
     const refused: Message = await second.waitFor((m) => m.error !== undefined);
     expect(refused.id).toBeNull();
@@ -116,7 +113,7 @@ describe('backpressure', () => {
     // The other connection is unharmed: its line completes and is answered.
     first.sendRaw('"}}\n');
     expect((await first.waitFor((m) => m.id === 1)).result).toEqual({});
-    await waitUntil(() => core.inputBudget.used === 0);
+    await vi.waitFor(() => expect(core.inputBudget.used, 'the budget to be given back').toBe(0), SERVER_SIDE);
   });
 });
 
@@ -133,8 +130,10 @@ describe('hang-ups', () => {
     void client.request('test/block', {}, 'held').catch(() => {});
     await client.request('ping', undefined, 'started'); // the block was dispatched before this
     hangUp(socket);
-    await waitUntil(() => handler.state.aborted.includes('held'));
-    await waitUntil(() => handler.state.disconnects.length === 1);
+    await vi.waitFor(() => {
+      expect(handler.state.aborted, 'the held request cancelled').toContain('held');
+      expect(handler.state.disconnects, 'onDisconnect for the peer').toHaveLength(1);
+    }, SERVER_SIDE);
   });
 });
 

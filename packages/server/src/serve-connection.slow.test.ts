@@ -8,6 +8,9 @@ import { createServerCore } from './server-core.js';
 import { type SocketServer, startSocketServer } from './test-support/socket-server.js';
 
 let server: SocketServer | undefined;
+/** How long to wait for server-side state the test has no event for. */
+const SERVER_SIDE = { timeout: 5_000, interval: 5 };
+
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -26,18 +29,6 @@ function setup(options: ServeConnectionOptions = {}, maxInFlightPerConnection?: 
     ...(maxInFlightPerConnection === undefined ? {} : { maxInFlightPerConnection }),
   });
   return { core, handler, logger, start: async () => (server = await startSocketServer(core, options)) };
-}
-
-function waitUntil(test: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = (): void => {
-      if (test()) resolve();
-      else if (Date.now() - started > timeoutMs) reject(new Error('condition not reached'));
-      else setTimeout(tick, 5);
-    };
-    tick();
-  });
 }
 
 describe('bad input', () => {
@@ -149,7 +140,10 @@ describe('concurrency and cancellation', () => {
     await client.request('ping');
     client.notify('notifications/cancelled', { requestId: '42' }); // wrong JSON type: not the same request
     client.notify('notifications/cancelled', { requestId: 42 });
-    await waitUntil(() => handler.state.aborted.includes(42));
+    await vi.waitFor(
+      () => expect(handler.state.aborted, 'the handler saw request 42 aborted').toContain(42),
+      SERVER_SIDE,
+    );
     await client.request('ping');
     expect(client.messages.some((m) => m.id === 42)).toBe(false);
     expect(handler.state.aborted).toEqual([42]);
@@ -202,7 +196,10 @@ describe('teardown', () => {
     expect(core.registry.stats().subscriptions).toBe(4);
     a.stream.end();
     b.close();
-    await waitUntil(() => handler.state.disconnects.length === 2);
+    await vi.waitFor(
+      () => expect(handler.state.disconnects, 'onDisconnect for both peers').toHaveLength(2),
+      SERVER_SIDE,
+    );
     expect(handler.state.disconnects.map((d) => d.subscriptionsAtDisconnect)).toEqual([0, 0]);
     expect(core.registry.stats()).toEqual({ uris: 0, subscriptions: 0, channels: 0, listenStreams: 0 });
     expect(core.notifyResourceUpdated('test://x')).toBe(0);
@@ -223,7 +220,10 @@ describe('teardown', () => {
     stalled.write(
       '{"jsonrpc":"2.0","id":"s","method":"resources/subscribe","params":{"uri":"test://hot"}}\n',
     );
-    await waitUntil(() => core.registry.subscriberCount('test://hot') === 2);
+    await vi.waitFor(
+      () => expect(core.registry.subscriberCount('test://hot'), 'both peers subscribed').toBe(2),
+      SERVER_SIDE,
+    );
     // Fill the stalled peer's buffers with big answers, and keep pushing to everyone.
     for (let i = 0; i < 40; i += 1) {
       stalled.write(`{"jsonrpc":"2.0","id":${i},"method":"test/big","params":{"bytes":65536}}\n`);

@@ -1,12 +1,16 @@
 /** The shared accept loop over a real unix socket listener: identity, the limit, close with flush. */
+import { EventEmitter, once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryLogger, NdjsonClient, testHandler } from '@agentd/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ListenerServer, type ServeListenerOptions, serveListener } from './serve-listener.js';
 import { createServerCore } from './server-core.js';
+
+/** How long to wait for server-side state the test has no event for. */
+const SERVER_SIDE = { timeout: 5_000, interval: 5 };
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -22,12 +26,18 @@ async function setup(options: ServeListenerOptions = {}) {
   const inner = testHandler();
   // Records each request as the handler starts it: close() is called only once work is in flight.
   const started: string[] = [];
+  const starts = new EventEmitter();
   const handler = {
     ...inner,
     handle: (...args: Parameters<typeof inner.handle>) => {
       started.push(args[0].method);
+      starts.emit(args[0].method);
       return inner.handle(...args);
     },
+  };
+  /** Resolves once the handler has started a `method` request. */
+  const handling = async (method: string): Promise<void> => {
+    if (!started.includes(method)) await once(starts, method);
   };
   const core = createServerCore({ handler, serverInfo: { name: 't', version: '1' }, logger });
   const events: string[] = [];
@@ -71,20 +81,10 @@ async function setup(options: ServeListenerOptions = {}) {
     handler,
     logger,
     events,
-    started,
+    handling,
     raw,
     connect: async () => new NdjsonClient(await raw()),
   };
-}
-
-function until(test: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const tick = (): void => {
-      if (test()) resolve();
-      else setTimeout(tick, 5);
-    };
-    tick();
-  });
 }
 
 describe('serveListener', () => {
@@ -96,7 +96,10 @@ describe('serveListener', () => {
     expect(handler.state.connects[0]?.attributes).toMatchObject({ site: 'kernel', rack: 7 });
     expect(served.connections).toBe(1);
     client.close();
-    await until(() => served.connections === 0);
+    await vi.waitFor(
+      () => expect(served.connections, 'the server to let go of the peer').toBe(0),
+      SERVER_SIDE,
+    );
   });
 
   it('refuses connections beyond maxConnections at accept, logs it, and keeps serving the others', async () => {
@@ -117,11 +120,11 @@ describe('serveListener', () => {
   });
 
   it('close() lets in-flight requests finish, answers them, stops the listener, then cleans up', async () => {
-    const { connect, served, events, started } = await setup();
+    const { connect, served, events, handling } = await setup();
     const client = await connect();
     await client.modern('test/echo', {});
     const slow = client.modern('test/slow', { ms: 50, tag: 'last' });
-    await until(() => started.includes('test/slow'));
+    await handling('test/slow');
     const closed = served.close(5_000);
     expect(served.close()).toBe(closed);
     expect((await slow).result).toMatchObject({ slept: 50, tag: 'last' });
@@ -132,14 +135,14 @@ describe('serveListener', () => {
   });
 
   it('flushes a large final answer to a peer that reads slowly, within the deadline', async () => {
-    const { connect, served, started } = await setup();
+    const { connect, served, handling } = await setup();
     const client = await connect();
     await client.modern('test/echo', {});
     const bytes = 4 * 1024 * 1024;
     client.stream.pause();
     const big = client.modern('test/big', { bytes });
     // The answer is with the writer (most of it queued in user space) before close() starts.
-    await until(() => started.includes('test/big'));
+    await handling('test/big');
     await new Promise((resolve) => setImmediate(resolve));
     const closed = served.close(10_000);
     setImmediate(() => client.stream.resume());
@@ -149,15 +152,18 @@ describe('serveListener', () => {
   });
 
   it('cuts off a peer that stopped reading once the deadline has passed', async () => {
-    const { connect, served, started } = await setup();
+    const { connect, served, handling } = await setup();
     const client = await connect();
     await client.modern('test/echo', {});
     client.stream.pause();
     void client.modern('test/big', { bytes: 16 * 1024 * 1024 }).catch(() => {});
-    await until(() => started.includes('test/big'));
+    await handling('test/big');
     // The peer never reads again: close() still resolves, bounded by its deadline.
     await served.close(100);
-    await until(() => served.connections === 0);
+    await vi.waitFor(
+      () => expect(served.connections, 'the server to let go of the peer').toBe(0),
+      SERVER_SIDE,
+    );
   });
 
   it('destroys connections that arrive while closing', async () => {
@@ -165,7 +171,12 @@ describe('serveListener', () => {
     const closed = served.close(1_000);
     const late = await raw().catch(() => undefined);
     await closed;
-    if (late !== undefined) await until(() => late.destroyed || late.readableEnded);
+    if (late !== undefined) {
+      await vi.waitFor(
+        () => expect(late.destroyed || late.readableEnded, 'the late connection to be cut').toBe(true),
+        SERVER_SIDE,
+      );
+    }
     expect(handler.state.connects).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { memoryLogger, testHandler } from '@agentd/test-support';
 import { describe, expect, it, vi } from 'vitest';
@@ -132,14 +132,8 @@ describe('serveStdio', () => {
   it('as a child process: closing stdin cancels the in-flight request at once (its signal aborts)', async () => {
     const fixture = join(here, 'test-support', 'official-child.mjs');
     const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
+    const stdout = collect(child.stdout);
+    const stderr = collect(child.stderr);
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.stdin.write(
       `${JSON.stringify({
@@ -150,22 +144,34 @@ describe('serveStdio', () => {
       })}\n`,
     );
     // The handler started (it reports progress first); then the client goes away.
-    await waitFor(() => stdout.includes('notifications/progress'));
+    await stdout.seen('notifications/progress');
     child.stdin.end();
     // The default drain would keep the request running for 10 s; the cancel comes with the EOF.
-    await waitFor(() => stderr.includes('aborted "run"'));
+    await stderr.seen('aborted "run"');
     expect(await exited).toBe(0);
   });
 });
 
-function waitFor(test: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = (): void => {
-      if (test()) resolve();
-      else if (Date.now() - started > timeoutMs) reject(new Error('condition not reached'));
-      else setTimeout(tick, 5);
-    };
-    tick();
+/** A child's output as it arrives: `seen(text)` resolves once `text` is in it, rejects if the stream ends first. */
+function collect(stream: Readable): { seen(text: string): Promise<void> } {
+  let all = '';
+  stream.on('data', (chunk: Buffer) => {
+    all += chunk.toString('utf8');
   });
+  return {
+    seen: (text) =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (!all.includes(text)) return;
+          stream.off('data', check);
+          stream.off('end', ended);
+          resolve();
+        };
+        const ended = (): void =>
+          reject(new Error(`the stream ended before ${JSON.stringify(text)}: ${all}`));
+        stream.on('data', check);
+        stream.once('end', ended);
+        check();
+      }),
+  };
 }

@@ -1,10 +1,11 @@
 /**
- * The TaskStore seam (types only): where an MCP server keeps task state. `@agentd/dispatch` has
- * the in-memory store, `@agentd/redis` a shared one; both implement this without depending on
- * each other. Every task is bound to the principal (`owner`) that created it: a lookup with
- * another owner finds nothing, exactly as if the id did not exist.
+ * The TaskStore seam: where an MCP server keeps task state, and the two rules every store builds
+ * and changes its records by. `@agentd/dispatch` has the in-memory store, `@agentd/redis` a shared
+ * one; both implement this without depending on each other. Every task is bound to the principal
+ * (`owner`) that created it: a lookup with another owner finds nothing, exactly as if the id did
+ * not exist.
  */
-import type { Era, TaskInfo, TaskStatus } from '@agentd/lifecycle';
+import { type Era, isTerminalTaskStatus, type TaskInfo, type TaskStatus } from '@agentd/lifecycle';
 import type { JsonObject, JsonRpcErrorObject } from '@agentd/rpc-frame';
 
 /** One stored task: the wire facts plus what the server needs to answer for it. */
@@ -84,4 +85,48 @@ export interface TaskStore {
   onInput?(taskId: string, listener: (responses: JsonObject) => void): () => void;
   /** Stops timers; the store may not be used afterwards. */
   close?(): Promise<void>;
+}
+
+/** A new `working` record for `init` at `now`: every store builds it the same way. */
+export function newTaskRecord(init: TaskInit, now: number): TaskRecord {
+  return {
+    taskId: newTaskId(),
+    owner: init.owner,
+    era: init.era,
+    method: init.method,
+    status: 'working',
+    statusMessage: init.statusMessage,
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: init.ttlMs,
+    pollIntervalMs: init.pollIntervalMs,
+    expiresAt: init.ttlMs === null ? undefined : now + init.ttlMs,
+    creator: init.creator,
+  };
+}
+
+/**
+ * `record` after `change` at `now`; a terminal record is returned as is (terminal tasks never
+ * change). Stores apply it atomically against the record they hold.
+ */
+export function applyTaskChange(record: TaskRecord, change: TaskChange, now: number): TaskRecord {
+  if (isTerminalTaskStatus(record.status)) return record;
+  return {
+    ...record,
+    status: change.status,
+    statusMessage: change.statusMessage,
+    lastUpdatedAt: now,
+    inputRequests: change.status === 'input_required' ? change.inputRequests : undefined,
+    // A failed 2025-11-25 tool task keeps its isError result for tasks/result.
+    result: change.status === 'completed' || change.status === 'failed' ? change.result : undefined,
+    error: change.status === 'failed' ? change.error : undefined,
+  };
+}
+
+/** A 128-bit random id: task ids are bearer-like, so they must not be guessable. */
+function newTaskId(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  let hex = '';
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  return hex;
 }

@@ -5,23 +5,21 @@
  * official v2 client's own OAuth flow (no browser: client credentials).
  */
 import { Dispatcher } from '@agentd/dispatch';
-import { createServerCore, type Logger, type ServerCore } from '@agentd/server';
-import { type AuthorizationServer, startAuthorizationServer } from '@agentd/test-support';
+import { createServerCore, type Logger } from '@agentd/server';
+import type { AuthorizationServer } from '@agentd/test-support';
 import {
   ClientCredentialsProvider,
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJwtVerifier } from './jwt.js';
-import { serveHttp } from './node.js';
 import { MODERN_META } from './test-support/harness.js';
+import { type OAuthEndpoint, serveOAuthEndpoint } from './test-support/oauth-endpoint.js';
 
 const CLIENT = { id: 'robot', secret: 'robot-secret', scopes: ['mcp:use', 'admin'] };
 
 let as: AuthorizationServer;
-let core: ServerCore;
-let http: Awaited<ReturnType<typeof serveHttp>>;
+let endpoint: OAuthEndpoint;
 let resource: string;
 let metadataUrl: string;
 const logged: string[] = [];
@@ -35,7 +33,6 @@ const logger: Logger = {
 };
 
 beforeAll(async () => {
-  as = await startAuthorizationServer(CLIENT);
   const dispatcher = new Dispatcher({
     logger,
     // Scopes decide the surface: without `admin`, admin tools are hidden and not callable.
@@ -53,33 +50,21 @@ beforeAll(async () => {
     },
   });
   dispatcher.registerTool({ name: 'admin_reset', description: 'Admins only', handler: () => 'reset' });
-  core = createServerCore({
+  const core = createServerCore({
     handler: dispatcher,
     serverInfo: { name: 'oauth-test', version: '1.0.0' },
     logger,
   });
-  // The resource URI is this endpoint's own URL: bind first, then point the verifier at it.
-  let verify: ReturnType<typeof createJwtVerifier> | undefined;
-  http = await serveHttp(core, {
-    auth: {
-      oauth: {
-        verifyToken: (token, request) => verify?.(token, request),
-        authorizationServers: [as.issuer],
-        requiredScopes: ['mcp:use'],
-        scopesSupported: CLIENT.scopes,
-        resourceName: 'agentd test',
-      },
-    },
+  endpoint = await serveOAuthEndpoint(core, CLIENT, {
+    requiredScopes: ['mcp:use'],
+    scopesSupported: CLIENT.scopes,
+    resourceName: 'agentd test',
   });
-  resource = `http://localhost:${http.address.port}/mcp`;
-  metadataUrl = `http://localhost:${http.address.port}/.well-known/oauth-protected-resource/mcp`;
-  verify = createJwtVerifier({ issuer: as.issuer, audience: resource, jwksUri: as.jwksUri });
+  ({ as, resource, metadataUrl } = endpoint);
 });
 
 afterAll(async () => {
-  await http.close(1_000);
-  await core.close();
-  await as.close();
+  await endpoint?.close();
 });
 
 function post(token: string | undefined, method: string, params: Record<string, unknown> = {}) {
@@ -102,7 +87,7 @@ describe('RFC 9728 protected resource metadata', () => {
   it('is served at the path-suffixed and the bare well-known path, without a token', async () => {
     for (const url of [
       metadataUrl,
-      `http://localhost:${http.address.port}/.well-known/oauth-protected-resource`,
+      `http://localhost:${endpoint.http.address.port}/.well-known/oauth-protected-resource`,
     ]) {
       const res = await fetch(url);
       expect(res.status).toBe(200);

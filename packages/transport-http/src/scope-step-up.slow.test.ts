@@ -6,29 +6,26 @@
  */
 import { Dispatcher } from '@agentd/dispatch';
 import { ErrorCode } from '@agentd/lifecycle';
-import { createServerCore, type ServerCore, silentLogger } from '@agentd/server';
-import { type AuthorizationServer, startAuthorizationServer } from '@agentd/test-support';
+import { createServerCore, silentLogger } from '@agentd/server';
+import type { AuthorizationServer } from '@agentd/test-support';
 import {
   ClientCredentialsProvider,
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJwtVerifier } from './jwt.js';
-import { serveHttp } from './node.js';
 import { MODERN_META } from './test-support/harness.js';
+import { type OAuthEndpoint, serveOAuthEndpoint } from './test-support/oauth-endpoint.js';
 
 const CLIENT = { id: 'robot', secret: 'robot-secret', scopes: ['mcp:use', 'runs:write'] };
 
 let as: AuthorizationServer;
-let core: ServerCore;
-let http: Awaited<ReturnType<typeof serveHttp>>;
+let endpoint: OAuthEndpoint;
 let resource: string;
 let metadataUrl: string;
 const starts: string[] = [];
 
 beforeAll(async () => {
-  as = await startAuthorizationServer(CLIENT);
   const dispatcher = new Dispatcher({ logger: silentLogger, stepUp: true });
   dispatcher.registerTool({ name: 'runs_list', description: 'Lists runs', handler: () => 'none yet' });
   dispatcher.registerTool({
@@ -40,32 +37,21 @@ beforeAll(async () => {
       return 'started';
     },
   });
-  core = createServerCore({
+  const core = createServerCore({
     handler: dispatcher,
     serverInfo: { name: 'step-up', version: '1' },
     logger: silentLogger,
   });
-  let verify: ReturnType<typeof createJwtVerifier> | undefined;
-  http = await serveHttp(core, {
-    auth: {
-      oauth: {
-        verifyToken: (token, request) => verify?.(token, request),
-        authorizationServers: [as.issuer],
-        requiredScopes: ['mcp:use'],
-        // Least privilege: clients first ask for the base scope only; runs:write comes by step-up.
-        scopesSupported: ['mcp:use'],
-      },
-    },
+  endpoint = await serveOAuthEndpoint(core, CLIENT, {
+    requiredScopes: ['mcp:use'],
+    // Least privilege: clients first ask for the base scope only; runs:write comes by step-up.
+    scopesSupported: ['mcp:use'],
   });
-  resource = `http://localhost:${http.address.port}/mcp`;
-  metadataUrl = `http://localhost:${http.address.port}/.well-known/oauth-protected-resource/mcp`;
-  verify = createJwtVerifier({ issuer: as.issuer, audience: resource, jwksUri: as.jwksUri });
+  ({ as, resource, metadataUrl } = endpoint);
 });
 
 afterAll(async () => {
-  await http.close(1_000);
-  await core.close();
-  await as.close();
+  await endpoint?.close();
 });
 
 function headers(token: string, extra: Record<string, string> = {}) {

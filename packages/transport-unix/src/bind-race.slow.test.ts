@@ -1,5 +1,6 @@
 /** Races on a unix socket path: connections before serveUnix attaches, and daemons starting together. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { link, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,28 +50,16 @@ async function staleSocket(path: string): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** Resolves once the listener has accepted `count` connections (served or not). */
-function accepted(listener: net.Server, count: number): Promise<void> {
-  return new Promise((resolve) => {
-    const look = (): void => {
-      listener.getConnections((_error, open) => {
-        if (open >= count) resolve();
-        else setTimeout(look, 5);
-      });
-    };
-    look();
-  });
-}
-
 describe('bindUnix → serveUnix', () => {
   it('holds a connection accepted before serveUnix attaches, serves it, and close() settles', async () => {
     const path = join(dir, 'early.sock');
     const listener = await bindUnix(path);
+    const accepted = once(listener, 'connection');
     const socket = net.connect(path);
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
     // The listener has accepted it with no one serving yet.
-    await accepted(listener, 1);
+    await accepted;
     const answer = firstLine(socket);
     const server = serveUnix(listener, core());
     expect(await answer).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
@@ -81,10 +70,11 @@ describe('bindUnix → serveUnix', () => {
   it('closing a listener that was never served settles, dropping what it held', async () => {
     const path = join(dir, 'unserved.sock');
     const listener = await bindUnix(path);
+    const accepted = once(listener, 'connection');
     const socket = net.connect(path);
     const ended = new Promise((resolve) => socket.once('close', resolve));
     await new Promise((resolve) => socket.once('connect', resolve));
-    await accepted(listener, 1);
+    await accepted;
     await new Promise<void>((resolve) => listener.close(() => resolve()));
     await ended;
   });

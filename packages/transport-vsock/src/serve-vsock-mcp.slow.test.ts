@@ -45,15 +45,8 @@ function setup(options: ServeVsockOptions = {}) {
   return { core, server, handler, logger, raw, connect };
 }
 
-/** Awaits server-side state the test cannot await directly. */
-async function waitUntil(test: () => boolean, what = 'the server-side condition'): Promise<void> {
-  await vi.waitFor(
-    () => {
-      expect(test(), what).toBe(true);
-    },
-    { timeout: 10_000, interval: 5 },
-  );
-}
+/** How long to wait for server-side state the test cannot await directly. */
+const SERVER_SIDE = { timeout: 10_000, interval: 5 };
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({ name, arguments: args });
 const listenMeta = (m: Message) => (m.params?._meta as Record<string, unknown> | undefined) ?? {};
@@ -127,7 +120,10 @@ describe('vsock stand-in: subscriptions and pushes', () => {
     expect(pushed[0]?.params?.uri).toBe(STATUS);
 
     client.notify('notifications/cancelled', { requestId: 7 });
-    await waitUntil(() => core.registry.stats().listenStreams === 0);
+    await vi.waitFor(
+      () => expect(core.registry.stats().listenStreams, 'the cancelled listen stream closed').toBe(0),
+      SERVER_SIDE,
+    );
     expect(core.notifyResourceUpdated(STATUS, { keep: true })).toBe(0);
     expect((await client.modern('tools/call', call('echo', { text: 'still here' }))).result).toMatchObject({
       content: [{ text: 'still here' }],
@@ -189,7 +185,10 @@ describe('vsock stand-in: subscriptions and pushes', () => {
     expect(core.registry.subscriberCount(STATUS)).toBe(2);
     ended.stream.end();
     cut.stream.destroy();
-    await waitUntil(() => handler.state.disconnects.length === 2);
+    await vi.waitFor(
+      () => expect(handler.state.disconnects, 'onDisconnect for both peers').toHaveLength(2),
+      SERVER_SIDE,
+    );
     expect(core.registry.stats()).toEqual(EMPTY_REGISTRY);
     expect(core.connectionCount).toBe(0);
     expect(core.notifyResourceUpdated(STATUS, { keep: true })).toBe(0);
@@ -228,7 +227,10 @@ describe('vsock stand-in: concurrency and cancellation', () => {
       await send(call('echo'), 'barrier-1');
       client.notify('notifications/cancelled', { requestId: '42', reason: 'wrong JSON type: another id' });
       client.notify('notifications/cancelled', { requestId: 42, reason: 'user gave up' });
-      await waitUntil(() => handler.state.aborted.includes(42));
+      await vi.waitFor(
+        () => expect(handler.state.aborted, 'the handler saw request 42 aborted').toContain(42),
+        SERVER_SIDE,
+      );
       await send(call('echo'), 'barrier-2');
       expect(client.messages.some((m) => m.id === 42)).toBe(false);
       expect(handler.state.aborted).toEqual([42]);
@@ -268,7 +270,10 @@ describe('vsock stand-in: slow peers and load', () => {
     const stalled = await raw();
     stalled.pause(); // never reads a byte
     stalled.write(`{"jsonrpc":"2.0","id":"s","method":"resources/subscribe","params":{"uri":"${STATUS}"}}\n`);
-    await waitUntil(() => core.registry.subscriberCount(STATUS) === 2);
+    await vi.waitFor(
+      () => expect(core.registry.subscriberCount(STATUS), 'both peers subscribed').toBe(2),
+      SERVER_SIDE,
+    );
     const stalledPeer = handler.state.connects[1];
     // Fill the stalled peer's buffers with big answers, and keep pushing to everyone.
     for (let i = 0; i < 40; i += 1) {
@@ -323,7 +328,10 @@ describe('vsock stand-in: slow peers and load', () => {
     await server.close(1_000);
     await Promise.all(clients.map((client) => client.closed()));
     expect(server.connections).toBe(0);
-    await waitUntil(() => core.connectionCount === 0);
+    await vi.waitFor(
+      () => expect(core.connectionCount, 'the core let go of every connection').toBe(0),
+      SERVER_SIDE,
+    );
     expect(core.registry.stats()).toEqual(EMPTY_REGISTRY);
   }, 30_000);
 });

@@ -1,12 +1,13 @@
 /**
- * No test waits on the clock: every fixed sleep in the workspace's test code is listed as
- * file:line unless it carries the `sleep-is-the-point:` marker, and the marked ones stay a handful.
+ * No test waits on the clock: every fixed sleep and hand-rolled polling helper in the workspace's
+ * test code is listed as file:line unless it carries the `sleep-is-the-point:` marker, and the
+ * marked ones stay a handful.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fixedSleeps, SLEEP_MARKER } from './fixed-sleeps.js';
+import { fixedSleeps, pollingHelpers, SLEEP_MARKER } from './fixed-sleeps.js';
 import { testFiles } from './test-files.js';
 
 /** "At most a handful of sleeps left where the duration is the point" (issue 25). */
@@ -74,6 +75,90 @@ describe('fixedSleeps', () => {
   });
 });
 
+describe('pollingHelpers', () => {
+  it('finds a helper that re-arms a timer on itself, and one that loops over an awaited sleep', () => {
+    const code = [
+      'function waitUntil(test: () => boolean): Promise<void> {',
+      '  return new Promise((resolve) => {',
+      '    const tick = (): void => {',
+      '      if (test()) resolve();',
+      '      else setTimeout(tick, 5);',
+      '    };',
+      '    tick();',
+      '  });',
+      '}',
+      'async function until(ready: () => boolean): Promise<void> {',
+      '  while (!ready()) await new Promise((r) => setTimeout(r, 10));',
+      '}',
+      'const poll = async (check: () => Promise<boolean>) => {',
+      '  for (;;) {',
+      '    if (await check()) return;',
+      '    await sleep(20);',
+      '  }',
+      '};',
+      'const look = (): void => server.getConnections((_e, n) => (n > 0 ? done() : setTimeout(look, 5)));',
+    ].join('\n');
+    expect(pollingHelpers(code).map((p) => [p.line, p.text])).toEqual([
+      [3, 'const tick = (): void => {'],
+      [10, 'async function until(ready: () => boolean): Promise<void> {'],
+      [13, 'const poll = async (check: () => Promise<boolean>) => {'],
+      [
+        19,
+        'const look = (): void => server.getConnections((_e, n) => (n > 0 ? done() : setTimeout(look, 5)));',
+      ],
+    ]);
+  });
+
+  it('leaves events, vi.waitFor wrappers, deadlines, stream reads and paced marked sleeps alone', () => {
+    const code = [
+      'async function until(check: () => boolean, what: string): Promise<void> {',
+      '  await vi.waitFor(() => expect(check(), what).toBe(true), { timeout: 10_000, interval: 10 });',
+      '}',
+      'async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {',
+      "  let text = '';",
+      '  for (;;) {',
+      '    const chunk = await reader.read();',
+      '    if (chunk.done) return text;',
+      '    text += chunk.value;',
+      '  }',
+      '}',
+      'function deadline(ms: number): Promise<never> {',
+      "  return new Promise((_, reject) => setTimeout(() => reject(new Error('late')), ms));",
+      '}',
+      `// ${SLEEP_MARKER} a tool whose work takes time`,
+      'function sleep(ms: number): Promise<void> {',
+      '  return new Promise((resolve) => setTimeout(resolve, ms));',
+      '}',
+      'async function progress(report: (n: number) => void): Promise<void> {',
+      '  for (const n of [0, 50, 100]) {',
+      '    report(n);',
+      '    await sleep(5);',
+      '  }',
+      '}',
+    ].join('\n');
+    expect(pollingHelpers(code)).toEqual([]);
+  });
+
+  it('accepts a polling helper marked on its first line or just above, or around it', () => {
+    const code = [
+      `// ${SLEEP_MARKER} the probe itself is what is measured`,
+      'function probe(): Promise<void> {',
+      '  return new Promise((resolve) => {',
+      '    const again = () => (ready() ? resolve() : setTimeout(again, 5));',
+      '    again();',
+      '  });',
+      '}',
+      'async function until(ready: () => boolean): Promise<void> {',
+      '  while (!ready()) await setTimeout(10);',
+      '}',
+    ].join('\n');
+    expect(pollingHelpers(code).map((p) => [p.line, p.marked])).toEqual([
+      [4, true],
+      [8, false],
+    ]);
+  });
+});
+
 describe('the workspace test code', () => {
   // This file's own samples are not sleeps.
   const self = 'tooling/scripts/src/fixed-sleeps.test.ts';
@@ -81,6 +166,11 @@ describe('the workspace test code', () => {
     .filter((file) => file !== self)
     .flatMap((file) =>
       fixedSleeps(readFileSync(join(root, file), 'utf8')).map((sleep) => ({ file, ...sleep })),
+    );
+  const pollers = testFiles(root)
+    .filter((file) => file !== self)
+    .flatMap((file) =>
+      pollingHelpers(readFileSync(join(root, file), 'utf8')).map((poller) => ({ file, ...poller })),
     );
   const list = (items: typeof sleeps) => items.map((s) => `${s.file}:${s.line}  ${s.text}`).join('\n');
 
@@ -94,8 +184,18 @@ describe('the workspace test code', () => {
     ).toBe(0);
   });
 
+  it('has no hand-rolled polling helper', () => {
+    const unmarked = pollers.filter((p) => !p.marked);
+    expect(
+      unmarked.length,
+      `${unmarked.length} polling helpers in test code: wait on the event instead (once(), a promise, ` +
+        `a stream's 'data'), or vi.waitFor(() => expect(…, 'what is awaited')…, { timeout, interval }):\n` +
+        list(unmarked),
+    ).toBe(0);
+  });
+
   it(`keeps at most ${MAX_MARKED_SLEEPS} sleeps whose duration is the point`, () => {
-    const marked = sleeps.filter((s) => s.marked);
+    const marked = [...sleeps, ...pollers].filter((s) => s.marked);
     expect(marked.length, `marked sleeps:\n${list(marked)}`).toBeLessThanOrEqual(MAX_MARKED_SLEEPS);
   });
 });
