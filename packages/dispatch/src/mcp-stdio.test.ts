@@ -180,7 +180,7 @@ describe('serveMcpStdio', () => {
       }),
     ]);
     expect(stderr).toContain('ContractServer.handle rejected; the request was answered -32603');
-    expect(stderr).toMatch(/internalErrors: 2/);
+    expect(stderr).toMatch(/"internalErrors":2/);
     expect(stderr).toContain('handle blew up');
     expect(stderr).toContain('stdin ended, exiting');
   });
