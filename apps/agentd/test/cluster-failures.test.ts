@@ -58,7 +58,7 @@ describe.runIf(runnable)('a fleet replica reports what goes wrong', () => {
     const warned = await agentd.waitForLog(
       (l) => l.msg === 'malformed pub/sub message dropped' && l.channel === 'agentd:cancel:r1',
     );
-    expect(warned).toMatchObject({ level: 'warn', reason: 'not JSON' });
+    expect(warned).toMatchObject({ level: 'warning', reason: 'not JSON' });
     await agentd.waitForLog(
       (l) => l.msg === 'malformed pub/sub message dropped' && l.channel === 'agentd:events',
     );
@@ -75,7 +75,7 @@ describe.runIf(runnable)('a fleet replica reports what goes wrong', () => {
       since,
       timeoutMs: 20_000,
     });
-    expect(failed).toMatchObject({ level: 'warn', instance: 'r1', consecutiveFailures: 1 });
+    expect(failed).toMatchObject({ level: 'warning', instance: 'r1', consecutiveFailures: 1 });
     expect(
       sample(await scrape(agentd), 'agentd_cluster_lease_renewal_failures_total'),
     ).toBeGreaterThanOrEqual(1);

@@ -252,7 +252,7 @@ describe('management resources', () => {
     const warnings = resourceValue(
       await c.modernResult('resources/read', { uri: 'agent://events?after=0&level=warn' }),
     );
-    expect((warnings.events as Json[]).every((e) => e.level === 'warn' || e.level === 'error')).toBe(true);
+    expect((warnings.events as Json[]).every((e) => e.level === 'warning' || e.level === 'error')).toBe(true);
     const legacy = await connect();
     await legacy.initialize();
     await legacy.legacy('resources/subscribe', { uri: 'agent://events?level=info' });

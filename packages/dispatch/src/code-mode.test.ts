@@ -172,8 +172,8 @@ describe('code mode exposure', () => {
     const { d } = dispatcher();
     const list = await d.handle(rpc('resources/list'), stdio());
     expect((list.resources as { uri: string }[]).map((r) => r.uri)).toEqual([
-      'agentd://schema/query/servers',
-      'agentd://schema/report/stats',
+      'mcp://schema/query/servers',
+      'mcp://schema/report/stats',
     ]);
   });
 

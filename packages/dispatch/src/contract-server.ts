@@ -13,6 +13,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type Logger,
+  stderrLogger,
 } from '@agentd/rpc-frame';
 import {
   createServerCore,
@@ -24,7 +25,6 @@ import {
   type ServerCoreOptions,
 } from '@agentd/server';
 import { RAW_INPUT_REQUESTS } from './client-input-round.js';
-import { consoleLogger } from './console-logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { InputRequired } from './input-required.js';
 import {
@@ -48,8 +48,8 @@ export type McpToolHandler = (
 export interface ContractServerOptions {
   /**
    * Internal errors (a failing dispatcher, never a tool's own throw, which the contract answers
-   * as `Error: <message>`) and debug records of tool throws. Default: warnings and errors through
-   * `console` (stderr on Node; stdout stays protocol-only under `serveMcpStdio`).
+   * as `Error: <message>`) and debug records of tool throws. Default: `stderrLogger()`, JSON
+   * lines on stderr at `info` and up (stdout stays protocol-only on stdio).
    */
   logger?: Logger;
   /** HMAC key / lifetime of the `requestState` attached to input_required results. */
@@ -112,7 +112,7 @@ export class ContractServer {
   readonly #logger: Logger;
 
   constructor(options: ContractServerOptions = {}) {
-    this.#logger = options.logger ?? consoleLogger;
+    this.#logger = options.logger ?? stderrLogger();
     this.dispatcher = new Dispatcher({
       logger: this.#logger,
       ...(options.requestState ? { requestState: options.requestState } : {}),

@@ -15,7 +15,7 @@ export interface DispatcherOptions {
   filtersFor?: (peer: Peer) => ClientFilters | undefined;
   /** Entries per list page (default `DEFAULT_PAGE_SIZE`, 1000). */
   pageSize?: number;
-  /** Scheme of operation schema resources `<scheme>://schema/<kind>/<id>` (default `agentd`); false disables them. */
+  /** Scheme of operation schema resources `<scheme>://schema/<kind>/<id>` (default `mcp`); false disables them. */
   schemaScheme?: string | false;
   /** Modern-era cache hints. Lists default to 10 s; reads to 0 ms; scope `private` when `filtersFor` is set, else `public`. */
   cache?: { listTtlMs?: number; readTtlMs?: number; cacheScope?: 'public' | 'private' };
@@ -26,7 +26,7 @@ export interface DispatcherOptions {
   requestState?: { key?: string | Uint8Array; ttlMs?: number; now?: () => number };
   /** Quiet period before surface-change listeners run (default 25 ms). */
   surfaceDebounceMs?: number;
-  /** Internal errors (handler throws, failing listeners). Default: warnings and errors through `console`. */
+  /** Internal errors (handler throws, failing listeners). Default `stderrLogger()` (JSON lines on stderr, `info` and up). */
   logger?: Logger;
   codeMode?: CodeModeOptions;
   /**

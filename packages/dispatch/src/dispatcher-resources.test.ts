@@ -69,8 +69,8 @@ describe('resources/list and templates/list', () => {
   it('lists static and schema resources sorted by URI', async () => {
     expect(await uris(dispatcher())).toEqual([
       'agent://config/effective',
-      'agentd://schema/command/drain',
-      'agentd://schema/query/servers',
+      'mcp://schema/command/drain',
+      'mcp://schema/query/servers',
       'test://broken',
       'test://cached',
       'test://empty',
@@ -102,9 +102,9 @@ describe('resources/list and templates/list', () => {
     const stdio = makeContext({ peer: { origin: 'stdio' } });
     const listed = await uris(d, stdio);
     expect(listed).not.toContain('agent://config/effective');
-    expect(listed).not.toContain('agentd://schema/command/drain');
-    expect(listed).toContain('agentd://schema/query/servers');
-    for (const uri of ['agent://config/effective', 'agentd://schema/command/drain']) {
+    expect(listed).not.toContain('mcp://schema/command/drain');
+    expect(listed).toContain('mcp://schema/query/servers');
+    for (const uri of ['agent://config/effective', 'mcp://schema/command/drain']) {
       const hidden = await d
         .handle(rpc('resources/read', { uri }), stdio)
         .then(resolvedUnexpectedly, asWireError);
@@ -153,7 +153,7 @@ describe('resources/read', () => {
 
   it('serves the JSON Schema of an operation as its schema resource', async () => {
     const result = await dispatcher().handle(
-      rpc('resources/read', { uri: 'agentd://schema/query/servers' }),
+      rpc('resources/read', { uri: 'mcp://schema/query/servers' }),
       makeContext(),
     );
     const contents = result.contents as JsonObject[];
@@ -170,7 +170,7 @@ describe('resources/read', () => {
       'test://empty',
       'test://gone',
       'test://template/missing/data',
-      'agentd://schema/query/nope',
+      'mcp://schema/query/nope',
     ]) {
       const legacy = await d
         .handle(rpc('resources/read', { uri }), makeContext())

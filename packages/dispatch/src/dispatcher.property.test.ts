@@ -24,7 +24,7 @@ const NAMES = [
   'test_simple_prompt',
   'nope',
 ];
-const URIS = ['test://static-text', 'test://template/1/data', 'agentd://schema/query/servers', 'x://y'];
+const URIS = ['test://static-text', 'test://template/1/data', 'mcp://schema/query/servers', 'x://y'];
 
 const json = fc.jsonValue({ maxDepth: 3 });
 const params: fc.Arbitrary<JsonObject> = fc.record(

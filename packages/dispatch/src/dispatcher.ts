@@ -8,14 +8,20 @@ import {
   SKILLS_EXTENSION,
   TASKS_EXTENSION,
 } from '@agentd/lifecycle';
-import { ErrorCode, type JsonObject, type JsonRpcRequest, type Logger, WireError } from '@agentd/rpc-frame';
+import {
+  ErrorCode,
+  type JsonObject,
+  type JsonRpcRequest,
+  type Logger,
+  stderrLogger,
+  WireError,
+} from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 import { callTool } from './call-tool.js';
 import { Catalogue, type SurfaceKind } from './catalogue.js';
 import { type ClientFilters, compileFilters } from './client-filters.js';
 import { type CodeModeWiring, createCodeMode } from './code-mode.js';
 import { complete, completerKey } from './complete.js';
-import { consoleLogger } from './console-logger.js';
 import type {
   CacheHints,
   Completer,
@@ -93,11 +99,11 @@ export class Dispatcher implements Handler {
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw dispatchError('invalid_option', 'pageSize must be a positive integer');
-    const scheme = options.schemaScheme ?? 'agentd';
+    const scheme = options.schemaScheme ?? 'mcp';
     if (scheme !== false && !/^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme)) {
       throw dispatchError('invalid_option', `schemaScheme ${JSON.stringify(scheme)} is not a URI scheme`);
     }
-    const logger = options.logger ?? consoleLogger;
+    const logger = options.logger ?? stderrLogger();
     this.#logger = logger;
     this.#filtersFor = options.filtersFor;
     this.#subscribe = options.resourceSubscriptions ?? true;

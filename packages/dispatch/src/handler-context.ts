@@ -1,7 +1,13 @@
 /** The context every tool, prompt and resource handler receives: signal, peer, progress, log and client input. */
-import { clientExtension, isLevelEnabled, isLoggingLevel } from '@agentd/lifecycle';
-import type { JsonObject, RequestId } from '@agentd/rpc-frame';
-import type { Era, LoggingLevel, Peer, RequestContext } from '@agentd/server';
+import { clientExtension } from '@agentd/lifecycle';
+import {
+  isLogLevel,
+  type JsonObject,
+  type LogLevel,
+  logLevelEnabled,
+  type RequestId,
+} from '@agentd/rpc-frame';
+import type { Era, Peer, RequestContext } from '@agentd/server';
 import type { InputSession } from './input-session.js';
 import { type RequestState, stateOf } from './per-request-state.js';
 import type { InferArgs } from './tool-schema.js';
@@ -39,7 +45,7 @@ export interface HandlerContext {
   /** Sends `notifications/progress` when the request carried a progressToken and `progress` increased; else false. */
   progress(progress: number, total?: number, message?: string): boolean;
   /** Sends `notifications/message` when the client asked for logs at or below `level`; else false. */
-  log(level: LoggingLevel, data: unknown, logger?: string): boolean;
+  log(level: LogLevel, data: unknown, logger?: string): boolean;
   /** Whether this request's client declared the capability. */
   supports(capability: 'elicitation' | 'sampling' | 'roots'): boolean;
   /**
@@ -129,7 +135,8 @@ export function createHandlerContext(
       return send('notifications/progress', params);
     },
     log(level, data, logger) {
-      if (!isLoggingLevel(level) || !isLevelEnabled(level, request.logLevel)) return false;
+      const threshold = request.logLevel;
+      if (threshold === undefined || !isLogLevel(level) || !logLevelEnabled(level, threshold)) return false;
       const params: JsonObject = { level, data: data ?? null };
       if (logger !== undefined) params.logger = logger;
       return send('notifications/message', params);

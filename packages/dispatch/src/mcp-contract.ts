@@ -19,14 +19,7 @@
  * cancellation and shutdown are the core's. The result rules are `ContractServer`'s handler.
  * Everything else (classification texts, validation, MRTR, result shaping) is the shared code.
  */
-import {
-  eraOfVersion,
-  isLoggingLevel,
-  MetaKey,
-  MODERN_VERSION,
-  type ModernMeta,
-  refuse,
-} from '@agentd/lifecycle';
+import { eraOfVersion, MetaKey, MODERN_VERSION, type ModernMeta, refuse } from '@agentd/lifecycle';
 import {
   type Classified,
   classify,
@@ -35,6 +28,7 @@ import {
   type InvalidMessage,
   invalidMessageResponse,
   isJsonObject,
+  isLogLevel,
   isRequestId,
   type JsonObject,
   type JsonRpcErrorResponse,
@@ -144,7 +138,7 @@ function contractMeta(request: JsonRpcRequest): ModernMeta {
     clientCapabilities: isJsonObject(capabilities) ? capabilities : ALL_INPUT_CAPABILITIES,
   };
   if (isJsonObject(clientInfo)) checked.clientInfo = clientInfo;
-  if (isLoggingLevel(logLevel)) checked.logLevel = logLevel;
+  if (isLogLevel(logLevel)) checked.logLevel = logLevel;
   if (isRequestId(progressToken)) checked.progressToken = progressToken;
   return checked;
 }

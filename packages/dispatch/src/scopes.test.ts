@@ -97,7 +97,7 @@ describe('requiredScopes', () => {
     expect(await surface(serve(dispatcher, oauth(['runs:write', 'admin'])))).toEqual({
       tools: ['command_drain', 'runs_list', 'runs_start'],
       prompts: [],
-      resources: ['agent://audit', 'agent://status', 'agentd://schema/command/drain'],
+      resources: ['agent://audit', 'agent://status', 'mcp://schema/command/drain'],
       templates: [],
     });
   });
@@ -113,7 +113,7 @@ describe('requiredScopes', () => {
     const audit = await core.call('resources/read', { uri: 'agent://audit' }, 2);
     const nothing = await core.call('resources/read', { uri: 'agent://nothing' }, 2);
     expect(JSON.stringify(audit).replace('audit', 'nothing')).toBe(JSON.stringify(nothing));
-    const schema = await core.call('resources/read', { uri: 'agentd://schema/command/drain' });
+    const schema = await core.call('resources/read', { uri: 'mcp://schema/command/drain' });
     expect(schema.error).toMatchObject({ code: -32602 });
     // With the scope, the same requests succeed.
     const admin = serve(build(), oauth(['admin', 'runs:write']));
@@ -134,7 +134,7 @@ describe('requiredScopes', () => {
     const everything = {
       tools: ['command_drain', 'runs_list', 'runs_start'],
       prompts: ['postmortem'],
-      resources: ['agent://audit', 'agent://status', 'agentd://schema/command/drain'],
+      resources: ['agent://audit', 'agent://status', 'mcp://schema/command/drain'],
       templates: ['agent://run/{id}'],
     };
     expect(await surface(serve(dispatcher, STATIC_TOKEN))).toEqual(everything);

@@ -199,7 +199,7 @@ describe('through createServerCore over a unix socket', () => {
     );
     peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect((await peer.request('resources/subscribe', { uri: 'agent://status' }, 2)).result).toEqual({});
-    const hidden = await peer.request('resources/subscribe', { uri: 'agentd://schema/command/drain' }, 3);
+    const hidden = await peer.request('resources/subscribe', { uri: 'mcp://schema/command/drain' }, 3);
     const unknown = await peer.request('resources/subscribe', { uri: 'agent://nope' }, 4);
     const read = await peer.request('resources/read', { uri: 'agent://nope' }, 5);
     // Subscribing to a missing (or hidden) resource answers exactly what reading it answers.
@@ -209,7 +209,7 @@ describe('through createServerCore over a unix socket', () => {
       data: { uri: 'agent://nope' },
     });
     expect(unknown.error).toEqual(read.error);
-    expect(hidden.error).toEqual({ ...read.error, data: { uri: 'agentd://schema/command/drain' } });
+    expect(hidden.error).toEqual({ ...read.error, data: { uri: 'mcp://schema/command/drain' } });
     core.notifyResourceUpdated('agent://status');
     const updated = await peer.waitFor((m) => m.method === 'notifications/resources/updated');
     expect(updated.params).toEqual({ uri: 'agent://status' });

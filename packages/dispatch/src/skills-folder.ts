@@ -9,8 +9,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SKILL_LIMITS, SKILL_MANIFEST } from '@agentd/lifecycle';
-import type { Logger } from '@agentd/rpc-frame';
-import { consoleLogger } from './console-logger.js';
+import { type Logger, stderrLogger } from '@agentd/rpc-frame';
 import type { Dispatcher } from './dispatcher.js';
 import { canonicalJson } from './json.js';
 import { dispatchError } from './local-errors.js';
@@ -25,7 +24,7 @@ export interface SkillsFolderOptions {
   prefix?: string;
   /** Called after a rescan changed skills, with the SKILL.md URIs added, changed or removed. */
   onChange?: (uris: readonly string[]) => void;
-  /** Rescan problems (the first scan throws them instead). Default: `console`. */
+  /** Rescan problems (the first scan throws them instead). Default `stderrLogger()` (JSON lines on stderr, `info` and up). */
   logger?: Logger;
 }
 
@@ -156,7 +155,7 @@ export async function serveSkillsFolder(
   const prefix = options.prefix;
   if (prefix !== undefined && (typeof prefix !== 'string' || prefix === '' || prefix.endsWith('/')))
     throw dispatchError('invalid_option', 'prefix must be a non-empty skill path without a trailing slash');
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? stderrLogger();
   let root: string;
   try {
     root = await realpath(folder);

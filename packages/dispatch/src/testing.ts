@@ -9,6 +9,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcResponse,
+  type LogLevel,
   WireError,
 } from '@agentd/rpc-frame';
 import {
@@ -17,7 +18,6 @@ import {
   type Era,
   type Handler,
   type Implementation,
-  type LoggingLevel,
   type Peer,
   type ServerCore,
   silentLogger,
@@ -36,7 +36,7 @@ export interface TestClientOptions {
   capabilities?: JsonObject;
   clientInfo?: Implementation;
   /** Log level asked for (legacy: `logging/setLevel` after the handshake; modern: in each request's `_meta`). */
-  logLevel?: LoggingLevel;
+  logLevel?: LogLevel;
   /**
    * Answers client input in both eras: legacy server-to-client requests, and the modern
    * `input_required` rounds of `callTool`/`getPrompt`/`readResource`. Without it they fail.

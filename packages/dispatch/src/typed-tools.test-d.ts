@@ -1,6 +1,7 @@
 /** Type tests (vitest typecheck): handler argument and return types inferred from every schema style. */
 
-import type { LoggingLevel, Peer } from '@agentd/server';
+import type { LogLevel } from '@agentd/rpc-frame';
+import type { Peer } from '@agentd/server';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as v from 'valibot';
@@ -270,7 +271,7 @@ describe('the handler context', () => {
         expectTypeOf(ctx.progress).parameters.toEqualTypeOf<
           [number, (number | undefined)?, (string | undefined)?]
         >();
-        expectTypeOf(ctx.log).parameter(0).toEqualTypeOf<LoggingLevel>();
+        expectTypeOf(ctx.log).parameter(0).toEqualTypeOf<LogLevel>();
         const answer = await ctx.elicit({
           message: 'Name?',
           requestedSchema: {

@@ -3,9 +3,15 @@
  * use it, and a transport that already classified a request hands its result to the core (the
  * envelope is validated once per request).
  */
-import { isJsonObject, isRequestId, type JsonObject, type JsonRpcRequest } from '@agentd/rpc-frame';
+import {
+  isJsonObject,
+  isLogLevel,
+  isRequestId,
+  type JsonObject,
+  type JsonRpcRequest,
+  type LogLevel,
+} from '@agentd/rpc-frame';
 import { type LifecycleOptions, resolveLifecycle } from './lifecycle-options.js';
-import { isLoggingLevel, type LoggingLevel } from './logging-level.js';
 import { MetaKey } from './meta-keys.js';
 import { type Refusal, refuse } from './refusals.js';
 import { REMOVED_IN_MODERN, requestEra } from './request-era.js';
@@ -16,7 +22,7 @@ export interface ModernMeta {
   protocolVersion: string;
   clientCapabilities: JsonObject;
   clientInfo?: JsonObject;
-  logLevel?: LoggingLevel;
+  logLevel?: LogLevel;
   progressToken?: string | number;
 }
 
@@ -70,7 +76,7 @@ export function classifyRequest(
   }
   const logLevel = meta[MetaKey.logLevel];
   if (logLevel !== undefined) {
-    if (!isLoggingLevel(logLevel)) return refuse.badLogLevel();
+    if (!isLogLevel(logLevel)) return refuse.badLogLevel();
     out.logLevel = logLevel;
   }
   const progressToken = meta.progressToken;

@@ -37,7 +37,6 @@ export {
   resolveLifecycle,
 } from './lifecycle-options.js';
 export { lifecycleResponse } from './lifecycle-response.js';
-export { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS, type LoggingLevel } from './logging-level.js';
 export { MetaKey } from './meta-keys.js';
 export { listenFinalResult, modernResult } from './modern-result.js';
 export { checkParamHeaders, type ParamHeader, paramHeadersOf } from './param-headers.js';

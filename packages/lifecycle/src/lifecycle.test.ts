@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { classifyRequest, type ModernMeta } from './classify-request.js';
 import { resolveLifecycle } from './lifecycle-options.js';
 import { lifecycleResponse } from './lifecycle-response.js';
-import { isLevelEnabled } from './logging-level.js';
 import { modernResult } from './modern-result.js';
 import { requestEra } from './request-era.js';
 import { eraOfVersion, LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS } from './versions.js';
@@ -72,12 +71,6 @@ describe('versions and eras', () => {
       '2024-11-05',
     ]);
   });
-
-  it('compares log levels by severity', () => {
-    expect(isLevelEnabled('error', 'warning')).toBe(true);
-    expect(isLevelEnabled('info', 'warning')).toBe(false);
-    expect(isLevelEnabled('emergency', undefined)).toBe(false);
-  });
 });
 
 /** The modern `_meta` of a request, or its refusal thrown. */
@@ -121,6 +114,10 @@ describe('classifyRequest: modern _meta', () => {
     ],
     ['bad clientInfo', { _meta: { ...META, 'io.modelcontextprotocol/clientInfo': 'me' } }],
     ['bad logLevel', { _meta: { ...META, 'io.modelcontextprotocol/logLevel': 'verbose' } }],
+    [
+      'logLevel "warn" (MCP says "warning")',
+      { _meta: { ...META, 'io.modelcontextprotocol/logLevel': 'warn' } },
+    ],
     ['bad progressToken', { _meta: { ...META, progressToken: 1.5 } }],
   ])('-32602 for %s', (_name, params) => {
     expect(() => checkModernMeta(req('tools/list', params))).toThrow(

@@ -2,9 +2,8 @@
  * The named wire refusals: every error text the protocol layer answers with, in one place, so
  * every transport and the server core give the same bad request the same JSON-RPC error.
  */
-import { INTERNAL_ERROR_MESSAGE, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { INTERNAL_ERROR_MESSAGE, type JsonObject, LOG_LEVELS, WireError } from '@agentd/rpc-frame';
 import { ErrorCode } from './error-codes.js';
-import { LOGGING_LEVELS } from './logging-level.js';
 import { MetaKey } from './meta-keys.js';
 import { type Era, MODERN_VERSION } from './versions.js';
 
@@ -132,10 +131,7 @@ export const refuse = {
     ),
   badClientInfo: () => invalidParams('bad-client-info', `${metaField(MetaKey.clientInfo)} must be an object`),
   badLogLevel: () =>
-    invalidParams(
-      'bad-log-level',
-      `${metaField(MetaKey.logLevel)} must be one of ${LOGGING_LEVELS.join(', ')}`,
-    ),
+    invalidParams('bad-log-level', `${metaField(MetaKey.logLevel)} must be one of ${LOG_LEVELS.join(', ')}`),
   badProgressToken: () =>
     invalidParams('bad-progress-token', 'params._meta.progressToken must be a string or an integer'),
   unsupportedVersion: (supported: readonly string[], requested: string) =>

@@ -1,12 +1,13 @@
 /**
  * A pub/sub message its subscriber cannot use is never dropped unseen: the event bus and the task
  * store's two channels all go through `RedisConnection.dropMalformed`, which counts by channel and
- * logs at warn (once a minute per channel); good messages keep flowing. Real redis-server.
+ * logs at warning (once a minute per channel); good messages keep flowing. Without a logger, the
+ * default one writes that warning as a JSON line on stderr. Real redis-server.
  */
 import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
 import type { LogFields, Logger } from '@agentd/rpc-frame';
 import { SubscriptionRegistry } from '@agentd/subscriptions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisConnection } from './redis-connection.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisTaskStore } from './redis-task-store.js';
@@ -35,7 +36,7 @@ function capturingLogger(): Logger & { warnings: { message: string; fields: LogF
 }
 
 describe.runIf(haveRedis)('malformed pub/sub messages', () => {
-  it('are counted by channel and logged at warn, on the bus and both task store channels', async () => {
+  it('are counted by channel and logged at warning, on the bus and both task store channels', async () => {
     const url = (redis as RedisServer).url;
     const logger = capturingLogger();
     const connection = await RedisConnection.connect({ url, logger, prefix: 'm1:' });
@@ -75,6 +76,32 @@ describe.runIf(haveRedis)('malformed pub/sub messages', () => {
       await bus.close();
       await connection.close();
       await other.close();
+    }
+  }, 30_000);
+
+  it('reach stderr through the default logger when the embedder passes none', async () => {
+    const url = (redis as RedisServer).url;
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const connection = await RedisConnection.connect({ url, prefix: 'm2:' });
+    const other = await RedisConnection.connect({ url, prefix: 'm2:', logger: capturingLogger() });
+    const bus = await RedisEventBus.create(connection);
+    try {
+      await bus.ready();
+      await other.publish('m2:events', '{not json');
+      await until(
+        () => (connection.malformed.get('m2:events') ?? 0) === 1,
+        'the bad message counted',
+        20_000,
+      );
+      const lines = stderr.mock.calls.map((call) => JSON.parse(String(call[0])) as LogFields);
+      expect(lines.filter((line) => line.msg === 'malformed pub/sub message dropped')).toEqual([
+        expect.objectContaining({ level: 'warning', channel: 'm2:events', reason: 'not JSON' }),
+      ]);
+    } finally {
+      await bus.close();
+      await connection.close();
+      await other.close();
+      stderr.mockRestore();
     }
   }, 30_000);
 });

@@ -4,7 +4,7 @@
  * capped backoff. Commands issued while Redis is unreachable fail at once (no offline queue), so
  * a caller never waits on an outage it cannot see.
  */
-import { errorFields, LocalError, type Logger, silentLogger } from '@agentd/rpc-frame';
+import { errorFields, LocalError, type Logger, stderrLogger } from '@agentd/rpc-frame';
 import { displayUrl, isDefinitiveConnectFailure } from './first-connect.js';
 import { redisError } from './local-errors.js';
 import { makeClient, type RedisClient, registerClients } from './raw-client.js';
@@ -12,8 +12,9 @@ import { makeClient, type RedisClient, registerClients } from './raw-client.js';
 export interface RedisConnectionOptions {
   /** `redis://[user:pass@]host:port[/db]` or `rediss://…` (TLS). */
   url: string;
-  /** Prefix of every key and channel this package uses, so several deployments share one Redis. Default `agentd:`. */
+  /** Prefix of every key and channel this package uses, so several deployments share one Redis. Default `mcp:`. */
   prefix?: string;
+  /** Outages, recoveries and malformed pub/sub messages. Default `stderrLogger()` (JSON lines on stderr, `info` and up). */
   logger?: Logger;
   /** Longest pause between reconnect attempts. Default 2 000 ms. */
   maxReconnectDelayMs?: number;
@@ -54,7 +55,7 @@ export class RedisConnection {
    * Once connected, a lost connection is retried with backoff for as long as the connection is open.
    */
   static async connect(options: RedisConnectionOptions): Promise<RedisConnection> {
-    const prefix = options.prefix ?? 'agentd:';
+    const prefix = options.prefix ?? 'mcp:';
     if (!/^[\x21-\x7e]{0,64}$/.test(prefix))
       throw redisError('invalid_option', 'prefix must be at most 64 visible ASCII characters');
     const maxDelay = options.maxReconnectDelayMs ?? 2_000;
@@ -71,7 +72,7 @@ export class RedisConnection {
       lastFailure = cause;
       return isDefinitiveConnectFailure(cause) ? cause : undefined;
     });
-    const connection = new RedisConnection(client, prefix, options.logger ?? silentLogger);
+    const connection = new RedisConnection(client, prefix, options.logger ?? stderrLogger());
     const connecting = client.connect();
     // After a timeout the attempt is abandoned (destroy below); its own rejection is not news.
     connecting.catch(() => undefined);
@@ -148,7 +149,7 @@ export class RedisConnection {
 
   /**
    * The one path for a pub/sub message its subscriber cannot use (another writer on the channel,
-   * a replica of another version, a bug): counted by channel and logged at `warn`, at most once a
+   * a replica of another version, a bug): counted by channel and logged at `warning`, at most once a
    * minute per channel (the next line says how many went unlogged), so a flood cannot drown the log.
    */
   dropMalformed(channel: string, reason: string): void {

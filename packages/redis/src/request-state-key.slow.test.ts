@@ -32,7 +32,7 @@ describe.runIf(haveRedis)('sharedRequestStateKey', () => {
       // The running replica stores its key again as it reconnects.
       await vi.waitFor(
         async () =>
-          expect(await third.command(['GET', 'agentd:request-state-key']), 'the key stored again').toBe(k1),
+          expect(await third.command(['GET', 'mcp:request-state-key']), 'the key stored again').toBe(k1),
         { timeout: 10_000, interval: 20 },
       );
       expect(await sharedRequestStateKey(third)).toBe(k1);

@@ -168,7 +168,7 @@ describe.runIf(have)('resumable SSE on two replicas, one Redis event store', () 
         timeout: 60_000,
       });
       await until(() => tokens.length > 0, 'the priming event id', 15_000);
-      const key = `agentd:sse:${tokens[0]?.split(':')[0]}`;
+      const key = `mcp:sse:${tokens[0]?.split(':')[0]}`;
       // Priming, two progress notifications and the response: all recorded in Redis.
       await vi.waitFor(
         async () =>

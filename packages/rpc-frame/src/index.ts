@@ -37,4 +37,5 @@ export {
   successResponse,
 } from './messages.js';
 export { encodeSseComment, encodeSseEvent, encodeSseMessage } from './sse.js';
+export { stderrLogger } from './stderr-logger.js';
 export { INTERNAL_ERROR_MESSAGE, LocalError, toWireError, WireError } from './wire-error.js';

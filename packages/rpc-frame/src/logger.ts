@@ -1,13 +1,26 @@
-/** The one log interface every package writes its diagnostics to, and its levels. */
+/** The one log interface every package writes its diagnostics to, and the one level vocabulary. */
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** MCP's log levels: the eight RFC 5424 syslog severities (`logging/setLevel`, `notifications/message`). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
-/** Lowest first: a logger at level L writes L and everything after it. */
-export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+/** Least to most severe: a threshold L admits L and everything after it. */
+export const LOG_LEVELS: readonly LogLevel[] = Object.freeze([
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+]);
 
 export type LogFields = Record<string, unknown>;
 
-/** Diagnostics only: never the protocol stream, and never shown to a peer. */
+/**
+ * Diagnostics only: never the protocol stream, and never shown to a peer. The four methods write
+ * at `debug`, `info`, `warning` and `error`; a logger's threshold may be any of the eight levels.
+ */
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
@@ -19,7 +32,7 @@ export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
 }
 
-/** True when a logger whose threshold is `threshold` writes a record at `level`. */
+/** True when a record at `level` passes the threshold `threshold`. */
 export function logLevelEnabled(level: LogLevel, threshold: LogLevel): boolean {
   return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
 }

@@ -3,7 +3,6 @@ import {
   classifyRequest,
   type Era,
   LEGACY_VERSIONS,
-  type LoggingLevel,
   lifecycleResponse,
   type ModernMeta,
   modernResult,
@@ -22,6 +21,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type LogLevel,
   type RequestId,
   successResponse,
   toWireError,
@@ -56,7 +56,7 @@ interface InFlight {
 
 export class Connection implements CoreConnection {
   private legacy: LegacySession | undefined;
-  private logLevel: LoggingLevel | undefined;
+  private logLevel: LogLevel | undefined;
   private readonly inFlight = new Map<string, InFlight>();
   private listenStreams: ListenStreams | undefined;
   private readonly slots: SlotPool;

@@ -1,9 +1,9 @@
 /** The embedder's seam: the framework owns the protocol, the Handler owns the domain. */
-import type { Era, Implementation, LoggingLevel, ServerCapabilities } from '@agentd/lifecycle';
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '@agentd/rpc-frame';
+import type { Era, Implementation, ServerCapabilities } from '@agentd/lifecycle';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest, LogLevel, RequestId } from '@agentd/rpc-frame';
 
 // One definition of the protocol shapes (in lifecycle), re-exported here for handler authors.
-export type { Era, Implementation, LoggingLevel, ServerCapabilities };
+export type { Era, Implementation, ServerCapabilities };
 
 /**
  * The trust domain a peer arrived in; the embedder decides what each may do. `management`: an
@@ -55,7 +55,7 @@ export interface RequestContext {
   readonly signal: AbortSignal;
   readonly progressToken: string | number | undefined;
   /** Lowest level the client wants logs at; undefined means send no `notifications/message`. */
-  readonly logLevel: LoggingLevel | undefined;
+  readonly logLevel: LogLevel | undefined;
   /** Sends a request-scoped notification (progress, message) on this request's stream. */
   notify(message: JsonRpcNotification): void;
   /**

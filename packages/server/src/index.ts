@@ -12,7 +12,6 @@ export type {
   Era,
   Handler,
   Implementation,
-  LoggingLevel,
   Peer,
   PeerAuth,
   PeerOrigin,

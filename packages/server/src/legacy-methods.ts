@@ -1,12 +1,13 @@
 /** The legacy methods the core answers itself: logging/setLevel and resources/(un)subscribe. */
+import { refuse, type ServerCapabilities } from '@agentd/lifecycle';
 import {
-  isLoggingLevel,
-  LOGGING_LEVELS,
-  type LoggingLevel,
-  refuse,
-  type ServerCapabilities,
-} from '@agentd/lifecycle';
-import { type JsonRpcRequest, type JsonRpcResponse, successResponse } from '@agentd/rpc-frame';
+  isLogLevel,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  LOG_LEVELS,
+  type LogLevel,
+  successResponse,
+} from '@agentd/rpc-frame';
 import type { PushWriter, SubscriptionRegistry } from '@agentd/subscriptions';
 
 /** What these methods need from their connection. */
@@ -17,7 +18,7 @@ export interface LegacyMethodHost {
   readonly maxSubscriptions: number;
   /** The handler's gate, given the canonical uri; false when there is no gate. */
   canSubscribe(uri: string): Promise<boolean>;
-  setLogLevel(level: LoggingLevel): void;
+  setLogLevel(level: LogLevel): void;
 }
 
 /** The answer when the core owns `request.method` (a throw becomes a rejection); undefined otherwise. */
@@ -55,8 +56,8 @@ function setLevel(
     throw refuse.methodNotFound('logging/setLevel', 'this server does not log to clients');
   }
   const level = request.params?.level;
-  if (!isLoggingLevel(level)) {
-    throw refuse.invalidParams(`level must be one of ${LOGGING_LEVELS.join(', ')}`);
+  if (!isLogLevel(level)) {
+    throw refuse.invalidParams(`level must be one of ${LOG_LEVELS.join(', ')}`);
   }
   host.setLogLevel(level);
   return successResponse(request.id, {});

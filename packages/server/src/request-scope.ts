@@ -1,6 +1,6 @@
 /** The RequestContext of one domain request; its AbortController is only created when someone looks. */
-import type { Era, LoggingLevel } from '@agentd/lifecycle';
-import type { JsonObject, JsonRpcMessage, JsonRpcNotification, RequestId } from '@agentd/rpc-frame';
+import type { Era } from '@agentd/lifecycle';
+import type { JsonObject, JsonRpcMessage, JsonRpcNotification, LogLevel, RequestId } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from './handler.js';
 
 interface RequestFacts {
@@ -11,7 +11,7 @@ interface RequestFacts {
   readonly clientInfo: JsonObject | undefined;
   readonly requestId: RequestId;
   readonly progressToken: string | number | undefined;
-  readonly logLevel: LoggingLevel | undefined;
+  readonly logLevel: LogLevel | undefined;
 }
 
 export interface ScopeIo {
@@ -36,7 +36,7 @@ export class RequestScope implements RequestContext {
   readonly clientInfo: JsonObject | undefined;
   readonly requestId: RequestId;
   readonly progressToken: string | number | undefined;
-  readonly logLevel: LoggingLevel | undefined;
+  readonly logLevel: LogLevel | undefined;
   declare readonly signal: AbortSignal;
   declare readonly sendRequest: RequestContext['sendRequest'];
   declare readonly closeStream: RequestContext['closeStream'];

@@ -65,7 +65,7 @@ describe('bad input', () => {
     expect(offender.messages).toEqual([
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('1024 bytes') } },
     ]);
-    expect(logger.records.some((r) => r.level === 'warn' && r.message.includes('frame too large'))).toBe(
+    expect(logger.records.some((r) => r.level === 'warning' && r.message.includes('frame too large'))).toBe(
       true,
     );
     expect((await bystander.request('ping')).result).toEqual({});
@@ -238,7 +238,7 @@ describe('teardown', () => {
       { timeout: 20_000, interval: 10 },
     );
     expect(handler.state.disconnects[0]?.peer.connectionId).toBe(srv.handles[1]?.peer.connectionId);
-    const dropped = logger.records.find((r) => r.level === 'warn' && r.message === 'dropping connection');
+    const dropped = logger.records.find((r) => r.level === 'warning' && r.message === 'dropping connection');
     expect(String(dropped?.fields.reason)).toContain(reason);
     expect(core.registry.subscriberCount('test://hot')).toBe(1);
     expect((await healthy.request('ping')).result).toEqual({});

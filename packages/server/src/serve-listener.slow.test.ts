@@ -113,7 +113,7 @@ describe('serveListener', () => {
     const refusal = logger.records.find(
       (r) => r.message === 'test-sock connection refused: connection limit reached',
     );
-    expect(refusal).toMatchObject({ level: 'warn', fields: { maxConnections: 1 } });
+    expect(refusal).toMatchObject({ level: 'warning', fields: { maxConnections: 1 } });
     expect((await first.modern('test/echo', { again: true })).result).toMatchObject({
       params: { again: true },
     });

@@ -291,7 +291,7 @@ describe('vsock stand-in: slow peers and load', () => {
       { timeout: 20_000, interval: 10 },
     );
     expect(handler.state.disconnects[0]?.connectionId).toBe(stalledPeer?.connectionId);
-    const dropped = logger.records.find((r) => r.level === 'warn' && r.message === 'dropping connection');
+    const dropped = logger.records.find((r) => r.level === 'warning' && r.message === 'dropping connection');
     expect(String(dropped?.fields.reason)).toContain(reason);
     expect(core.registry.subscriberCount(STATUS)).toBe(1);
     expect((await healthy.request('ping')).result).toEqual({});

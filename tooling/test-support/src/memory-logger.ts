@@ -1,8 +1,9 @@
 /** A Logger that keeps records in memory, so tests can assert what was logged (and keep stderr quiet). */
-import type { Logger } from '@agentd/rpc-frame';
+import type { Logger, LogLevel } from '@agentd/rpc-frame';
 
 interface LogRecord {
-  level: string;
+  /** The syslog name, as the default logger writes it: `warn(…)` records `warning`. */
+  level: LogLevel;
   message: string;
   fields: Record<string, unknown>;
 }
@@ -10,9 +11,9 @@ interface LogRecord {
 export function memoryLogger(): Logger & { records: LogRecord[] } {
   const records: LogRecord[] = [];
   const at =
-    (level: string) =>
+    (level: LogLevel) =>
     (message: string, fields: Record<string, unknown> = {}): void => {
       records.push({ level, message, fields });
     };
-  return { records, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  return { records, debug: at('debug'), info: at('info'), warn: at('warning'), error: at('error') };
 }

@@ -24,10 +24,13 @@ describe('format', () => {
   });
 
   it('makes warnings, errors and a paused daemon stand out only when asked', () => {
-    const warn = { seq: 7, time: 't', level: 'warn', msg: 'careful' };
-    expect(eventText(warn)).toBe('    7 t warn  careful\n');
-    expect(eventText(warn, true)).toBe('    7 t \u001b[33mwarn \u001b[0m careful\n');
-    expect(eventText({ ...warn, level: 'info' }, true)).toBe('    7 t info  careful\n');
+    const warn = { seq: 7, time: 't', level: 'warning', msg: 'careful' };
+    expect(eventText(warn)).toBe('    7 t warning careful\n');
+    expect(eventText(warn, true)).toBe('    7 t \u001b[33mwarning\u001b[0m careful\n');
+    expect(eventText({ ...warn, level: 'critical' }, true)).toBe(
+      '    7 t \u001b[31mcritical\u001b[0m careful\n',
+    );
+    expect(eventText({ ...warn, level: 'info' }, true)).toBe('    7 t info    careful\n');
     expect(daemonStatusText({ paused: true }, true)).toContain(': \u001b[33mpaused\u001b[0m, not ready');
     expect(daemonStatusText({ paused: true })).toContain(': paused, not ready');
   });

@@ -110,14 +110,23 @@ export function runsText(subagents: unknown[], fleet?: unknown, colour = false):
   )}${tail}`;
 }
 
-const LEVEL_TINT: Record<string, Tint> = { debug: 'dim', warn: 'yellow', error: 'red' };
+// `warn` too: a daemon of an older release still writes it.
+const LEVEL_TINT: Record<string, Tint> = {
+  debug: 'dim',
+  warn: 'yellow',
+  warning: 'yellow',
+  error: 'red',
+  critical: 'red',
+  alert: 'red',
+  emergency: 'red',
+};
 
 /** One agent://events entry as a log line (warnings and errors stand out on a terminal). */
 export function eventText(event: unknown, colour = false): string {
   if (!isJsonObject(event)) return pretty(event);
   const { seq, time, level, msg, ...rest } = event;
   const fields = Object.keys(rest).length === 0 ? '' : ` ${JSON.stringify(rest)}`;
-  const levelText = str(level).padEnd(5);
+  const levelText = str(level).padEnd(7);
   const tinted = LEVEL_TINT[str(level)];
   return `${str(seq).padStart(5)} ${str(time)} ${tinted === undefined ? levelText : tint(colour, tinted, levelText)} ${str(msg)}${fields}\n`;
 }

@@ -72,7 +72,10 @@ describe('parseArgs', () => {
       command: { kind: 'send', handle: 'sa_x', message: '-' },
     });
     expect(parseArgs(['events', '--follow', '--level', 'warn'])).toMatchObject({
-      command: { kind: 'events', follow: true, level: 'warn' },
+      command: { kind: 'events', follow: true, level: 'warning' },
+    });
+    expect(parseArgs(['events', '--level', 'notice'])).toMatchObject({
+      command: { kind: 'events', level: 'notice' },
     });
     expect(parseArgs(['lame-duck', '--ready'])).toMatchObject({
       command: { kind: 'lame-duck', ready: true },

@@ -1,7 +1,8 @@
 /** Parses agentd's command line into one command; usage errors are UsageError (exit 2). */
-import { isLogLevel, LOG_LEVELS, LocalError, type LogLevel } from '@agentd/rpc-frame';
+import { LOG_LEVELS, LocalError, type LogLevel } from '@agentd/rpc-frame';
 import { SETTINGS } from '../config/settings.js';
 import type { AgentdErrorCode } from '../local-errors.js';
+import { parseLogLevel } from '../log/log-level.js';
 import {
   CLIENT_SPECS,
   type ClientCommandName,
@@ -222,13 +223,14 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
       break;
     case 'events': {
       positionalCount(0, 0);
-      const level = last(flags, '--level');
-      if (level !== undefined && !isLogLevel(level))
-        throw new UsageError(`--level must be one of ${LOG_LEVELS.join(', ')}`);
+      const named = last(flags, '--level');
+      const level = named === undefined ? undefined : parseLogLevel(named);
+      if (named !== undefined && level === undefined)
+        throw new UsageError(`--level must be one of ${LOG_LEVELS.join(', ')} (warn means warning)`);
       action = {
         kind: 'events',
         follow: bool('--follow'),
-        ...optional('level', level as LogLevel | undefined),
+        ...optional('level', level),
         ...optional('after', integer(flags, '--after', 0)),
       };
       break;

@@ -146,7 +146,8 @@ const DAEMON_OPTIONS = `Daemon options (each also settable in the config file an
                                   or $XDG_CONFIG_HOME/agentd/agentd.json when it exists)
   --serve TARGET                  repeatable: unix:PATH | vsock:PORT | vsock:CID:PORT |
                                   http://HOST:PORT | https://HOST:PORT | stdio   (AGENTD_SERVE, comma list)
-  --log-level debug|info|warn|error
+  --log-level LEVEL               debug|info|notice|warning|error|critical|alert|emergency
+                                  (warn means warning)
   --exposure codemode|classic     Code Mode (search + execute) or one tool per operation
   --default-agent NAME            profile used when subagent.spawn names none
   --drain-timeout-ms N            SIGTERM/drain grace before running subagents are cancelled

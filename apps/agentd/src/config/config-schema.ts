@@ -1,5 +1,6 @@
 /** The JSON Schema of agentd's config file: the single source of truth for `config schema` and validation. */
-import { type JsonObject, LOG_LEVELS, type LogLevel } from '@agentd/rpc-frame';
+import type { JsonObject, LogLevel } from '@agentd/rpc-frame';
+import { LOG_LEVEL_SPELLINGS } from '../log/log-level.js';
 import type { AgentProfile } from '../supervisor/types.js';
 import { CLUSTER_SCHEMA, type ClusterConfig } from './cluster-config.js';
 import { TELEMETRY_SCHEMA, type TelemetryConfig } from './telemetry-config.js';
@@ -312,7 +313,11 @@ export const CONFIG_SCHEMA: JsonObject = {
         },
       },
     },
-    logLevel: { enum: [...LOG_LEVELS], description: 'Lowest level written to stderr (hot-reloadable).' },
+    logLevel: {
+      enum: [...LOG_LEVEL_SPELLINGS],
+      description:
+        "Lowest level written to stderr (hot-reloadable): MCP's eight syslog levels; 'warn' means 'warning'.",
+    },
     eventsRing: positiveInt('Capacity of the agent://events ring (restart required).', 100_000),
     drainTimeoutMs: positiveInt('How long SIGTERM/drain waits for running subagents before cancelling them.'),
     watch: {

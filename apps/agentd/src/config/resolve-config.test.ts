@@ -54,7 +54,8 @@ describe('resolveConfig', () => {
       limits: { maxWarmSessions: 3 },
     });
     const fromFile = resolveConfig(inputs({ configPath: path }));
-    expect(fromFile.config.logLevel).toBe('warn');
+    // `warn` is accepted as the older spelling of MCP's `warning`.
+    expect(fromFile.config.logLevel).toBe('warning');
     expect(fromFile.config.limits.maxWarmSessions).toBe(3);
     expect(fromFile.config.limits.maxConcurrentRuns).toBe(4);
     const env = { AGENTD_LOG_LEVEL: 'error', AGENTD_DRAIN_TIMEOUT_MS: '2000' };
@@ -65,6 +66,14 @@ describe('resolveConfig', () => {
     const fromFlag = resolveConfig(inputs({ configPath: path, env, flags }));
     expect(fromFlag.config.logLevel).toBe('debug');
     expect(fromFlag.config.drainTimeoutMs).toBe(2000);
+  });
+
+  it("accepts MCP's eight log levels, and `warn` as `warning` from every layer", () => {
+    for (const level of ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'])
+      expect(resolveConfig(inputs({ env: { AGENTD_LOG_LEVEL: level } })).config.logLevel).toBe(level);
+    expect(resolveConfig(inputs({ env: { AGENTD_LOG_LEVEL: 'warn' } })).config.logLevel).toBe('warning');
+    const flags = new Map([['--log-level', ['warn']]]);
+    expect(resolveConfig(inputs({ flags })).config.logLevel).toBe('warning');
   });
 
   it('rejects unknown keys with their path, everywhere in the document', () => {
@@ -96,7 +105,7 @@ describe('resolveConfig', () => {
       'AGENTD_LOGLEVEL unknown AGENTD_* variable (did you mean AGENTD_LOG_LEVEL?)',
     ]);
     expect(issuesOf(() => resolveConfig(inputs({ env: { AGENTD_LOG_LEVEL: 'loud' } })))).toEqual([
-      '/logLevel must be one of "debug", "info", "warn", "error"',
+      '/logLevel must be one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "warn"',
     ]);
   });
 

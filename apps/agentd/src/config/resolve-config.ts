@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isJsonObject, type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
+import { parseLogLevel } from '../log/log-level.js';
 import { MetricsTargetError, parseMetricsTarget } from '../metrics/metrics-target.js';
 import { CLUSTER_DEFAULTS } from './cluster-config.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
@@ -233,6 +234,8 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
   }));
   if (mergedIssues.length > 0) throw new ConfigError(mergedIssues);
   const config = merged as unknown as AgentdConfig;
+  // The schema also admits `warn`, agentd's older spelling; everything downstream sees the one vocabulary.
+  config.logLevel = parseLogLevel(config.logLevel) ?? config.logLevel;
   if (config.cluster !== undefined) config.cluster = { ...CLUSTER_DEFAULTS, ...config.cluster };
   if (inputs.forceStdio === true) {
     // `agentd stdio` binds nothing but stdio unless its own --serve flags ask: a config file or

@@ -1,6 +1,6 @@
 /** agentd's own description of a self-MCP operation, independent of how dispatch exposes it. */
 import type { OperationKind as AnyKind } from '@agentd/dispatch';
-import type { JsonObject } from '@agentd/rpc-frame';
+import type { JsonObject, LogLevel } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 
 /** agentd's operations only read (`query`) or act (`command`). */
@@ -13,7 +13,7 @@ export interface OperationContext {
   /** `notifications/progress` when the caller sent a progressToken (no-op otherwise). */
   progress(progress: number, total?: number, message?: string): void;
   /** `notifications/message` when the caller asked for logs at this level (no-op otherwise). */
-  log(level: 'debug' | 'info' | 'warning' | 'error', data: unknown): void;
+  log(level: LogLevel, data: unknown): void;
   /** `task` operations: answer with a task now and continue in it; undefined when the call stays normal. */
   detach(): Promise<TaskRef | undefined>;
   /** Asks the client (elicitation); inside a task the answer comes through the task. */

@@ -2,6 +2,7 @@
 import { ToolResult } from '@agentd/dispatch';
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
+import { parseLogLevel } from '../log/log-level.js';
 import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
 import { attachRun } from './run-attach.js';
@@ -56,14 +57,6 @@ function spawnArgs(host: OperationHost): JsonObject {
   };
 }
 
-const MCP_LOG_LEVEL: Record<string, 'debug' | 'info' | 'warning' | 'error'> = {
-  debug: 'debug',
-  info: 'info',
-  warn: 'warning',
-  warning: 'warning',
-  error: 'error',
-};
-
 /** Forwards an agent's progress and log events to the MCP request that is waiting on it. */
 function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => void {
   return (event) => {
@@ -72,8 +65,7 @@ function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => v
       const message = typeof event.message === 'string' ? event.message : undefined;
       context.progress(event.progress, total, message);
     } else if (event.type === 'log') {
-      const level = MCP_LOG_LEVEL[String(event.level)] ?? 'info';
-      context.log(level, event.message ?? event);
+      context.log(parseLogLevel(event.level) ?? 'info', event.message ?? event);
     }
   };
 }

@@ -1,7 +1,8 @@
 /** The self-MCP resources: what each agent:// URI reads as, who may see it, whether it is subscribable. */
-import { isLogLevel, type JsonObject } from '@agentd/rpc-frame';
+import type { JsonObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import type { EventRing } from '../log/event-ring.js';
+import { parseLogLevel } from '../log/log-level.js';
 import { type AgentUri, parseAgentUri } from './agent-uri.js';
 import type { RunIndex } from './run-index.js';
 
@@ -94,7 +95,8 @@ export const RESOURCE_SPECS: readonly ResourceSpec[] = [
     template: false,
     management: true,
     subscribable: true,
-    description: 'Bounded ring of structured log events; query ?after=SEQ&level=debug|info|warn|error.',
+    description:
+      "Bounded ring of structured log events; query ?after=SEQ&level=L, L one of MCP's eight syslog levels (warn means warning).",
     queryTemplate: 'agent://events{?after,level}',
   },
 ];
@@ -138,8 +140,7 @@ export async function readResource(host: ResourceHost, text: string, peer: Peer)
     case 'config-effective':
       return host.configEffectiveBody();
     case 'events': {
-      const level = uri.level;
-      if (level !== undefined && !isLogLevel(level)) notFound(text);
+      const level = uri.level === undefined ? undefined : (parseLogLevel(uri.level) ?? notFound(text));
       return host.ring().read({
         after: uri.after,
         ...(level === undefined ? {} : { level }),

@@ -1,7 +1,8 @@
+import type { LogLevel } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import { EventRing } from './event-ring.js';
 
-const at = (level: 'debug' | 'info' | 'warn' | 'error', msg: string) => ({
+const at = (level: LogLevel, msg: string) => ({
   time: '2026-01-01T00:00:00Z',
   level,
   msg,
@@ -21,9 +22,12 @@ describe('EventRing', () => {
   it('filters by minimum level', () => {
     const ring = new EventRing(10);
     ring.append(at('debug', 'd'));
-    ring.append(at('warn', 'w'));
+    ring.append(at('notice', 'n'));
+    ring.append(at('warning', 'w'));
     ring.append(at('error', 'e'));
-    expect(ring.read({ level: 'warn' }).events.map((e) => e.msg)).toEqual(['w', 'e']);
+    ring.append(at('emergency', 'x'));
+    expect(ring.read({ level: 'warning' }).events.map((e) => e.msg)).toEqual(['w', 'e', 'x']);
+    expect(ring.read({ level: 'notice' }).events.map((e) => e.msg)).toEqual(['n', 'w', 'e', 'x']);
   });
 
   it('pages large reads', () => {

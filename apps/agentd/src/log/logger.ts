@@ -35,7 +35,7 @@ export class JsonLineLogger implements Logger {
     this.#write('info', msg, fields);
   }
   warn(msg: string, fields?: LogFields): void {
-    this.#write('warn', msg, fields);
+    this.#write('warning', msg, fields);
   }
   error(msg: string, fields?: LogFields): void {
     this.#write('error', msg, fields);

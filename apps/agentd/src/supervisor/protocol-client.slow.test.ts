@@ -31,7 +31,7 @@ describe('agent protocol edge cases', () => {
     const supervisor = makeSupervisor({ profiles: [...testProfiles(), agent] });
     const warnings: LogEntry[] = [];
     supervisor.on('log', (entry) => {
-      if (entry.level === 'warn') warnings.push(entry);
+      if (entry.level === 'warning') warnings.push(entry);
     });
     const status = await supervisor.spawn({ agent: 'chatty', instruction: 'go' });
     expect(status).toMatchObject({ state: 'succeeded', output: 'done anyway', result: { extra: [1, 2] } });

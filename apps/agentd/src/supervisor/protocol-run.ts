@@ -2,8 +2,9 @@
  * A protocol-mode run: NDJSON JSON-RPC with the agent, the first turn, and for a warm session
  * the later turns, the idle timer and the graceful close.
  */
-import { isLogLevel, type JsonObject, LocalError } from '@agentd/rpc-frame';
+import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
+import { parseLogLevel } from '../log/log-level.js';
 import type { ChildHost } from './child-host.js';
 import {
   agentError,
@@ -96,7 +97,7 @@ export class ProtocolRun extends Run {
         onEvent: (event) => this.onAgentEvent(event),
         onViolation: (reason, code) =>
           void this.terminate({ state: 'failed', error: { code, message: reason } }),
-        onWarning: (message) => this.log('warn', message),
+        onWarning: (message) => this.log('warning', message),
       },
     );
     this.background(this.firstTurn(instruction));
@@ -232,7 +233,7 @@ export class ProtocolRun extends Run {
   private onAgentEvent(event: AgentEvent): void {
     this.emitEvent(event);
     if (event.type !== 'log') return;
-    const level = isLogLevel(event.level) ? event.level : 'info';
+    const level = parseLogLevel(event.level) ?? 'info';
     const text = typeof event.message === 'string' ? event.message : JSON.stringify(event.message ?? '');
     const msg = text.length > MAX_AGENT_LOG_CHARS ? `${text.slice(0, MAX_AGENT_LOG_CHARS)}…` : text;
     this.log(level, msg, { source: 'agent' });

@@ -226,7 +226,7 @@ export abstract class Run {
     if (fields.reason !== undefined) record.reason = fields.reason;
     // The polite end of a child still running (its stdout closed the run); the fleet waits for it.
     if (this.host?.alive) void this.host.shutdown();
-    this.log(state === 'succeeded' ? 'info' : 'warn', 'subagent ended', {
+    this.log(state === 'succeeded' ? 'info' : 'warning', 'subagent ended', {
       state,
       ...(record.error ? { error: record.error.message } : {}),
     });
@@ -244,7 +244,7 @@ export abstract class Run {
     this.clearTimer();
     this.turnTimer = setTimeout(() => {
       const error: SubagentError = { code: 'timeout', message: `timed out after ${timeoutMs} ms` };
-      this.log('warn', 'subagent timed out', { timeoutMs });
+      this.log('warning', 'subagent timed out', { timeoutMs });
       void this.terminate({ state: 'timed_out', error });
     }, timeoutMs);
   }

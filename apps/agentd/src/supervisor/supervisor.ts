@@ -4,6 +4,7 @@
  */
 import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
+import { logAt } from '../log/log-level.js';
 import { startRunSpan } from '../telemetry/run-span.js';
 import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
@@ -267,7 +268,7 @@ export class Supervisor {
     try {
       next = checkConfig(config);
     } catch (error) {
-      this.log('warn', 'supervisor configuration rejected', { reason: (error as Error).message });
+      this.log('warning', 'supervisor configuration rejected', { reason: (error as Error).message });
       throw error;
     }
     this.config = next;
@@ -291,7 +292,7 @@ export class Supervisor {
     } catch (error) {
       this.totals.refused += 1;
       const code = error instanceof LocalError ? error.code : 'error';
-      this.log('warn', 'spawn refused', { code, reason: (error as Error).message });
+      this.log('warning', 'spawn refused', { code, reason: (error as Error).message });
       throw error;
     }
   }
@@ -394,7 +395,7 @@ export class Supervisor {
   private log(level: LogLevel, msg: string, fields: Record<string, unknown>): void {
     const entry: LogEntry = { ...fields, level, msg, component: 'supervisor' };
     try {
-      this.logger?.[level](msg, { component: 'supervisor', ...fields });
+      if (this.logger !== undefined) logAt(this.logger, level, msg, { component: 'supervisor', ...fields });
     } catch {
       // A broken logger must not break supervision.
     }

@@ -3,16 +3,17 @@ import {
   type JsonObject,
   type JsonRpcNotification,
   type JsonRpcRequest,
+  type LogLevel,
   type RequestId,
   WireError,
 } from '@agentd/rpc-frame';
-import type { Era, LoggingLevel, Peer, RequestContext } from '@agentd/server';
+import type { Era, Peer, RequestContext } from '@agentd/server';
 
 export interface ContextOptions {
   era?: Era;
   peer?: Partial<Peer>;
   capabilities?: JsonObject;
-  logLevel?: LoggingLevel;
+  logLevel?: LogLevel;
   progressToken?: string | number;
   requestId?: RequestId;
   signal?: AbortSignal;

@@ -17,7 +17,7 @@ import { serveHttp } from '@agentd/transport-http/node';
 const name = process.env.NAME ?? 'replica';
 const connection = await RedisConnection.connect({
   url: process.env.REDIS_URL,
-  prefix: process.env.REDIS_PREFIX ?? 'agentd:',
+  prefix: process.env.REDIS_PREFIX ?? 'mcp:',
 });
 const [bus, store, key, eventStore] = await Promise.all([
   RedisEventBus.create(connection),

@@ -28,7 +28,7 @@ export function startReplica(
       REDIS_URL: redisUrl,
       NAME: name,
       SESSION_PREFIX: options.sessionPrefix ?? '',
-      REDIS_PREFIX: options.redisPrefix ?? 'agentd:',
+      REDIS_PREFIX: options.redisPrefix ?? 'mcp:',
       RETRY_MS: options.retryMs === undefined ? '' : String(options.retryMs),
     },
   });
