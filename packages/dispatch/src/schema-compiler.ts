@@ -84,14 +84,6 @@ function createInstances(): { modern: AjvInstance; draft07: AjvInstance } {
 }
 
 /**
- * Checks a schema at once and compiles it when first used: a 320-tool catalogue then starts in
- * milliseconds instead of paying ajv's code generation for tools nobody calls. Schemas with a `$ref`
- * are compiled at once, so a missing reference is still a registration error. Throws
- * LocalError('invalid_schema') with the reason when it is not a usable schema. Where code
- * generation is unavailable (or `validation` is `interpreted`) the schema is interpreted instead;
- * ajv's meta-schema check needs code generation too, so there `schemaShapeProblem` checks the shape.
- */
-/**
  * Whether schemas are interpreted: asked for, or `auto` where code generation is forbidden or
  * only @cfworker/json-schema is installed (ajv absent).
  */
@@ -119,6 +111,14 @@ export function checkPublishedSchema(schema: unknown, what: string, validation: 
     throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
 }
 
+/**
+ * Checks a schema at once and compiles it when first used: a 320-tool catalogue then starts in
+ * milliseconds instead of paying ajv's code generation for tools nobody calls. Schemas with a `$ref`
+ * are compiled at once, so a missing reference is still a registration error. Throws
+ * LocalError('invalid_schema') with the reason when it is not a usable schema. Where code
+ * generation is unavailable (or `validation` is `interpreted`) the schema is interpreted instead;
+ * ajv's meta-schema check needs code generation too, so there `schemaShapeProblem` checks the shape.
+ */
 export function compileSchema(
   schema: unknown,
   what: string,
