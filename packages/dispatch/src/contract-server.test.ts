@@ -362,4 +362,32 @@ describe('ContractServer (the stateless tool-server contract)', () => {
     ]);
     expect(notes).toHaveLength(2);
   });
+
+  it('answers a request whose signal aborts with -32000, and aborts its handler', async () => {
+    const s = new ContractServer({ logger: silentLogger });
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let aborted = false;
+    s.dispatcher.registerTool({
+      name: 'hang',
+      description: 'Waits until cancelled',
+      inputSchema: { type: 'object' },
+      handler: (_args, context) =>
+        new Promise((resolve) => {
+          started();
+          context.signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve('cancelled');
+          });
+        }),
+    });
+    const controller = new AbortController();
+    const answer = s.handleRequest(call({ name: 'hang' }, 'h'), { signal: controller.signal });
+    await running;
+    controller.abort();
+    expect(await answer).toMatchObject({ jsonrpc: '2.0', id: 'h', error: { code: -32000 } });
+    expect(aborted).toBe(true);
+  });
 });

@@ -34,9 +34,7 @@ import {
   toolNotFound,
   withContractInput,
 } from './mcp-contract.js';
-import type { Middleware } from './middleware.js';
-import type { ServedTransport, ServerTransport } from './server-transport.js';
-import type { ToolCallHook } from './tool-call-hooks.js';
+import { ServedDispatcher } from './served-dispatcher.js';
 
 /** `handler(arguments, inputResponses)`; may be async; throw `InputRequired` to ask the client for input. */
 /** `inputResponses` is undefined when the call carried none, as in the seed contract. */
@@ -103,30 +101,30 @@ function notifyWriter(id: string, notify: ((message: JsonRpcNotification) => voi
  * The stateless tool-server contract on the server core: the core runs it with the contract's
  * message rules (`contractProfile`), so every transport serves it as it serves any MCP server.
  */
-export class ContractServer {
-  /** The dispatcher behind this face: its tools, middleware and hooks. */
-  readonly dispatcher: Dispatcher;
-  /** The server core every transport serves (`connect`, or `serveStdio`/`createHttpTransport` directly). */
-  readonly core: ServerCore;
+export class ContractServer extends ServedDispatcher {
   readonly #peer: Peer;
   readonly #logger: Logger;
 
   constructor(options: ContractServerOptions = {}) {
-    this.#logger = options.logger ?? stderrLogger();
-    this.dispatcher = new Dispatcher({
-      logger: this.#logger,
+    const logger = options.logger ?? stderrLogger();
+    const dispatcher = new Dispatcher({
+      logger,
       ...(options.requestState ? { requestState: options.requestState } : {}),
       schemaScheme: false,
       formatInvalidArguments: invalidArgumentsText,
     });
-    this.core = createServerCore({
-      ...options.core,
-      handler: contractHandler(this.dispatcher),
-      serverInfo: options.serverInfo ?? { name: 'mcp-server', version: '0.0.0' },
-      lifecycle: { versions: [MODERN_VERSION] },
-      logger: this.#logger,
-      profile: contractProfile(),
-    });
+    super(
+      dispatcher,
+      createServerCore({
+        ...options.core,
+        handler: contractHandler(dispatcher),
+        serverInfo: options.serverInfo ?? { name: 'mcp-server', version: '0.0.0' },
+        lifecycle: { versions: [MODERN_VERSION] },
+        logger,
+        profile: contractProfile(),
+      }),
+    );
+    this.#logger = logger;
     this.#peer = options.peer ?? DEFAULT_PEER;
   }
 
@@ -152,23 +150,6 @@ export class ContractServer {
         }
       },
     });
-  }
-
-  /** Adds request middleware to the dispatcher behind this face (see `Dispatcher.use`). */
-  use(middleware: Middleware): this {
-    this.dispatcher.use(middleware);
-    return this;
-  }
-
-  /** Adds a tool-call hook to the dispatcher behind this face (see `Dispatcher.useToolCall`). */
-  useToolCall(hook: ToolCallHook): this {
-    this.dispatcher.useToolCall(hook);
-    return this;
-  }
-
-  /** Serves the contract on a transport: `connect(stdio())`, `connect(http({ port: 3000 }))`. */
-  connect(transport: ServerTransport): Promise<ServedTransport> {
-    return transport.start(this.core);
   }
 
   /**

@@ -1,10 +1,10 @@
 /** ContractServer on the core's stdio: NDJSON framing, limits and the child-process contract (stdout is protocol only). */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@agentd/rpc-frame';
+import { runCommand, scrubbedEnv } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
 import { ContractServer, type ContractServerOptions } from './contract-server.js';
 import { stdio } from './server-transport.js';
@@ -110,23 +110,20 @@ describe('ContractServer over stdio', () => {
   it('as a child process: answers out of order by id, stdout carries only protocol, exit 0 on EOF', async () => {
     const fixture = join(here, 'test-support', 'mcp-stdio-child.mjs');
     expect(existsSync(join(here, '..', 'dist', 'node.js')), 'build @agentd/dispatch first').toBe(true);
-    const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.stdin.write('{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"slow"}}\n');
-    child.stdin.write(
+    const input = [
+      '{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"slow"}}\n',
       '{"jsonrpc":"2.0","id":"g","method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}\n',
+      '{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"confirm"}}\n',
+      'garbage\n',
+      '{"jsonrpc":"2.0","id":"i","method":"initialize"}\n',
+    ].join('');
+    const { code, stdout, stderr } = await runCommand(
+      process.execPath,
+      [fixture],
+      here,
+      scrubbedEnv(),
+      input,
     );
-    child.stdin.write('{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"confirm"}}\n');
-    child.stdin.write('garbage\n');
-    child.stdin.end('{"jsonrpc":"2.0","id":"i","method":"initialize"}\n');
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
     const messages = stdout
       .trim()

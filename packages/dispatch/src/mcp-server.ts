@@ -5,7 +5,7 @@
  * a Dispatcher served by the shared server core, both reachable for what the face does not cover.
  */
 import type { JsonObject } from '@agentd/rpc-frame';
-import { createServerCore, type ServerCore, type ServerCoreOptions } from '@agentd/server';
+import { createServerCore, type ServerCoreOptions } from '@agentd/server';
 import type {
   PromptDefinition,
   ResourceDefinition,
@@ -15,9 +15,7 @@ import type {
 } from './definitions.js';
 import { Dispatcher } from './dispatcher.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
-import type { Middleware } from './middleware.js';
-import type { ServedTransport, ServerTransport } from './server-transport.js';
-import type { ToolCallHook } from './tool-call-hooks.js';
+import { ServedDispatcher } from './served-dispatcher.js';
 import type { ToolSchema } from './tool-schema.js';
 import { UriTemplate } from './uri-template.js';
 
@@ -39,28 +37,21 @@ type Config<Definition, Omitted extends string> = Omit<Definition, 'name' | Omit
   _meta?: JsonObject;
 };
 
-export class McpServer {
-  /** The engine behind this face: every registration option and method (`filtersFor`, tasks, …). */
-  readonly dispatcher: Dispatcher;
-  /** The server core every transport serves: its `notify*` methods push to connected clients. */
-  readonly core: ServerCore;
-  readonly #served = new Set<ServedTransport>();
-  #closing: Promise<void> | undefined;
-
+export class McpServer extends ServedDispatcher {
   constructor(info: McpServerInfo, options: McpServerOptions = {}) {
     const { core: coreOptions, ...dispatcherOptions } = options;
-    this.dispatcher = new Dispatcher(dispatcherOptions);
-    this.core = createServerCore({
+    const dispatcher = new Dispatcher(dispatcherOptions);
+    const core = createServerCore({
       ...coreOptions,
-      handler: this.dispatcher,
+      handler: dispatcher,
       serverInfo: info,
       ...(options.logger ? { logger: options.logger } : {}),
     });
-    const core = this.core;
-    this.dispatcher.onSurfaceChanged((kinds) => {
+    super(dispatcher, core);
+    dispatcher.onSurfaceChanged((kinds) => {
       for (const kind of kinds) core.notifyListChanged(kind);
     });
-    this.dispatcher.onTaskStatus((event) =>
+    dispatcher.onTaskStatus((event) =>
       core.notifyTaskStatus(event.taskId, event.message, event.creatorConnectionId),
     );
   }
@@ -158,39 +149,6 @@ export class McpServer {
   /** Offers an extension in `capabilities.extensions`; returns a function that withdraws it. */
   declareExtension: Dispatcher['declareExtension'] = (id, settings) =>
     this.dispatcher.declareExtension(id, settings);
-
-  /** Adds request middleware (`(request, context, next)` around every request). */
-  use(middleware: Middleware): this {
-    this.dispatcher.use(middleware);
-    return this;
-  }
-
-  /** Adds a tool-call hook (`(call, next)` around every tool handler). */
-  useToolCall(hook: ToolCallHook): this {
-    this.dispatcher.useToolCall(hook);
-    return this;
-  }
-
-  /**
-   * Serves on `transport` (`stdio()`, `unix(path)`, `http({ port })`); resolves once it accepts
-   * messages. Connect more than one to serve the same tools on each.
-   */
-  async connect(transport: ServerTransport): Promise<ServedTransport> {
-    const served = await transport.start(this.core);
-    this.#served.add(served);
-    void served.closed.then(() => this.#served.delete(served));
-    return served;
-  }
-
-  /** Closes every transport (letting requests in flight finish), the core, then the dispatcher. */
-  close(deadlineMs?: number): Promise<void> {
-    this.#closing ??= (async () => {
-      await Promise.all([...this.#served].map((served) => served.close(deadlineMs)));
-      await this.core.close();
-      await this.dispatcher.close();
-    })();
-    return this.#closing;
-  }
 }
 
 function withMeta(sdkMeta: JsonObject | undefined, meta: JsonObject | undefined): { meta?: JsonObject } {

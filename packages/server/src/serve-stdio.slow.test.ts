@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { memoryLogger, testHandler } from '@agentd/test-support';
+import { memoryLogger, runCommand, scrubbedEnv, testHandler } from '@agentd/test-support';
 import { describe, expect, it, vi } from 'vitest';
 import { openStdio, serveStdio } from './serve-stdio.js';
 import { createServerCore } from './server-core.js';
@@ -100,22 +100,19 @@ describe('serveStdio', () => {
     const fixture = join(here, 'test-support', 'stdio-child.mjs');
     const built = join(here, '..', 'dist', 'index.js');
     expect(existsSync(built), 'run `turbo run build --filter=@agentd/server...` first').toBe(true);
-    const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.stdin.write(
+    const input = [
       '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}\n',
+      'garbage\n',
+      '{"jsonrpc":"2.0","id":"boom","method":"boom"}\n',
+      '{"jsonrpc":"2.0","id":"p","method":"ping"}\n',
+    ].join('');
+    const { code, stdout, stderr } = await runCommand(
+      process.execPath,
+      [fixture],
+      here,
+      scrubbedEnv(),
+      input,
     );
-    child.stdin.write('garbage\n');
-    child.stdin.write('{"jsonrpc":"2.0","id":"boom","method":"boom"}\n');
-    child.stdin.end('{"jsonrpc":"2.0","id":"p","method":"ping"}\n');
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
     const messages = stdout
       .trim()

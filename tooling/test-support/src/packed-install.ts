@@ -73,15 +73,22 @@ export function scrubbedEnv(
   return { ...env, ...extra };
 }
 
-/** Runs a command to completion and collects its output (the environment scrubbed by default). */
+/**
+ * Runs a command to completion and collects its output (the environment scrubbed by default).
+ * `input`, when given, is written to its stdin; stdin is then closed.
+ */
 export function runCommand(
   command: string,
   args: readonly string[],
   cwd: string,
   env = scrubbedEnv(),
+  input?: string,
 ): Promise<CommandResult> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Without input stdin is closed at once: the command reads end of file, as from /dev/null.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (t: string) => {
