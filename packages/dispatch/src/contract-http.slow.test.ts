@@ -3,6 +3,7 @@
  * contract's answers (every one 200 JSON), and the HTTP-level refusals.
  */
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { type Logger, silentLogger } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractServer } from './contract-server.js';
@@ -222,5 +223,27 @@ describe('ContractServer over transport-http', () => {
     });
     const nullId = await send(port, rpc({ jsonrpc: '2.0', id: null, method: 'tools/list' }));
     expect(JSON.parse(nullId.body)).toMatchObject({ id: null, result: { tools: expect.any(Array) } });
+  });
+
+  it('close() stops every transport the server was connected to', async () => {
+    const mcp = new ContractServer({ logger: silentLogger });
+    const first = await mcp.connect(http());
+    const second = await mcp.connect(http());
+    const body = rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const ports = [first, second].map((transport) => Number(new URL(transport.url ?? '').port));
+    for (const at of ports) expect((await send(at, body)).status).toBe(200);
+    await mcp.close();
+    await first.closed;
+    await second.closed;
+    // A new connection, not a pooled one: nothing listens on either port any more.
+    const dial = (at: number) =>
+      new Promise<void>((resolve, reject) => {
+        const socket = connect(at, '127.0.0.1', () => {
+          socket.destroy();
+          resolve();
+        });
+        socket.once('error', reject);
+      });
+    for (const at of ports) await expect(dial(at)).rejects.toThrow(/ECONNREFUSED/);
   });
 });
