@@ -2,22 +2,20 @@
  * End to end: peers that send a huge unfinished line and vanish, round after round, neither grow the
  * daemon nor leave sockets behind once the input budget has closed them.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NdjsonClient } from '@agentd/test-support';
 import { describe, expect, it, vi } from 'vitest';
 import { startAgentd } from './support/agentd-process.js';
+import { type HeapSample, liveHeapEnv, liveHeapReader } from './support/live-heap.js';
 
 const PEERS = 24;
 const LINE_BYTES = 15 * 1024 * 1024;
 const CHUNK = Buffer.alloc(1024 * 1024, 'x');
 const ROUNDS = 10;
 const MiB = 1024 * 1024;
-
-function rssBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match?.[1]) * 1024;
-}
 
 function openFds(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
@@ -44,16 +42,21 @@ async function unfinishedLine(socketPath: string): Promise<void> {
 }
 
 describe('unfinished lines from peers that disconnect', () => {
-  it('release their buffers and sockets: RSS after 10 rounds stays within 64 MB of round 1', async () => {
-    // A quarter of the default budget: the bound under test is the daemon's, and a smaller budget
-    // keeps the garbage a collection may not have reclaimed yet well inside the 64 MB margin.
-    const agentd = await startAgentd({ config: { connections: { maxBufferedInputBytes: 16 * MiB } } });
+  it('release their buffers and sockets: the live heap after 10 rounds stays within 8 MB of round 1', async () => {
+    // A quarter of the default budget: the bound under test is the daemon's. Each round buffers up
+    // to 16 MB, so one round's lines kept alive would break the 8 MB bound.
+    const probeDir = mkdtempSync(join(tmpdir(), 'agentd-lines-heap-'));
+    const agentd = await startAgentd({
+      config: { connections: { maxBufferedInputBytes: 16 * MiB } },
+      env: liveHeapEnv(probeDir),
+    });
     const pid = agentd.proc.pid as number;
+    const liveHeap = liveHeapReader(pid, probeDir);
     try {
       const client = await NdjsonClient.connect(agentd.socket);
       await client.modernResult('tools/list');
       const fdsIdle = openFds(pid);
-      const samples: number[] = [];
+      const samples: HeapSample[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
         const since = agentd.logs.length;
         await Promise.all(Array.from({ length: PEERS }, () => unfinishedLine(agentd.socket)));
@@ -66,15 +69,14 @@ describe('unfinished lines from peers that disconnect', () => {
           timeout: 30_000,
           interval: 100,
         });
-        // sleep-is-the-point: no event says the daemon is idle; RSS is read after it settles.
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
-        samples.push(rssBytes(pid));
+        samples.push(await liveHeap());
       }
-      const growth = (samples.at(-1) as number) - (samples[0] as number);
+      const growth = (samples.at(-1) as HeapSample).live - (samples[0] as HeapSample).live;
+      const mb = (bytes: number) => Math.round(bytes / MiB);
       expect(
         growth,
-        `RSS per round (MB): ${samples.map((b) => Math.round(b / MiB)).join(', ')}`,
-      ).toBeLessThan(64 * MiB);
+        `live heap (RSS) per round, MB: ${samples.map((s) => `${mb(s.live)} (${mb(s.rss)})`).join(', ')}`,
+      ).toBeLessThan(8 * MiB);
       // The daemon still serves.
       await client.modernResult('tools/list');
       client.end();

@@ -152,6 +152,30 @@ function whileRunning<T>(
   return Promise.race([answered, exited]);
 }
 
+/**
+ * Starts the vsock README's example on a random port and resolves once it has bound it. vsock
+ * ports belong to the whole host, not to a network namespace, so another process may hold the
+ * one picked: the example then exits with EADDRINUSE and another port is tried.
+ */
+async function startVsockExample() {
+  for (let attempt = 1; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    const { project, file } = await writeExample('packages/transport-vsock/README.md', {
+      "'vsock:5005'": `'vsock:${port}'`,
+      // bindVsock is synchronous: once this line is printed, the port is the example's.
+      "process.once('SIGTERM'": "console.log('bound');\nprocess.once('SIGTERM'",
+    });
+    const run = start(file, project);
+    const [line] = (await Promise.race([once(run.lines, 'line'), run.exited.then(() => [undefined])])) as [
+      string | undefined,
+    ];
+    if (line === 'bound') return { run, port, project };
+    const exit = await run.exited;
+    if (attempt < 5 && exit.stderr().includes('EADDRINUSE')) continue;
+    throw new Error(`the vsock example did not bind port ${port} (exit ${exit.code}): ${exit.stderr()}`);
+  }
+}
+
 /** Runs the example to completion and answers its stdout (a non-zero exit fails with its stderr). */
 async function runToEnd(readme: string, replace?: Record<string, string>): Promise<string> {
   const { project, file } = await writeExample(readme, replace);
@@ -372,11 +396,7 @@ describe(`README install lines install what their examples import (Node ${proces
   }, 90_000);
 
   it('packages/transport-vsock: the example holds its vsock port, answers over loopback, stops on SIGTERM', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
-    const { project, file } = await writeExample('packages/transport-vsock/README.md', {
-      "'vsock:5005'": `'vsock:${port}'`,
-    });
-    const run = start(file, project);
+    const { run, port, project } = await startVsockExample();
     // Bound by the example: a second bind of the port is refused (vsock has no ss/diag view here).
     const probe = join(project, 'vsock-probe.mjs');
     await writeFile(
@@ -391,13 +411,8 @@ describe(`README install lines install what their examples import (Node ${proces
         '}',
       ].join('\n'),
     );
-    await whileRunning(
-      run,
-      async () => {
-        await runChecked(process.execPath, [probe], project);
-      },
-      200,
-    );
+    // Only once the example has bound: a probe racing its start would take the port from it.
+    await runChecked(process.execPath, [probe], project);
     if (existsSync('/sys/module/vsock_loopback')) {
       // Where the kernel has a loopback transport (CID 1), a real client gets the answer.
       const client = join(project, 'vsock-client.mjs');
