@@ -10,7 +10,7 @@ import {
 } from './client-capability.js';
 import { createHandlerContext, type HandlerContext } from './handler-context.js';
 import { InputRequired } from './input-required.js';
-import { type InputRequest, InputSession } from './input-session.js';
+import type { InputRequest, InputSession } from './input-session.js';
 import { traceInputRequests } from './input-telemetry.js';
 import { isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
@@ -49,13 +49,7 @@ export async function runClientInputRound<T>(
   };
   let responses = request.era === 'modern' ? initialResponses(params, binding, codec) : {};
   for (let round = 0; ; round++) {
-    // Built only if the handler asks the client for input: most calls never do.
-    let session: InputSession | undefined;
-    const roundResponses = responses;
-    const source = Object.assign(() => (session ??= new InputSession(request, roundResponses)), {
-      responses: roundResponses,
-    });
-    const control = createHandlerContext(request, source, signal);
+    const control = createHandlerContext(request, responses, signal);
     // Inline try/catch (no settle wrapper object): this runs once per call.
     let value: T | undefined;
     let thrown: unknown;
@@ -68,13 +62,14 @@ export async function runClientInputRound<T>(
     } finally {
       control.finish();
     }
+    const session = control.openedSession;
     if (ok && (session === undefined || session.pending.size === 0)) {
       return { kind: 'complete', value: value as T };
     }
     if (thrown instanceof MissingClientCapabilityError) return missing(request, thrown.requiredCapabilities);
     const raw = thrown instanceof InputRequired ? thrown : undefined;
     if (raw === undefined && (session === undefined || session.pending.size === 0)) throw thrown;
-    const asked = source();
+    const asked = control.inputSession();
     const keyed = raw === undefined ? {} : keyedRequests(raw.requests);
     if (keyed) {
       const lacking = lackingCapabilities(keyed, request.clientCapabilities);

@@ -9,7 +9,7 @@ import type { CompiledFilters } from './client-filters.js';
 import { codeModeCaller } from './code-mode-caller.js';
 import type { ToolDefinition } from './definitions.js';
 import type { DispatchEnv } from './dispatch-env.js';
-import type { HandlerContext } from './handler-context.js';
+import { type HandlerContext, withSignal } from './handler-context.js';
 import { isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
 import { requireCodeModeTools } from './optional-peers.js';
@@ -190,10 +190,7 @@ async function callOperation(
   if (!parsed.ok)
     throw dispatchError('invalid_call', `Invalid arguments for ${name}: ${describeIssues(parsed.issues)}`);
   try {
-    const value = await op.tool.handler(parsed.value as JsonObject, {
-      ...context,
-      signal: callContext.signal,
-    });
+    const value = await op.tool.handler(parsed.value as JsonObject, withSignal(context, callContext.signal));
     return value instanceof ToolResult ? (value.result.structuredContent ?? value.result.content) : value;
   } catch (error) {
     if (!isInternalError(error)) throw error;

@@ -38,7 +38,7 @@ import type {
 import type { DispatchEnv } from './dispatch-env.js';
 import { DEFAULT_PAGE_SIZE, type DispatcherOptions } from './dispatcher-options.js';
 import { getPrompt } from './get-prompt.js';
-import { isJsonObject } from './json.js';
+import { deepFreeze, isJsonObject } from './json.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
 import { dispatchError } from './local-errors.js';
 import { type Middleware, runMiddleware } from './middleware.js';
@@ -82,6 +82,9 @@ export class Dispatcher implements Handler {
   readonly #filtersFor: ((peer: Peer) => ClientFilters | undefined) | undefined;
   readonly #codeMode: CodeModeWiring | undefined;
   readonly #subscribe: boolean;
+  /** Bumped whenever an extension is declared or withdrawn: part of the capabilities cache key. */
+  #extensionsRevision = 0;
+  #capabilities: { key: number; value: ServerCapabilities } | undefined;
   readonly #tasks: TaskRuntime | undefined;
   readonly #taskTools = new Set<string>();
   readonly #middleware: Middleware[] = [];
@@ -180,7 +183,13 @@ export class Dispatcher implements Handler {
       throw dispatchError('invalid_definition', `extension ${id}: settings must be a JSON object`);
     const declared = Object.freeze(structuredClone(settings));
     this.#extensions.set(id, declared);
-    return () => this.#extensions.get(id) === declared && this.#extensions.delete(id);
+    this.#extensionsRevision++;
+    return () => {
+      if (this.#extensions.get(id) !== declared) return false;
+      this.#extensions.delete(id);
+      this.#extensionsRevision++;
+      return true;
+    };
   }
 
   /**
@@ -360,27 +369,46 @@ export class Dispatcher implements Handler {
 
   // ---- Handler ------------------------------------------------------------------------
 
+  /**
+   * Frozen, and the same object until what it describes changes: every request checks its method
+   * against it, so it is built once per change of the surface, not per call.
+   */
   capabilities(): ServerCapabilities {
     const c = this.#catalogue;
-    const capabilities: ServerCapabilities = {};
-    if (c.hasAnyTools()) capabilities.tools = { listChanged: true };
+    const tools = c.hasAnyTools();
     const schemaResources = c.schemaScheme !== false && c.operations.size > 0;
     // Skill files are resources: a server offering skills declares resources even while it has none.
-    if (c.resources.size > 0 || c.templates.size > 0 || schemaResources || this.#offersSkills()) {
+    const resources = c.resources.size > 0 || c.templates.size > 0 || schemaResources || this.#offersSkills();
+    const prompts = c.prompts.size > 0;
+    const completions = prompts || c.templates.size > 0;
+    const tasks = this.#servesTasks();
+    const key =
+      this.#extensionsRevision * 32 +
+      (tools ? 1 : 0) +
+      (resources ? 2 : 0) +
+      (prompts ? 4 : 0) +
+      (completions ? 8 : 0) +
+      (tasks ? 16 : 0);
+    if (this.#capabilities?.key === key) return this.#capabilities.value;
+    const capabilities: ServerCapabilities = {};
+    if (tools) capabilities.tools = { listChanged: true };
+    if (resources) {
       capabilities.resources = this.#subscribe
         ? { subscribe: true, listChanged: true }
         : { listChanged: true };
     }
-    if (c.prompts.size > 0) capabilities.prompts = { listChanged: true };
-    if (c.prompts.size > 0 || c.templates.size > 0) capabilities.completions = {};
-    if (capabilities.tools || capabilities.resources || capabilities.prompts) capabilities.logging = {};
+    if (prompts) capabilities.prompts = { listChanged: true };
+    if (completions) capabilities.completions = {};
+    if (tools || resources || prompts) capabilities.logging = {};
     const extensions: JsonObject = Object.fromEntries(this.#extensions);
-    if (this.#servesTasks()) {
+    if (tasks) {
       extensions[TASKS_EXTENSION] = {};
       capabilities.tasks = legacyTasksCapability();
     }
     if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
-    return capabilities;
+    const value = deepFreeze(capabilities);
+    this.#capabilities = { key, value };
+    return value;
   }
 
   handle(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {

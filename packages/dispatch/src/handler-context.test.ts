@@ -123,4 +123,54 @@ describe('peer and request facts', () => {
       roots: false,
     });
   });
+
+  it('keeps its methods working when they are taken off the context', async () => {
+    const d = new Dispatcher({ logger: silentLogger });
+    let spreadKeys: string[] = [];
+    d.registerTool({
+      name: 'loose',
+      description: 'destructures the context',
+      handler: (_args, ctx) => {
+        spreadKeys = Object.keys({ ...ctx });
+        const { progress, log, supports, extension, signal } = ctx;
+        return {
+          sent: progress(1, 2),
+          again: progress(1, 2),
+          logged: log('error', 'x'),
+          sampling: supports('sampling'),
+          ui: extension('io.modelcontextprotocol/ui') ?? null,
+          aborted: signal.aborted,
+          same: ctx.progress === progress,
+        };
+      },
+    });
+    const context = makeContext({
+      progressToken: 't',
+      capabilities: { sampling: {}, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['x'] } } },
+    });
+    const result = await d.handle(rpc('tools/call', { name: 'loose' }), context);
+    expect(result.structuredContent).toEqual({
+      sent: true,
+      again: false,
+      logged: false,
+      sampling: true,
+      ui: { mimeTypes: ['x'] },
+      aborted: false,
+      same: true,
+    });
+    expect(context.notifications.map((n) => n.method)).toEqual(['notifications/progress']);
+    // A spread copy carries the request facts, not the call's internal state.
+    expect(spreadKeys.sort()).toEqual(
+      [
+        'clientCapabilities',
+        'clientInfo',
+        'era',
+        'inputResponses',
+        'peer',
+        'protocolVersion',
+        'request',
+        'requestId',
+      ].sort(),
+    );
+  });
 });

@@ -8,7 +8,7 @@ import {
   type RequestId,
 } from '@agentd/rpc-frame';
 import type { Era, Peer, RequestContext } from '@agentd/server';
-import type { InputSession } from './input-session.js';
+import { InputSession } from './input-session.js';
 import { type RequestState, stateOf } from './per-request-state.js';
 import type { InferArgs } from './tool-schema.js';
 
@@ -74,88 +74,170 @@ export interface HandlerContext {
   detach(): Promise<string | undefined>;
 }
 
-/** Builds the request's InputSession on first use; carries the answers known before it exists. */
-interface InputSessionSource {
-  (): InputSession;
-  readonly responses: JsonObject;
-}
-
-/** Per-request state the dispatcher closes over; `finish()` stops late progress/log writes. */
-interface ContextControl {
-  context: HandlerContext;
-  finish(): void;
-}
-
 /**
- * `session` may be a factory: the input session (two Maps) is then only built when the handler
- * asks the client for something, which most calls never do.
+ * One call's mutable state, kept off the context's own keys (a spread or log of the context shows
+ * the request's facts only) and shared with contexts derived from it by `Object.create`.
  */
-export function createHandlerContext(
-  request: RequestContext,
-  session: InputSession | InputSessionSource,
-  signal?: AbortSignal,
-): ContextControl {
-  const input = typeof session === 'function' ? session : () => session;
-  let finished = false;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  const send = (method: string, params: JsonObject): boolean => {
-    if (finished) return false;
+export class CallControl {
+  readonly context: HandlerContext;
+  finished = false;
+  lastProgress = Number.NEGATIVE_INFINITY;
+  #session: InputSession | undefined;
+
+  constructor(
+    readonly request: RequestContext,
+    readonly responses: JsonObject,
+    session: InputSession | undefined,
+    readonly signal: AbortSignal | undefined,
+  ) {
+    this.#session = session;
+    // The methods are installed on the prototype below.
+    this.context = new CallContext(this) as CallContext & Methods;
+  }
+
+  /** Stops late progress/log writes once the request has answered. */
+  finish(): void {
+    this.finished = true;
+  }
+
+  /** The input session if the handler asked the client for anything, else undefined. */
+  get openedSession(): InputSession | undefined {
+    return this.#session;
+  }
+
+  /** Built on first use: most calls never ask the client for input. */
+  inputSession(): InputSession {
+    this.#session ??= new InputSession(this.request, this.responses);
+    return this.#session;
+  }
+
+  notify(method: string, params: JsonObject): boolean {
+    if (this.finished) return false;
     try {
-      request.notify({ jsonrpc: '2.0', method, params });
+      this.request.notify({ jsonrpc: '2.0', method, params });
       return true;
     } catch {
       return false;
     }
-  };
-  const context: HandlerContext = {
-    // A getter: the core creates its AbortController only when someone reads the signal.
-    get signal() {
-      return signal ?? request.signal;
+  }
+}
+
+const CONTROL: unique symbol = Symbol('agentd.callControl');
+
+/**
+ * A class, not an object literal of closures: one allocation per call. The methods live on the
+ * prototype and are bound on first read, so `const { progress } = context` keeps working.
+ */
+class CallContext {
+  declare readonly [CONTROL]: CallControl;
+  readonly peer: Peer;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: JsonObject;
+  readonly clientInfo: JsonObject | undefined;
+  readonly requestId: RequestId;
+  readonly inputResponses: Readonly<JsonObject>;
+  readonly request: RequestContext;
+
+  constructor(control: CallControl) {
+    const { request } = control;
+    // Not enumerable: a spread copy carries the facts, not the control.
+    Object.defineProperty(this, CONTROL, { value: control });
+    this.peer = request.peer;
+    this.era = request.era;
+    this.protocolVersion = request.protocolVersion;
+    this.clientCapabilities = request.clientCapabilities;
+    this.clientInfo = request.clientInfo;
+    this.requestId = request.requestId;
+    this.inputResponses = control.responses;
+    this.request = request;
+  }
+
+  // A getter: the core creates its AbortController only when someone reads the signal.
+  get signal(): AbortSignal {
+    const control = this[CONTROL];
+    return control.signal ?? control.request.signal;
+  }
+
+  // A getter: the bag is only made when someone reads it.
+  get state(): RequestState {
+    return stateOf(this.request);
+  }
+}
+
+type Methods = Pick<
+  HandlerContext,
+  'progress' | 'log' | 'supports' | 'extension' | 'elicit' | 'sample' | 'listRoots' | 'detach'
+>;
+
+const METHODS: { [K in keyof Methods]: (this: CallContext, ...args: Parameters<Methods[K]>) => unknown } = {
+  progress(progress, total, message) {
+    const control = this[CONTROL];
+    const token = control.request.progressToken;
+    if (token === undefined || !Number.isFinite(progress) || progress <= control.lastProgress) return false;
+    if (total !== undefined && !Number.isFinite(total)) return false;
+    control.lastProgress = progress;
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    return control.notify('notifications/progress', params);
+  },
+  log(level, data, logger) {
+    const control = this[CONTROL];
+    const threshold = control.request.logLevel;
+    if (threshold === undefined || !isLogLevel(level) || !logLevelEnabled(level, threshold)) return false;
+    const params: JsonObject = { level, data: data ?? null };
+    if (logger !== undefined) params.logger = logger;
+    return control.notify('notifications/message', params);
+  },
+  supports(capability) {
+    const value = this.clientCapabilities[capability];
+    return typeof value === 'object' && value !== null;
+  },
+  extension(id) {
+    return clientExtension(this.clientCapabilities, id);
+  },
+  elicit(params, options) {
+    return this[CONTROL].inputSession().ask('elicitation/create', params, options?.key);
+  },
+  sample(params, options) {
+    return this[CONTROL].inputSession().ask('sampling/createMessage', params, options?.key);
+  },
+  listRoots(options) {
+    return this[CONTROL].inputSession().ask('roots/list', {}, options?.key);
+  },
+  detach() {
+    return Promise.resolve(undefined);
+  },
+};
+
+for (const [name, method] of Object.entries(METHODS)) {
+  Object.defineProperty(CallContext.prototype, name, {
+    configurable: true,
+    get(this: CallContext) {
+      // Bound to the object it was read from, so contexts derived by Object.create keep their overrides.
+      const bound = (method as (...args: unknown[]) => unknown).bind(this);
+      Object.defineProperty(this, name, { value: bound, configurable: true, writable: true });
+      return bound;
     },
-    peer: request.peer,
-    era: request.era,
-    protocolVersion: request.protocolVersion,
-    clientCapabilities: request.clientCapabilities,
-    clientInfo: request.clientInfo,
-    requestId: request.requestId,
-    inputResponses: session.responses,
-    request,
-    // A getter: the bag is only made when someone reads it.
-    get state() {
-      return stateOf(request);
-    },
-    progress(progress, total, message) {
-      const token = request.progressToken;
-      if (token === undefined || !Number.isFinite(progress) || progress <= lastProgress) return false;
-      if (total !== undefined && !Number.isFinite(total)) return false;
-      lastProgress = progress;
-      const params: JsonObject = { progressToken: token, progress };
-      if (total !== undefined) params.total = total;
-      if (message !== undefined) params.message = message;
-      return send('notifications/progress', params);
-    },
-    log(level, data, logger) {
-      const threshold = request.logLevel;
-      if (threshold === undefined || !isLogLevel(level) || !logLevelEnabled(level, threshold)) return false;
-      const params: JsonObject = { level, data: data ?? null };
-      if (logger !== undefined) params.logger = logger;
-      return send('notifications/message', params);
-    },
-    supports(capability) {
-      const value = request.clientCapabilities[capability];
-      return typeof value === 'object' && value !== null;
-    },
-    extension: (id) => clientExtension(request.clientCapabilities, id),
-    elicit: (params, options) =>
-      input().ask('elicitation/create', params, options?.key) as Promise<ElicitResult<never>>,
-    sample: (params, options) => input().ask('sampling/createMessage', params, options?.key),
-    listRoots: (options) => input().ask('roots/list', {}, options?.key),
-    detach: () => Promise.resolve(undefined),
-  };
-  return {
-    context,
-    finish() {
-      finished = true;
-    },
-  };
+  });
+}
+
+/**
+ * `input` is the request's InputSession, or the answers known so far: the session (two Maps) is
+ * then only built when the handler asks the client for something, which most calls never do.
+ */
+export function createHandlerContext(
+  request: RequestContext,
+  input: InputSession | JsonObject,
+  signal?: AbortSignal,
+): CallControl {
+  return input instanceof InputSession
+    ? new CallControl(request, input.responses, input, signal)
+    : new CallControl(request, input, undefined, signal);
+}
+
+/** The same call's context with another signal (a Code Mode operation runs under its script's). */
+export function withSignal(context: HandlerContext, signal: AbortSignal): HandlerContext {
+  return Object.create(context, { signal: { value: signal, enumerable: true } }) as HandlerContext;
 }

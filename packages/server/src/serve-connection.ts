@@ -8,7 +8,7 @@ import {
   FrameDecoder,
   type JsonRpcResponse,
 } from '@agentd/rpc-frame';
-import { ndjsonWriter } from '@agentd/subscriptions';
+import { ndjsonWriter, type StreamPushWriter } from '@agentd/subscriptions';
 import type { CoreConnection, ServerCore } from './core-types.js';
 import type { Peer, PeerOrigin } from './handler.js';
 import { errorFields } from './logger.js';
@@ -122,6 +122,7 @@ class StreamLoop {
   readonly handle: ConnectionHandle;
   private state: State = 'open';
   private readonly connection: CoreConnection;
+  private readonly writer: StreamPushWriter;
   private readonly decoder: FrameDecoder;
   /** Decoded frames waiting for their turn while the peer is behind on reading or too much is pending. */
   private backlog: DecodedFrame[] = [];
@@ -161,7 +162,7 @@ class StreamLoop {
     this.drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
     this.halfCloseDrainMs = options.halfCloseDrainMs ?? 0;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 0;
-    const writer = ndjsonWriter(output, {
+    this.writer = ndjsonWriter(output, {
       id: peer.connectionId,
       // Unset sizes take the writer's own defaults.
       maxBufferedBytes: options.maxBufferedBytes,
@@ -177,7 +178,7 @@ class StreamLoop {
         else void this.shutdown(0);
       },
     });
-    this.connection = core.openConnection(peer, writer);
+    this.connection = core.openConnection(peer, this.writer);
     this.maxPending = options.maxPendingRequests ?? Math.max(64, 4 * core.maxInFlightPerConnection);
     const closed = new Promise<void>((resolve) => {
       this.resolveClosed = resolve;
@@ -383,6 +384,8 @@ class StreamLoop {
     // drop() may have run meanwhile (the peer hung up).
     if ((this.state as State) === 'closed') return;
     this.state = 'closed';
+    // The writer hands a tick's answers to the stream at the end of the tick: these go before the end.
+    this.writer.flush();
     this.ends.graceful();
     this.resolveClosed();
   }

@@ -38,6 +38,8 @@ class Core implements ServerCore, CoreHost {
   private readonly idPrefixes = new Map<string, string>();
   private minted = 0;
   private isClosing = false;
+  private declaredCapabilities: ServerCapabilities | undefined;
+  private adjustedCapabilities: ServerCapabilities | undefined;
 
   constructor(options: ServerCoreOptions) {
     this.handler = options.handler;
@@ -81,6 +83,18 @@ class Core implements ServerCore, CoreHost {
 
   capabilities(): ServerCapabilities {
     const declared = this.handler.capabilities();
+    // A frozen declaration cannot change behind our back: its adjusted copy is reused.
+    if (declared === this.declaredCapabilities && this.adjustedCapabilities !== undefined)
+      return this.adjustedCapabilities;
+    const caps = this.adjustCapabilities(declared);
+    if (Object.isFrozen(declared)) {
+      this.declaredCapabilities = declared;
+      this.adjustedCapabilities = Object.freeze(caps);
+    }
+    return caps;
+  }
+
+  private adjustCapabilities(declared: ServerCapabilities): ServerCapabilities {
     const caps: ServerCapabilities = { ...declared };
     if (declared.resources !== undefined) {
       const resources = { ...declared.resources };

@@ -46,6 +46,36 @@ describe('ndjsonWriter', () => {
     expect(closes).toEqual([[expect.stringContaining('more than 200 bytes'), true]]);
   });
 
+  it('hands the messages of one tick to the stream as one write, and flush() or close() delivers them at once', async () => {
+    const writes: string[] = [];
+    const sink = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        writes.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const writer = ndjsonWriter(sink);
+    for (let i = 0; i < 3; i += 1) writer.write(successResponse(i, { n: i }));
+    expect(writes).toEqual([]);
+    expect(writer.bufferedBytes).toBeGreaterThan(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    expect(
+      writes[0]
+        ?.split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).id),
+    ).toEqual([0, 1, 2]);
+    writer.write(notification('now'));
+    writer.flush();
+    expect(writes).toHaveLength(2);
+    writer.write(notification('last'));
+    writer.close();
+    await new Promise((resolve) => sink.once('finish', resolve));
+    expect(writes.at(-1)).toContain('"last"');
+    expect(writer.bufferedBytes).toBe(0);
+  });
+
   it('never drops for queued responses (the reader bounds them); reports congestion above the high-water mark', async () => {
     let release: () => void = () => {};
     // A sink that takes one write at a time and finishes it only when told: a slow, healthy reader.
@@ -68,7 +98,7 @@ describe('ndjsonWriter', () => {
     expect(pressure).toEqual([true]);
     // A push on top of queued responses is within its own bound (only pushes are counted).
     expect(writer.write(notification('small'))).toBe(true);
-    while (sink.writableLength > 0) {
+    while (writer.bufferedBytes > 0) {
       release();
       await new Promise((resolve) => setImmediate(resolve));
     }

@@ -6,6 +6,7 @@ import type { PushWriter } from './push-writer.js';
 
 const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
+const MAX_BATCH_CHARS = 1024 * 1024;
 
 export interface StreamWriterOptions {
   /** Identity for distinct-writer broadcasts. Default: a random UUID. */
@@ -48,7 +49,15 @@ export class StreamPushWriter implements PushWriter {
   /** The delay the timer was created with (refresh() reuses it). */
   private timerDelay = 0;
   private timerArmed = false;
-  private corked = false;
+  /** This tick's messages, handed to the stream as one write on the next tick. */
+  private batch = '';
+  private batchMessages = 0;
+  private batchPushedBytes = 0;
+  private flushScheduled = false;
+  private readonly flushOnTick = (): void => {
+    this.flushScheduled = false;
+    this.flush();
+  };
 
   constructor(
     private readonly stream: Writable,
@@ -67,9 +76,9 @@ export class StreamPushWriter implements PushWriter {
     return this.isClosed;
   }
 
-  /** Bytes queued in the stream and not yet flushed. */
+  /** Bytes written and not yet flushed to the peer (this tick's batch included). */
   get bufferedBytes(): number {
-    return this.stream.writableLength;
+    return this.stream.writableLength + this.batch.length;
   }
 
   /** True while more than `highWaterBytes` are queued (until it falls below half of that). */
@@ -102,38 +111,54 @@ export class StreamPushWriter implements PushWriter {
       );
       return false;
     }
+    // A batch stays a modest string: a tick that answers many large results writes as it goes.
+    if (this.batch.length > 0 && this.batch.length + data.length > MAX_BATCH_CHARS) this.flush();
     this.unflushed += 1;
     this.pushedBytes += bytes;
-    this.cork();
-    this.stream.write(data, () => this.flushed(bytes));
+    this.batch += data;
+    this.batchMessages += 1;
+    this.batchPushedBytes += bytes;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      process.nextTick(this.flushOnTick);
+    }
     this.armTimer();
-    if (!this.isCongested && this.stream.writableLength > this.highWaterBytes) {
+    if (!this.isCongested && this.bufferedBytes > this.highWaterBytes) {
       this.isCongested = true;
       this.options.onPressure?.(true);
     }
     return true;
   }
 
+  /**
+   * Hands what was written this tick to the stream now (it happens on its own at the end of the
+   * tick). Call it before ending the stream yourself; `close()` does it for you.
+   */
+  flush(): void {
+    if (this.batchMessages === 0) return;
+    const data = this.batch;
+    const messages = this.batchMessages;
+    const bytes = this.batchPushedBytes;
+    if (this.stream.destroyed || this.stream.writableEnded) {
+      this.dropBatch();
+      return;
+    }
+    this.batch = '';
+    this.batchMessages = 0;
+    this.batchPushedBytes = 0;
+    // One string, one write, one callback: a pipelined burst's answers cost one syscall.
+    this.stream.write(data, () => this.flushed(messages, bytes));
+  }
+
   close(reason?: string): void {
     this.finish(reason, false, true);
   }
 
-  /** Coalesces the writes of one tick (many answers to one pipelined burst) into a single syscall. */
-  private cork(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.stream.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      this.stream.uncork();
-    });
-  }
-
-  private flushed(bytes: number): void {
-    this.unflushed -= 1;
+  private flushed(messages: number, bytes: number): void {
+    this.unflushed -= messages;
     this.pushedBytes -= bytes;
     this.lastProgress = Date.now();
-    if (this.isCongested && !this.isClosed && this.stream.writableLength <= this.highWaterBytes / 2) {
+    if (this.isCongested && !this.isClosed && this.bufferedBytes <= this.highWaterBytes / 2) {
       this.isCongested = false;
       this.options.onPressure?.(false);
     }
@@ -187,6 +212,9 @@ export class StreamPushWriter implements PushWriter {
     if (this.isClosed) return;
     this.isClosed = true;
     this.clearTimer();
+    // An abrupt end drops what is not yet written; a graceful one delivers it first.
+    if (abrupt) this.dropBatch();
+    else this.flush();
     if (this.options.onClose !== undefined) {
       this.options.onClose(reason, abrupt);
       return;
@@ -194,5 +222,13 @@ export class StreamPushWriter implements PushWriter {
     if (!act) return;
     if (abrupt) this.stream.destroy();
     else this.stream.end();
+  }
+
+  private dropBatch(): void {
+    this.unflushed -= this.batchMessages;
+    this.pushedBytes -= this.batchPushedBytes;
+    this.batch = '';
+    this.batchMessages = 0;
+    this.batchPushedBytes = 0;
   }
 }
