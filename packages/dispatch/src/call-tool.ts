@@ -10,6 +10,8 @@ import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import type { HandlerContext } from './handler-context.js';
 import { isJsonObject } from './json.js';
 import { callAsTask } from './task-call.js';
+import type { TaskPlan } from './task-runtime.js';
+import type { ParseOutcome } from './tool-schema.js';
 import { runToolHooks } from './tool-call-hooks.js';
 import { errorResult, INTERNAL_TOOL_ERROR, isInternalError, toToolResult } from './tool-result.js';
 
@@ -52,11 +54,8 @@ function readCallParams(params: JsonObject): { name: string; args: Record<string
   return { name, args };
 }
 
-export async function callTool(
-  env: DispatchEnv,
-  params: JsonObject,
-  context: RequestContext,
-): Promise<JsonObject> {
+/** Throws synchronously for a bad name or arguments; the dispatcher turns that into a rejection. */
+export function callTool(env: DispatchEnv, params: JsonObject, context: RequestContext): Promise<JsonObject> {
   const { name, args } = readCallParams(params);
   const filters = env.filters(context.peer);
   const tool = visibleTool(env, filters, name, context);
@@ -66,10 +65,13 @@ export async function callTool(
       known !== undefined && toolExistsFor(known, context) ? filters.missingScopes?.(name) : undefined;
     throw missing === undefined ? unknownTool(name) : insufficientScope(missing);
   }
-  return finishResult(context, await runTool(env, filters, tool, args, params, context));
+  const answer = runTool(env, filters, tool, args, params, context);
+  // finishResult only changes a 2026-07-28 result: a legacy call skips the extra promise.
+  return context.era === 'modern' ? answer.then((result) => finishResult(context, result)) : answer;
 }
 
-async function runTool(
+/** Checks, validation and the handler; throws synchronously only for protocol errors. */
+function runTool(
   env: DispatchEnv,
   filters: CompiledFilters,
   tool: RegisteredTool,
@@ -85,42 +87,62 @@ async function runTool(
         requiredCapabilities: lacking,
       });
     }
-    return errorResult(
-      `Tool ${tool.name} needs client capabilities this client did not declare: ${Object.keys(lacking).join(', ')}`,
+    return Promise.resolve(
+      errorResult(
+        `Tool ${tool.name} needs client capabilities this client did not declare: ${Object.keys(lacking).join(', ')}`,
+      ),
     );
   }
   const refusal = filters.callRefusal(tool.name, args);
-  if (refusal !== undefined) return errorResult(refusal);
-  const target = { method: 'tools/call', name: tool.name, arguments: args } as const;
-  let input: Record<string, unknown>;
+  if (refusal !== undefined) return Promise.resolve(errorResult(refusal));
+  let parsed: ParseOutcome | Promise<ParseOutcome>;
   try {
-    const pending = tool.parse(args);
-    const parsed = pending instanceof Promise ? await pending : pending;
-    if (!parsed.ok) return errorResult(env.invalidArgumentsMessage(parsed.issues, tool.name));
-    input = parsed.value as Record<string, unknown>;
+    parsed = tool.parse(args);
   } catch (error) {
-    return failureResult(env, tool, error);
+    return Promise.resolve(failureResult(env, tool, error));
   }
+  // Most validators answer synchronously: no promise hop unless the library's validate is async.
+  if (parsed instanceof Promise) {
+    return parsed.then(
+      (outcome) => runParsed(env, tool, outcome, args, plan, params, context),
+      (error: unknown) => failureResult(env, tool, error),
+    );
+  }
+  return runParsed(env, tool, parsed, args, plan, params, context);
+}
+
+function runParsed(
+  env: DispatchEnv,
+  tool: RegisteredTool,
+  parsed: ParseOutcome,
+  args: Record<string, unknown>,
+  plan: TaskPlan | undefined,
+  params: JsonObject,
+  context: RequestContext,
+): Promise<JsonObject> {
+  if (!parsed.ok) return Promise.resolve(errorResult(env.invalidArgumentsMessage(parsed.issues, tool.name)));
+  const input = parsed.value as Record<string, unknown>;
+  const target = { method: 'tools/call', name: tool.name, arguments: args } as const;
+  const run = (handlerContext: HandlerContext): Promise<JsonObject> =>
+    invoke(env, tool, input, handlerContext);
   if (plan?.kind === 'task' && env.tasks !== undefined) {
     return callAsTask(env, env.tasks, context, params, target, plan, {
-      run: (handlerContext) => invoke(env, tool, input, handlerContext),
+      run,
       fail: (error) => failureResult(env, tool, error),
       missingCapability: (message) =>
         errorResult(`Tool ${tool.name} needs a client capability this client did not declare: ${message}`),
     });
   }
-  try {
-    const outcome = await runClientInputRound(context, params, target, env.codec, (handlerContext) =>
-      invoke(env, tool, input, handlerContext),
-    );
-    if (outcome.kind === 'complete') return outcome.value;
-    if (outcome.kind === 'input_required') return outcome.result;
-    return errorResult(
-      `Tool ${tool.name} needs a client capability this client did not declare: ${outcome.error.message}`,
-    );
-  } catch (error) {
-    return failureResult(env, tool, error);
-  }
+  return runClientInputRound(context, params, target, env.codec, run).then(
+    (outcome) => {
+      if (outcome.kind === 'complete') return outcome.value;
+      if (outcome.kind === 'input_required') return outcome.result;
+      return errorResult(
+        `Tool ${tool.name} needs a client capability this client did not declare: ${outcome.error.message}`,
+      );
+    },
+    (error: unknown) => failureResult(env, tool, error),
+  );
 }
 
 /** The handler and result shaping, inside the `useToolCall` hooks when there are any. */
@@ -130,10 +152,34 @@ function invoke(
   input: Record<string, unknown>,
   context: HandlerContext,
 ): Promise<JsonObject> {
-  const run = async (args: Record<string, unknown>) =>
-    toToolResult(await tool.handler(args, context), context.era, tool.name, tool.parseOutput);
-  if (env.toolHooks.length === 0) return run(input);
-  return runToolHooks(env.toolHooks, env.logger, tool.name, input, context, run);
+  if (env.toolHooks.length === 0) return runHandler(tool, input, context);
+  return runToolHooks(env.toolHooks, env.logger, tool.name, input, context, (args) =>
+    runHandler(tool, args, context),
+  );
+}
+
+/** The handler's value as a tool result; a handler that answers synchronously costs no extra hop. */
+function runHandler(
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  context: HandlerContext,
+): Promise<JsonObject> {
+  let value: unknown;
+  try {
+    value = tool.handler(args, context);
+    if (!isThenable(value)) return Promise.resolve(toToolResult(value, context.era, tool.name, tool.parseOutput));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return Promise.resolve(value).then((settled) =>
+    toToolResult(settled, context.era, tool.name, tool.parseOutput),
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** A handler's throw as a tool result: WireErrors are rethrown (protocol errors), internals logged and hidden. */

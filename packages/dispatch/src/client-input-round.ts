@@ -8,7 +8,7 @@ import {
   mergeCapabilities,
   missingCapability,
 } from './client-capability.js';
-import { createHandlerContext, type HandlerContext } from './handler-context.js';
+import { type CallControl, createHandlerContext, type HandlerContext } from './handler-context.js';
 import { InputRequired } from './input-required.js';
 import type { InputRequest, InputSession } from './input-session.js';
 import { traceInputRequests } from './input-telemetry.js';
@@ -33,7 +33,27 @@ export interface RoundTarget {
 
 const MAX_LEGACY_ROUNDS = 8;
 
-export async function runClientInputRound<T>(
+interface RoundCall<T> {
+  readonly request: RequestContext;
+  readonly params: JsonObject;
+  readonly target: RoundTarget;
+  readonly codec: RequestStateCodec;
+  readonly invoke: (context: HandlerContext) => Promise<T>;
+  readonly signal: AbortSignal | undefined;
+  /** The argument digest costs a hash: computed only when a state is opened or sealed, then kept. */
+  binding?: StateBinding;
+}
+
+function bindingFor(call: RoundCall<unknown>): StateBinding {
+  call.binding ??= bindingOf(call.request, call.target);
+  return call.binding;
+}
+
+/**
+ * The first round runs without an async frame of its own: almost every call completes in it, so
+ * the loop (and its state binding) is only entered when the handler asked the client for input.
+ */
+export function runClientInputRound<T>(
   request: RequestContext,
   params: JsonObject,
   target: RoundTarget,
@@ -41,27 +61,50 @@ export async function runClientInputRound<T>(
   invoke: (context: HandlerContext) => Promise<T>,
   signal?: AbortSignal,
 ): Promise<RoundOutcome<T>> {
-  // The argument digest costs a hash: computed only when a state is opened or sealed.
-  let cached: StateBinding | undefined;
-  const binding = (): StateBinding => {
-    cached ??= bindingOf(request, target);
-    return cached;
-  };
-  let responses = request.era === 'modern' ? initialResponses(params, binding, codec) : {};
-  for (let round = 0; ; round++) {
-    const control = createHandlerContext(request, responses, signal);
-    // Inline try/catch (no settle wrapper object): this runs once per call.
-    let value: T | undefined;
-    let thrown: unknown;
-    let ok = true;
-    try {
-      value = await invoke(control.context);
-    } catch (error) {
-      ok = false;
-      thrown = error;
-    } finally {
+  const call: RoundCall<T> = { request, params, target, codec, invoke, signal };
+  let responses: JsonObject;
+  try {
+    responses = request.era === 'modern' ? initialResponses(call) : {};
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const control = createHandlerContext(request, responses, signal);
+  let running: Promise<T>;
+  try {
+    running = invoke(control.context);
+  } catch (error) {
+    control.finish();
+    return laterRounds(call, control, false, undefined, error);
+  }
+  return running.then(
+    (value) => {
       control.finish();
-    }
+      const session = control.openedSession;
+      if (session === undefined || session.pending.size === 0) return { kind: 'complete', value };
+      return laterRounds(call, control, true, value, undefined);
+    },
+    (error: unknown) => {
+      control.finish();
+      return laterRounds(call, control, false, undefined, error);
+    },
+  );
+}
+
+/** A round that did not simply complete: refuse, end with `input_required`, or (legacy) ask and run again. */
+async function laterRounds<T>(
+  call: RoundCall<T>,
+  first: CallControl,
+  firstOk: boolean,
+  firstValue: T | undefined,
+  firstThrown: unknown,
+): Promise<RoundOutcome<T>> {
+  const { request, codec } = call;
+  const binding = (): StateBinding => bindingFor(call);
+  let control = first;
+  let ok = firstOk;
+  let value = firstValue;
+  let thrown = firstThrown;
+  for (let round = 0; ; round++) {
     const session = control.openedSession;
     if (ok && (session === undefined || session.pending.size === 0)) {
       return { kind: 'complete', value: value as T };
@@ -86,7 +129,19 @@ export async function runClientInputRound<T>(
         'this request needs client input that this connection cannot provide',
       );
     }
-    responses = { ...asked.responses, ...(await askAll(request, asked.pending)) };
+    const responses = { ...asked.responses, ...(await askAll(request, asked.pending)) };
+    control = createHandlerContext(request, responses, call.signal);
+    // Inline try/catch (no settle wrapper object).
+    ok = true;
+    thrown = undefined;
+    try {
+      value = await call.invoke(control.context);
+    } catch (error) {
+      ok = false;
+      thrown = error;
+    } finally {
+      control.finish();
+    }
   }
 }
 
@@ -100,17 +155,14 @@ function bindingOf(request: RequestContext, target: RoundTarget): StateBinding {
   };
 }
 
-function initialResponses(
-  params: JsonObject,
-  binding: () => StateBinding,
-  codec: RequestStateCodec,
-): JsonObject {
+function initialResponses(call: RoundCall<unknown>): JsonObject {
+  const { params } = call;
   const current = params.inputResponses;
   if (current !== undefined && !isJsonObject(current)) {
     throw new WireError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
   }
   if (params.requestState === undefined) return { ...current };
-  const opened = codec.open(params.requestState, binding());
+  const opened = call.codec.open(params.requestState, bindingFor(call));
   const responses: JsonObject = { ...opened.responses };
   for (const [key, value] of Object.entries(current ?? {})) {
     // Extra keys are ignored: only answers to what the server asked last round count.

@@ -416,7 +416,17 @@ export class Dispatcher implements Handler {
     return runMiddleware(this.#middleware, this.#logger, request, context, (r, c) => this.#serve(r, c));
   }
 
-  async #serve(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
+  /** Never throws: a refusal is a rejected promise, whichever step found it. */
+  #serve(request: JsonRpcRequest, context: RequestContext): Promise<JsonObject> {
+    try {
+      const answer = this.#route(request, context);
+      return answer instanceof Promise ? answer : Promise.resolve(answer);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #route(request: JsonRpcRequest, context: RequestContext): JsonObject | Promise<JsonObject> {
     this.#started = true;
     if (this.#tasks !== undefined && this.#servesTasks() && isTaskMethod(request.method)) {
       const params = request.params ?? {};

@@ -129,7 +129,8 @@ const CONTROL: unique symbol = Symbol('agentd.callControl');
  * prototype and are bound on first read, so `const { progress } = context` keeps working.
  */
 class CallContext {
-  declare readonly [CONTROL]: CallControl;
+  /** Symbol-keyed: not among the keys a handler lists, and kept on contexts derived by `Object.create`. */
+  readonly [CONTROL]: CallControl;
   readonly peer: Peer;
   readonly era: Era;
   readonly protocolVersion: string;
@@ -141,8 +142,7 @@ class CallContext {
 
   constructor(control: CallControl) {
     const { request } = control;
-    // Not enumerable: a spread copy carries the facts, not the control.
-    Object.defineProperty(this, CONTROL, { value: control });
+    this[CONTROL] = control;
     this.peer = request.peer;
     this.era = request.era;
     this.protocolVersion = request.protocolVersion;

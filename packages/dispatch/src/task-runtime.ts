@@ -84,6 +84,9 @@ export type TaskPlan =
   | { kind: 'sync' }
   | { kind: 'task'; start: 'call' | 'handler'; ttlMs: number | null; pollIntervalMs: number };
 
+/** Most calls: one shared answer, not an object per call. */
+const SYNC_PLAN: TaskPlan = Object.freeze({ kind: 'sync' });
+
 export interface LiveTask extends TaskInputHost {
   readonly taskId: string;
   readonly owner: string;
@@ -151,24 +154,24 @@ export class TaskRuntime {
   ): TaskPlan {
     const task = tool.task;
     if (context.era === 'modern') {
-      if (task === undefined) return { kind: 'sync' };
+      if (task === undefined) return SYNC_PLAN;
       if (!declaresTasksExtension(context.clientCapabilities)) {
         if (task.support === 'required') throw missingTasksExtension();
-        return { kind: 'sync' };
+        return SYNC_PLAN;
       }
       return this.#taskPlan(task, task.start, undefined);
     }
-    if (!legacyVersionHasTasks(context.protocolVersion)) return { kind: 'sync' };
+    if (!legacyVersionHasTasks(context.protocolVersion)) return SYNC_PLAN;
     const requested = params.task;
     const asked = isJsonObject(requested);
     if (task === undefined) {
       if (asked) throw new WireError(ErrorCode.MethodNotFound, TaskErrorText.notTaskTool(tool.name));
-      return { kind: 'sync' };
+      return SYNC_PLAN;
     }
     if (!asked) {
       if (task.support === 'required')
         throw new WireError(ErrorCode.MethodNotFound, TaskErrorText.taskRequired(tool.name));
-      return { kind: 'sync' };
+      return SYNC_PLAN;
     }
     const ttl = requested.ttl;
     // 2025-11-25 tasks are requestor-driven: the task exists before the handler runs.

@@ -8,12 +8,24 @@ import type { Implementation } from './protocol-types.js';
  * `_meta["io.modelcontextprotocol/serverInfo"]` added (existing `_meta` keys are kept).
  */
 export function modernResult(result: JsonObject, serverInfo: Implementation): JsonObject {
-  const meta = isJsonObject(result._meta) ? result._meta : {};
+  const meta = result._meta;
   return {
     ...result,
     resultType: typeof result.resultType === 'string' ? result.resultType : 'complete',
-    _meta: { ...meta, [MetaKey.serverInfo]: serverInfo },
+    _meta: isJsonObject(meta) ? { ...meta, [MetaKey.serverInfo]: serverInfo } : serverInfoMeta(serverInfo),
   };
+}
+
+// Most results carry no `_meta` of their own: theirs is the same frozen object for every answer.
+const serverInfoMetas = new WeakMap<Implementation, JsonObject>();
+
+function serverInfoMeta(serverInfo: Implementation): JsonObject {
+  let meta = serverInfoMetas.get(serverInfo);
+  if (meta === undefined) {
+    meta = Object.freeze({ [MetaKey.serverInfo]: serverInfo });
+    serverInfoMetas.set(serverInfo, meta);
+  }
+  return meta;
 }
 
 /**

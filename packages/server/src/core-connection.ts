@@ -35,8 +35,8 @@ import { answerLegacyOwned, type LegacyMethodHost } from './legacy-methods.js';
 import { ListenStreams } from './listen-streams.js';
 import { serverError } from './local-errors.js';
 import { errorFields } from './logger.js';
-import { idKey } from './request-key.js';
 import { createRequestScope, type RequestScope, type ScopeIo } from './request-scope.js';
+import { InFlight } from './in-flight.js';
 import { SlotPool } from './slot-pool.js';
 import { bindActive, traceClientRequest, traceRequest } from './telemetry.js';
 import type { Admission, WireProfile } from './wire-profile.js';
@@ -45,19 +45,13 @@ import type { Admission, WireProfile } from './wire-profile.js';
 const CANCELLED = 'cancelled';
 const SHUTDOWN = 'shutdown';
 const DISCONNECTED = 'disconnected';
-
-interface InFlight {
-  readonly id: RequestId;
-  readonly scope: RequestScope;
-  readonly settle: (response: JsonRpcResponse | undefined) => void;
-  /** Runs the handler; also the request's place in the slot queue. */
-  readonly start: () => void;
-}
+/** Shared by every call that passes none (NDJSON streams): no object per frame. */
+const NO_OPTIONS: HandleOptions = Object.freeze({});
 
 export class Connection implements CoreConnection {
   private legacy: LegacySession | undefined;
   private logLevel: LogLevel | undefined;
-  private readonly inFlight = new Map<string, InFlight>();
+  private readonly inFlight = new Map<RequestId, InFlight>();
   private listenStreams: ListenStreams | undefined;
   private readonly slots: SlotPool;
   /** Created on the first legacy server-to-client request: a stateless HTTP POST never needs one. */
@@ -117,7 +111,7 @@ export class Connection implements CoreConnection {
     return this.slots.idle();
   }
 
-  handle(frame: Classified, options: HandleOptions = {}): Promise<JsonRpcResponse | undefined> {
+  handle(frame: Classified, options: HandleOptions = NO_OPTIONS): Promise<JsonRpcResponse | undefined> {
     const profile = this.host.profile;
     if (profile !== undefined) return this.handleProfiled(profile, frame, options);
     switch (frame.kind) {
@@ -219,7 +213,7 @@ export class Connection implements CoreConnection {
    * already forgotten the id (the official v2 client reports a response to it as unknown).
    */
   private cancel(id: RequestId): void {
-    const key = idKey(id);
+    const key = id;
     if (this.listenStreams?.has(key) === true) {
       this.listenStreams.end(key, false);
       return;
@@ -245,7 +239,7 @@ export class Connection implements CoreConnection {
     if (this.isClosed || this.host.closing) {
       return Promise.resolve(closingError(request.id, this.host.closing));
     }
-    const key = idKey(request.id);
+    const key = request.id;
     if (this.inFlight.has(key) || this.listenStreams?.has(key) === true) {
       throw refuse.duplicateId(request.id);
     }
@@ -347,71 +341,67 @@ export class Connection implements CoreConnection {
     era: Era,
     meta: ModernMeta | undefined,
     options: HandleOptions,
-    key: string,
+    key: RequestId,
   ): Promise<JsonRpcResponse | undefined> {
     const scope = this.scope(request, era, meta, options);
     const external = options.signal;
-    let resolve: (response: JsonRpcResponse | undefined) => void = () => {};
-    // One deferred answer: the handler's outcome or an early settle (cancel, shutdown), whichever is first.
-    const answer = new Promise<JsonRpcResponse | undefined>((done) => {
-      resolve = done;
-    });
-    let settled = false;
-    const settle = (response: JsonRpcResponse | undefined): void => {
-      if (settled) return;
-      settled = true;
-      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
-      if (external !== undefined) external.removeEventListener('abort', onExternalAbort);
-      resolve(response);
-    };
-    // Bound to this request's (span) context: a queued start runs from another request's release.
-    const start = bindActive((): void => {
-      // The slot is held until the handler really settles, even when the answer went out early.
-      const finish = (response: JsonRpcResponse | undefined): void => {
-        this.slots.release();
-        settle(response);
-      };
-      this.invoke(request, era, scope).then(finish, (thrown: unknown) =>
-        finish(scope.aborted ? undefined : errorResponse(request.id, toWireError(thrown).toJSON())),
-      );
-    });
-    const entry: InFlight = { id: request.id, scope, settle, start };
-    const onExternalAbort = (): void => this.abortEntry(entry, CANCELLED, undefined);
+    const entry = new InFlight(request.id, key, scope, this.inFlight, external);
     this.inFlight.set(key, entry);
-    if (external?.aborted === true) onExternalAbort();
-    else {
-      external?.addEventListener('abort', onExternalAbort, { once: true });
-      if (this.slots.tryAcquire()) start();
-      else this.slots.enqueue(start);
+    if (external?.aborted === true) {
+      this.abortEntry(entry, CANCELLED, undefined);
+      return entry.answer;
     }
-    return answer;
+    if (external !== undefined) {
+      entry.onExternalAbort = () => this.abortEntry(entry, CANCELLED, undefined);
+      external.addEventListener('abort', entry.onExternalAbort, { once: true });
+    }
+    if (this.slots.tryAcquire()) void this.execute(request, era, entry);
+    else {
+      // Bound to this request's (span) context: a queued start runs from another request's release.
+      entry.queued = bindActive((): void => {
+        entry.queued = undefined;
+        void this.execute(request, era, entry);
+      });
+      this.slots.enqueue(entry.queued);
+    }
+    return entry.answer;
   }
 
   /** Aborts a request's signal, gives up its queue place, and answers it now with `response`. */
   private abortEntry(entry: InFlight, reason: string, response: JsonRpcResponse | undefined): void {
     entry.scope.abort(reason);
-    this.slots.withdraw(entry.start);
+    if (entry.queued !== undefined) this.slots.withdraw(entry.queued);
     entry.settle(response);
   }
 
-  private async invoke(
-    request: JsonRpcRequest,
-    era: Era,
-    scope: RequestScope,
-  ): Promise<JsonRpcResponse | undefined> {
+  /** Runs the handler with a slot held; the slot is freed only when the handler really settles. */
+  private async execute(request: JsonRpcRequest, era: Era, entry: InFlight): Promise<void> {
+    const { scope } = entry;
+    let response: JsonRpcResponse | undefined;
     try {
       const result = await this.host.handler.handle(request, scope.context);
       if (!isJsonObject(result)) {
         throw serverError('invalid_result', `handler returned a non-object result for ${request.method}`);
       }
-      if (scope.aborted) return undefined;
-      return successResponse(
-        request.id,
-        era === 'modern' ? modernResult(result, this.host.serverInfo) : result,
-      );
+      if (!scope.aborted) {
+        response = successResponse(
+          request.id,
+          era === 'modern' ? modernResult(result, this.host.serverInfo) : result,
+        );
+      }
     } catch (thrown) {
-      if (scope.aborted) return undefined;
+      if (!scope.aborted) response = this.errorAnswer(request, thrown);
+    }
+    this.slots.release();
+    entry.settle(response);
+  }
+
+  /** A handler's failure as its answer; a failure to describe it becomes a generic -32603. */
+  private errorAnswer(request: JsonRpcRequest, thrown: unknown): JsonRpcResponse {
+    try {
       return errorResponse(request.id, this.wireError(thrown, request).toJSON());
+    } catch (again) {
+      return errorResponse(request.id, toWireError(again).toJSON());
     }
   }
 

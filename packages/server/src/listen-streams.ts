@@ -12,13 +12,13 @@ import {
   isJsonObject,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type RequestId,
   successResponse,
   WireError,
 } from '@agentd/rpc-frame';
 import { ListenStream, type PushWriter, type SubscriptionRegistry } from '@agentd/subscriptions';
 import { deliversListenNotifications, honourListenFilter, parseListenFilter } from './listen-filter.js';
 import { errorFields, type Logger } from './logger.js';
-import { idKey } from './request-key.js';
 
 /** What listen streams need from their connection. */
 interface ListenHost {
@@ -41,9 +41,9 @@ interface OpenListen {
 }
 
 export class ListenStreams {
-  private readonly streams = new Map<string, OpenListen>();
+  private readonly streams = new Map<RequestId, OpenListen>();
   /** Listens still deciding their filter (the subscribe gate may be async): a cancel must find them too. */
-  private readonly opening = new Map<string, AbortController>();
+  private readonly opening = new Map<RequestId, AbortController>();
 
   constructor(private readonly host: ListenHost) {}
 
@@ -51,7 +51,7 @@ export class ListenStreams {
     return this.streams.size;
   }
 
-  has(key: string): boolean {
+  has(key: RequestId): boolean {
     return this.streams.has(key) || this.opening.has(key);
   }
 
@@ -79,7 +79,7 @@ export class ListenStreams {
     if (requested.taskIds !== undefined && !(isJsonObject(declared) && declaresTasksExtension(declared))) {
       throw missingTasksExtension();
     }
-    const key = idKey(request.id);
+    const key = request.id;
     const cancelled = new AbortController();
     this.opening.set(key, cancelled);
     let filter: Awaited<ReturnType<typeof honourListenFilter>>;
@@ -119,7 +119,7 @@ export class ListenStreams {
   }
 
   /** Ends one stream: graceful resolves its final result, otherwise undefined (never answered). */
-  end(key: string, graceful: boolean): void {
+  end(key: RequestId, graceful: boolean): void {
     // Not acknowledged yet: it will never open, and is never answered.
     this.opening.get(key)?.abort();
     const open = this.streams.get(key);

@@ -24,9 +24,9 @@ export interface ScopeIo {
 }
 
 /**
- * Internal state and the handler-facing context in one object. `signal` and `sendRequest` are
- * own enumerable accessors (shared getter functions, so every instance keeps one fast shape):
- * `{...context}` and destructuring see real values, and no AbortController exists until read.
+ * Internal state and the handler-facing context in one object. `signal` is an own enumerable
+ * accessor (one shared getter, so every instance keeps one fast shape): `{...context}` and
+ * destructuring see a real signal, and no AbortController exists until it is read.
  */
 export class RequestScope implements RequestContext {
   readonly peer: Peer;
@@ -38,12 +38,11 @@ export class RequestScope implements RequestContext {
   readonly progressToken: string | number | undefined;
   readonly logLevel: LogLevel | undefined;
   declare readonly signal: AbortSignal;
-  declare readonly sendRequest: RequestContext['sendRequest'];
-  declare readonly closeStream: RequestContext['closeStream'];
+  readonly sendRequest: RequestContext['sendRequest'];
+  readonly closeStream: RequestContext['closeStream'];
   readonly notify: (message: JsonRpcNotification) => void;
   /** @internal */ controller: AbortController | undefined;
   /** @internal */ abortReason: string | undefined;
-  /** @internal */ asker: ((method: string, params: JsonObject) => Promise<JsonObject>) | undefined;
   /** @internal */ readonly io: ScopeIo;
 
   constructor(facts: RequestFacts, io: ScopeIo) {
@@ -56,14 +55,15 @@ export class RequestScope implements RequestContext {
     this.progressToken = facts.progressToken;
     this.logLevel = facts.logLevel;
     Object.defineProperty(this, 'signal', SIGNAL);
-    Object.defineProperty(this, 'sendRequest', SEND_REQUEST);
-    Object.defineProperty(this, 'closeStream', CLOSE_STREAM);
+    const ask = io.ask;
+    // Only a legacy scope can ask the client (a modern one has no `ask`): no closure otherwise.
+    this.sendRequest = ask === undefined ? undefined : (method, params) => ask.call(io, method, params, this);
+    this.closeStream = io.closeStream;
     this.notify = (message) => {
       this.send(message);
     };
     this.controller = undefined;
     this.abortReason = undefined;
-    this.asker = undefined;
     this.io = io;
   }
 
@@ -99,25 +99,6 @@ const SIGNAL: PropertyDescriptor = {
       if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
     }
     return this.controller.signal;
-  },
-};
-
-const SEND_REQUEST: PropertyDescriptor = {
-  enumerable: true,
-  configurable: false,
-  get(this: RequestScope): RequestContext['sendRequest'] {
-    const ask = this.io.ask;
-    if (ask === undefined) return undefined;
-    this.asker ??= (method, params) => ask.call(this.io, method, params, this);
-    return this.asker;
-  },
-};
-
-const CLOSE_STREAM: PropertyDescriptor = {
-  enumerable: true,
-  configurable: false,
-  get(this: RequestScope): RequestContext['closeStream'] {
-    return this.io.closeStream;
   },
 };
 
