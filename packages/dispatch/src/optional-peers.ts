@@ -1,8 +1,9 @@
 /**
  * The optional peer packages: a tools-only server installs none of them. The validators and the
- * YAML parser are imported once when dispatch loads (so registering stays synchronous) and are
- * undefined when absent; the transports and Code Mode are imported when first asked for. Using a
- * feature whose package is missing throws LocalError('missing_dependency') naming what to install.
+ * YAML parser load synchronously on first use where the runtime can require (registering stays
+ * synchronous), else once when dispatch loads; they are undefined when absent. The transports and
+ * Code Mode's runner are imported when first asked for. Using a feature whose package is missing
+ * throws LocalError('missing_dependency') naming what to install.
  */
 
 import type * as CodeModeTools from '@agentd/codemode/tools';
@@ -36,29 +37,95 @@ export function missingPeer(packages: string, what: string, cause?: unknown) {
   );
 }
 
-// Literal specifiers, so bundlers include whichever of them the application installed.
-const [draft07, modern, formats, cfworker, yaml, toolsModule] = await Promise.all([
-  absentAsUndefined(import('ajv')),
-  absentAsUndefined(import('ajv/dist/2020.js')),
-  absentAsUndefined(import('ajv-formats')),
-  absentAsUndefined(import('@cfworker/json-schema')),
-  absentAsUndefined(import('yaml')),
-  absentAsUndefined(import('@agentd/codemode/tools')),
-]);
+type Require = (id: string) => unknown;
 
-/** ajv (both dialects) with ajv-formats, when installed. */
-export const ajvModules:
-  | { draft07: typeof AjvDraft07; modern: typeof Ajv2020; formats: typeof AddFormats }
-  | undefined =
-  draft07 && modern && formats
-    ? { draft07: draft07.default, modern: modern.default, formats: formats.default }
+/**
+ * A synchronous `require` where the runtime has one (Node 20.16+, Bun, Deno): the validators and
+ * the YAML parser are then loaded on first use, so a server that never needs them never pays for
+ * them at startup. Elsewhere (workerd, browsers) they are imported once when dispatch loads.
+ */
+function syncRequire(): Require | undefined {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  if (typeof runtime?.getBuiltinModule !== 'function') return undefined;
+  try {
+    const nodeModule = runtime.getBuiltinModule('node:module') as
+      | { createRequire?: (from: string) => Require }
+      | undefined;
+    return nodeModule?.createRequire?.(import.meta.url);
+  } catch {
+    return undefined;
+  }
+}
+
+const requirePeer = syncRequire();
+
+interface Peers {
+  draft07: { default: typeof AjvDraft07 } | undefined;
+  modern: { default: typeof Ajv2020 } | undefined;
+  formats: { default: typeof AddFormats } | undefined;
+  cfworker: typeof Cfworker | undefined;
+  yaml: typeof Yaml | undefined;
+}
+
+// Literal specifiers, so bundlers include whichever of them the application installed.
+const imported: Peers | undefined =
+  requirePeer === undefined
+    ? await Promise.all([
+        absentAsUndefined(import('ajv')),
+        absentAsUndefined(import('ajv/dist/2020.js')),
+        absentAsUndefined(import('ajv-formats')),
+        absentAsUndefined(import('@cfworker/json-schema')),
+        absentAsUndefined(import('yaml')),
+      ]).then(([draft07, modern, formats, cfworker, yaml]) => ({ draft07, modern, formats, cfworker, yaml }))
     : undefined;
 
-/** @cfworker/json-schema, when installed. */
-export const cfworkerModule: typeof Cfworker | undefined = cfworker;
+const required = new Map<string, unknown>();
 
-/** yaml, when installed. */
-export const yamlModule: typeof Yaml | undefined = yaml;
+/** `specifier` through the synchronous require, once; undefined when it is not installed. */
+function requireOnce<Module>(specifier: string): Module | undefined {
+  if (required.has(specifier)) return required.get(specifier) as Module | undefined;
+  let loaded: unknown;
+  try {
+    loaded = (requirePeer as Require)(specifier);
+  } catch (thrown) {
+    if (!isNotFound(thrown)) throw thrown;
+  }
+  required.set(specifier, loaded);
+  return loaded as Module | undefined;
+}
+
+function peer<K extends keyof Peers>(key: K, specifier: string): Peers[K] {
+  if (imported !== undefined) return imported[key];
+  const loaded = requireOnce<Peers[K] & { default?: unknown }>(specifier);
+  // A CommonJS module required from ESM has no `default`: give it the shape `import()` would.
+  if (loaded === undefined || key === 'cfworker' || key === 'yaml') return loaded;
+  return ('default' in loaded && loaded.default !== undefined ? loaded : { default: loaded }) as Peers[K];
+}
+
+/** ajv (both dialects) with ajv-formats, when installed; loaded on first call. */
+export function ajvModules():
+  | { draft07: typeof AjvDraft07; modern: typeof Ajv2020; formats: typeof AddFormats }
+  | undefined {
+  const draft07 = peer('draft07', 'ajv');
+  const modern = peer('modern', 'ajv/dist/2020.js');
+  const formats = peer('formats', 'ajv-formats');
+  return draft07 && modern && formats
+    ? { draft07: draft07.default, modern: modern.default, formats: formats.default }
+    : undefined;
+}
+
+/** @cfworker/json-schema, when installed; loaded on first call. */
+export function cfworkerModule(): typeof Cfworker | undefined {
+  return peer('cfworker', '@cfworker/json-schema');
+}
+
+/** yaml, when installed; loaded on first call. */
+export function yamlModule(): typeof Yaml | undefined {
+  return peer('yaml', 'yaml');
+}
+
+// Code Mode's tools are ESM, which not every synchronous require can load: imported with dispatch.
+const toolsModule = await absentAsUndefined(import('@agentd/codemode/tools'));
 
 /**
  * Code Mode's runtime-neutral half (search, tool definitions, the schema-to-TypeScript renderer), when

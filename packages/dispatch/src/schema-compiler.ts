@@ -11,6 +11,7 @@ import {
   subject,
   uniqueIssues,
 } from './argument-issue.js';
+import { flatSchemaValidator } from './flat-schema.js';
 import { isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
 import { ajvModules, cfworkerModule, missingPeer } from './optional-peers.js';
@@ -75,11 +76,12 @@ function canGenerateCode(): boolean {
 }
 
 function createInstances(): { modern: AjvInstance; draft07: AjvInstance } {
-  if (ajvModules === undefined) throw missingPeer('ajv ajv-formats', 'compiled JSON Schema validation');
-  const modern = new ajvModules.modern.default(ajvOptions) as unknown as AjvInstance;
-  const draft07 = new ajvModules.draft07.default(ajvOptions);
-  ajvModules.formats.default(modern as never);
-  ajvModules.formats.default(draft07 as never);
+  const ajv = ajvModules();
+  if (ajv === undefined) throw missingPeer('ajv ajv-formats', 'compiled JSON Schema validation');
+  const modern = new ajv.modern.default(ajvOptions) as unknown as AjvInstance;
+  const draft07 = new ajv.draft07.default(ajvOptions);
+  ajv.formats.default(modern as never);
+  ajv.formats.default(draft07 as never);
   return { modern, draft07 };
 }
 
@@ -90,7 +92,7 @@ function createInstances(): { modern: AjvInstance; draft07: AjvInstance } {
 function interpreted(validation: SchemaValidation): boolean {
   if (validation !== 'auto') return validation === 'interpreted';
   if (!canGenerateCode()) return true;
-  return ajvModules === undefined && cfworkerModule !== undefined;
+  return ajvModules() === undefined && cfworkerModule() !== undefined;
 }
 
 /**
@@ -98,14 +100,16 @@ function interpreted(validation: SchemaValidation): boolean {
  * meta-schema check when ajv is installed, else the structural check; no validator is built.
  */
 export function checkPublishedSchema(schema: unknown, what: string, validation: SchemaValidation): void {
-  if (ajvModules !== undefined && !interpreted(validation)) {
-    compileSchema(schema, what, validation);
-    return;
-  }
   if (!isJsonObject(schema) && typeof schema !== 'boolean') {
     throw dispatchError('invalid_schema', `${what} must be a JSON Schema object`);
   }
   dialectOf(schema);
+  if (validation === 'auto' && (isAnyObjectSchema(schema) || flatSchemaValidator(schema) !== undefined))
+    return;
+  if (!interpreted(validation) && ajvModules() !== undefined) {
+    compileSchema(schema, what, validation);
+    return;
+  }
   const problem = schemaShapeProblem(schema);
   if (problem !== undefined)
     throw dispatchError('invalid_schema', `${what} is not a valid JSON Schema: ${problem}`);
@@ -118,6 +122,7 @@ export function checkPublishedSchema(schema: unknown, what: string, validation: 
  * LocalError('invalid_schema') with the reason when it is not a usable schema. Where code
  * generation is unavailable (or `validation` is `interpreted`) the schema is interpreted instead;
  * ajv's meta-schema check needs code generation too, so there `schemaShapeProblem` checks the shape.
+ * Under `auto`, a flat schema (named primitive properties, see flat-schema) needs no package at all.
  */
 export function compileSchema(
   schema: unknown,
@@ -130,6 +135,9 @@ export function compileSchema(
   const dialect = dialectOf(schema);
   // A tool with no argument rules (the default `{type: 'object'}`) needs no validator package at all.
   if (isAnyObjectSchema(schema)) return (value) => (isJsonObject(value) ? undefined : [ANY_OBJECT_ISSUE]);
+  // Most tool schemas: checked and validated here, with no validator package loaded for them.
+  const flat = validation === 'auto' ? flatSchemaValidator(schema) : undefined;
+  if (flat !== undefined) return flat;
   if (interpreted(validation)) {
     const problem = schemaShapeProblem(schema);
     if (problem !== undefined)

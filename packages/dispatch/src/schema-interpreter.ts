@@ -50,7 +50,7 @@ export function interpretSchema(
   dialect: '2020-12' | 'draft-07',
   what: string,
 ): InterpretedValidator {
-  const cfworker = cfworkerModule;
+  const cfworker = cfworkerModule();
   if (cfworker === undefined) {
     throw missingPeer('@cfworker/json-schema', 'JSON Schema validation without code generation');
   }

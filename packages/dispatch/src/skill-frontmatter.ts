@@ -10,8 +10,9 @@ export function parseFrontmatter(markdown: string): { value: JsonObject } | { pr
   const text = markdown.charCodeAt(0) === 0xfeff ? markdown.slice(1) : markdown;
   const match = BLOCK.exec(text);
   if (!match) return { problem: 'does not begin with a --- delimited YAML frontmatter block' };
-  if (yamlModule === undefined) throw missingPeer('yaml', 'reading a SKILL.md frontmatter');
-  const { parse } = yamlModule;
+  const yaml = yamlModule();
+  if (yaml === undefined) throw missingPeer('yaml', 'reading a SKILL.md frontmatter');
+  const { parse } = yaml;
   let value: unknown;
   try {
     // The core schema yields only JSON types (no Dates, no binary), as hosts parsing it will see.

@@ -1,9 +1,6 @@
 /** agentd's stack on the workload: createServerCore + Dispatcher (classic tools, or Code Mode operations) on one transport. */
 import { Dispatcher } from '@agentd/dispatch';
 import { createServerCore, type ServerCore, serveStdio, silentLogger } from '@agentd/server';
-import { createFetchHandler } from '@agentd/transport-http';
-import { serveHttp } from '@agentd/transport-http/node';
-import { bindUnix, serveUnix } from '@agentd/transport-unix';
 import { CATALOGUE, inputSchemaOf, type Operation } from '../catalogue.js';
 import { CatalogueStore } from '../catalogue-store.js';
 import type { ServerLaunch } from './launch.js';
@@ -62,7 +59,10 @@ export async function launchAgentd(launch: ServerLaunch): Promise<void> {
     await core.close();
     return;
   }
+  // Each transport is imported when used, as an application serving only one would: cold start and
+  // RSS are then the stack's own.
   if (launch.transport === 'unix') {
+    const { bindUnix, serveUnix } = await import('@agentd/transport-unix');
     const listener = await bindUnix(launch.socketPath);
     const server = serveUnix(listener, core);
     launch.ready({});
@@ -78,6 +78,7 @@ export async function launchAgentd(launch: ServerLaunch): Promise<void> {
     await serveBun(core, launch);
     return;
   }
+  const { serveHttp } = await import('@agentd/transport-http/node');
   const transport = await serveHttp(core, { host: '127.0.0.1', port: 0 });
   launch.ready({ port: transport.address.port });
   await launch.stopped;
@@ -87,6 +88,7 @@ export async function launchAgentd(launch: ServerLaunch): Promise<void> {
 /** The fetch handler on Node, the way users run one there: `@hono/node-server`. */
 async function serveFetch(core: ServerCore, launch: ServerLaunch): Promise<void> {
   const { serve } = await import('@hono/node-server');
+  const { createFetchHandler } = await import('@agentd/transport-http');
   const handler = createFetchHandler(core);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const started = serve({ fetch: handler, hostname: '127.0.0.1', port: 0 }, (info) => {
@@ -110,6 +112,7 @@ declare const Bun: {
 
 /** The fetch handler under Bun's own HTTP server (this process is run by the bun binary). */
 async function serveBun(core: ServerCore, launch: ServerLaunch): Promise<void> {
+  const { createFetchHandler } = await import('@agentd/transport-http');
   const handler = createFetchHandler(core);
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 0, fetch: handler });
   launch.ready({ port: server.port });
