@@ -11,9 +11,9 @@ import type { HandlerContext } from './handler-context.js';
 import { isJsonObject } from './json.js';
 import { callAsTask } from './task-call.js';
 import type { TaskPlan } from './task-runtime.js';
-import type { ParseOutcome } from './tool-schema.js';
 import { runToolHooks } from './tool-call-hooks.js';
 import { errorResult, INTERNAL_TOOL_ERROR, isInternalError, toToolResult } from './tool-result.js';
+import type { ParseOutcome } from './tool-schema.js';
 
 const MAX_NAME_ECHO = 128;
 
@@ -167,7 +167,8 @@ function runHandler(
   let value: unknown;
   try {
     value = tool.handler(args, context);
-    if (!isThenable(value)) return Promise.resolve(toToolResult(value, context.era, tool.name, tool.parseOutput));
+    if (!isThenable(value))
+      return Promise.resolve(toToolResult(value, context.era, tool.name, tool.parseOutput));
   } catch (error) {
     return Promise.reject(error);
   }

@@ -4,12 +4,14 @@
  * the request span, ended when the round's result goes out (its answer arrives on a later
  * request). Legacy asks go through `sendRequest`, which the server core traces itself.
  */
-import { context, SpanKind, trace } from '@opentelemetry/api';
+import { openTelemetry } from '@agentd/server';
 import type { InputRequest } from './input-session.js';
 
-const tracer = trace.getTracer('@agentd/dispatch');
-
 export function traceInputRequests(pending: ReadonlyMap<string, InputRequest>): void {
+  const api = openTelemetry();
+  if (api === undefined) return;
+  const { context, trace, SpanKind } = api;
+  const tracer = trace.getTracer('@agentd/dispatch');
   const parent = context.active();
   // No SDK, or the request is not sampled: nothing to record.
   if (trace.getSpan(parent)?.isRecording() !== true) return;

@@ -36,6 +36,7 @@ export {
   type RequestId,
   successResponse,
 } from './messages.js';
+export { type RuntimeRequire, runtimeRequire } from './runtime-require.js';
 export { encodeSseComment, encodeSseEvent, encodeSseMessage } from './sse.js';
 export { stderrLogger } from './stderr-logger.js';
 export { INTERNAL_ERROR_MESSAGE, LocalError, toWireError, WireError } from './wire-error.js';

@@ -23,6 +23,7 @@ export {
   silentLogger,
   stderrLogger,
 } from './logger.js';
+export { openTelemetry } from './open-telemetry.js';
 export {
   type ServeConnectionOptions,
   serveConnection,

@@ -6,23 +6,10 @@
  */
 import { MetaKey } from '@agentd/lifecycle';
 import { isJsonObject, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from '@agentd/rpc-frame';
-import {
-  type Attributes,
-  context,
-  createNoopMeter,
-  type Histogram,
-  isSpanContextValid,
-  type MeterProvider,
-  metrics,
-  propagation,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type TextMapGetter,
-  trace,
-} from '@opentelemetry/api';
+import type { Attributes, Histogram, MeterProvider, Span, TextMapGetter, Tracer } from '@opentelemetry/api';
 import type { CoreConnection } from './core-types.js';
 import type { Peer } from './handler.js';
+import { type OpenTelemetryApi, openTelemetry } from './open-telemetry.js';
 
 const SCOPE = '@agentd/server';
 
@@ -38,10 +25,25 @@ export interface TraceCarrier {
   readonly baggage?: string;
 }
 
-// A ProxyTracer: it follows whatever provider the application registers, before or after import.
-const tracer = trace.getTracer(SCOPE);
-const SERVER_SPAN = { kind: SpanKind.SERVER };
-const CLIENT_SPAN = { kind: SpanKind.CLIENT };
+interface Instruments {
+  readonly api: OpenTelemetryApi;
+  // A ProxyTracer: it follows whatever provider the application registers, before or after.
+  readonly tracer: Tracer;
+  readonly noopHistogram: Histogram;
+}
+
+let instruments: Instruments | undefined;
+
+function instrumentsOf(api: OpenTelemetryApi): Instruments {
+  if (instruments?.api !== api) {
+    instruments = {
+      api,
+      tracer: api.trace.getTracer(SCOPE),
+      noopHistogram: api.createNoopMeter().createHistogram('noop'),
+    };
+  }
+  return instruments;
+}
 
 const RESOURCE_METHODS = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
 
@@ -55,12 +57,12 @@ const carrierGetter: TextMapGetter<Readonly<Record<string, unknown>>> = {
 
 // The metrics api has no proxy: the meter is looked up per request and rebuilt when the
 // registered provider changes. The no-op histogram is a singleton, so "no SDK" is one comparison.
-const NOOP_HISTOGRAM = createNoopMeter().createHistogram('noop');
 let meterProvider: MeterProvider | undefined;
-let histogram: Histogram = NOOP_HISTOGRAM;
+let histogram: Histogram | undefined;
 
-function durationHistogram(): Histogram | undefined {
-  const provider = metrics.getMeterProvider();
+function durationHistogram(api: OpenTelemetryApi): Histogram | undefined {
+  const { noopHistogram } = instrumentsOf(api);
+  const provider = api.metrics.getMeterProvider();
   if (provider !== meterProvider) {
     meterProvider = provider;
     histogram = provider.getMeter(SCOPE).createHistogram('mcp.server.operation.duration', {
@@ -70,7 +72,7 @@ function durationHistogram(): Histogram | undefined {
       advice: { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS] },
     });
   }
-  return histogram === NOOP_HISTOGRAM ? undefined : histogram;
+  return histogram === noopHistogram ? undefined : histogram;
 }
 
 /**
@@ -84,6 +86,11 @@ export function traceRequest(
   carrier: TraceCarrier | undefined,
   run: () => Promise<JsonRpcResponse | undefined>,
 ): Promise<JsonRpcResponse | undefined> {
+  // Nothing registered with OpenTelemetry: no span, no context, nothing to propagate.
+  const api = openTelemetry();
+  if (api === undefined) return run();
+  const { context, trace, propagation, isSpanContextValid, SpanKind, SpanStatusCode } = api;
+  const { tracer } = instrumentsOf(api);
   const ambient = context.active();
   const meta = request.params?._meta;
   const source = isJsonObject(meta) && typeof meta.traceparent === 'string' ? meta : carrier;
@@ -99,9 +106,9 @@ export function traceRequest(
           { kind: SpanKind.SERVER, links: [{ context: ambientSpan.spanContext() }] },
           parent,
         )
-      : tracer.startSpan(name, SERVER_SPAN, parent);
+      : tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
   const recording = span.isRecording();
-  const duration = durationHistogram();
+  const duration = durationHistogram(api);
   if (!recording && duration === undefined) {
     // No SDK (or sampled out): keep the context only when it carries a real trace downstream.
     if (!isSpanContextValid(span.spanContext())) return run();
@@ -151,8 +158,11 @@ export function traceClientRequest(
   params: JsonObject,
   send: (params: JsonObject) => Promise<JsonObject>,
 ): Promise<JsonObject> {
+  const api = openTelemetry();
+  if (api === undefined) return send(params);
+  const { context, trace, propagation, isSpanContextValid, SpanKind, SpanStatusCode } = api;
   const active = context.active();
-  const span = tracer.startSpan(method, CLIENT_SPAN, active);
+  const span = instrumentsOf(api).tracer.startSpan(method, { kind: SpanKind.CLIENT }, active);
   if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return send(params);
   const spanContext = trace.setSpan(active, span);
   const meta: Record<string, unknown> = isJsonObject(params._meta) ? { ...params._meta } : {};
@@ -258,7 +268,8 @@ function errorName(thrown: unknown): string {
   return thrown instanceof Error && thrown.name !== 'Error' ? thrown.name : '_OTHER';
 }
 
-/** `fn` bound to the current context (the api's no-op manager returns `fn` itself). */
+/** `fn` bound to the current context (itself when nothing is registered with OpenTelemetry). */
 export function bindActive<T extends (...args: never[]) => unknown>(fn: T): T {
-  return context.bind(context.active(), fn);
+  const context = openTelemetry()?.context;
+  return context === undefined ? fn : context.bind(context.active(), fn);
 }
