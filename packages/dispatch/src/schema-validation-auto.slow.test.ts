@@ -19,7 +19,13 @@ const d = new Dispatcher({ logger: { error: () => {} } });
 d.registerTool({
   name: 'square',
   description: 'Squares n',
-  inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false },
+  // An array property: not a flat schema (those need no validator package), so the interpreter runs.
+  inputSchema: {
+    type: 'object',
+    properties: { n: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+    required: ['n'],
+    additionalProperties: false,
+  },
   handler: ({ n }) => String(n * n),
 });
 const client = await createTestClient(d);
