@@ -22,7 +22,26 @@ export interface Comparison {
   readonly sdks: readonly string[];
   /** Throughput target at 32 in flight, as a fraction of the floor's. */
   readonly floorTarget: number;
+  /** Throughput target at 1 in flight, as a fraction of the floor's (pipelined transports). */
+  readonly sequentialTarget?: number;
 }
+
+/** The same server on the same transport in both eras; the modern one should keep most of the legacy one's throughput. */
+export interface EraPair {
+  readonly label: string;
+  readonly legacy: string;
+  readonly modern: string;
+  readonly floorLegacy: string;
+  readonly floorModern: string;
+  /** Modern throughput at 32 in flight, as a fraction of legacy's. */
+  readonly target: number;
+}
+
+/** Whole-process targets against the floor, for every transport a floor exists for. */
+export const COLD_START_TARGET = 1.5;
+export const PEAK_RSS_TARGET = 1.3;
+/** The fetch handler on Node against `serveHttp`, stateless, 32 in flight. */
+export const FETCH_PAIR = { fetch: 'agentd-fetch/http-modern', node: 'agentd/http-modern', target: 0.9 } as const;
 
 export const CASES: readonly BenchCase[] = [
   {
@@ -35,6 +54,22 @@ export const CASES: readonly BenchCase[] = [
     listing: 'agentd classic',
   },
   { id: 'agentd/unix', impl: 'agentd', transport: 'unix', flavour: 'ndjson', load: true, validates: true },
+  {
+    id: 'agentd/stdio-modern',
+    impl: 'agentd',
+    transport: 'stdio',
+    flavour: 'ndjson-modern',
+    load: true,
+    validates: true,
+  },
+  {
+    id: 'agentd/unix-modern',
+    impl: 'agentd',
+    transport: 'unix',
+    flavour: 'ndjson-modern',
+    load: true,
+    validates: true,
+  },
   {
     id: 'agentd/http-modern',
     impl: 'agentd',
@@ -145,6 +180,22 @@ export const CASES: readonly BenchCase[] = [
   },
   { id: 'floor/unix', impl: 'floor', transport: 'unix', flavour: 'ndjson', load: true, validates: false },
   {
+    id: 'floor/stdio-modern',
+    impl: 'floor',
+    transport: 'stdio',
+    flavour: 'ndjson-modern',
+    load: true,
+    validates: false,
+  },
+  {
+    id: 'floor/unix-modern',
+    impl: 'floor',
+    transport: 'unix',
+    flavour: 'ndjson-modern',
+    load: true,
+    validates: false,
+  },
+  {
     id: 'floor/http',
     impl: 'floor',
     transport: 'http',
@@ -161,6 +212,7 @@ export const COMPARISONS: readonly Comparison[] = [
     floor: 'floor/stdio',
     sdks: ['sdk-v1/stdio', 'sdk-v2/stdio'],
     floorTarget: 0.7,
+    sequentialTarget: 0.9,
   },
   // The SDKs ship no socket server; their stdio is what a user would run instead.
   {
@@ -169,6 +221,23 @@ export const COMPARISONS: readonly Comparison[] = [
     floor: 'floor/unix',
     sdks: ['sdk-v1/stdio', 'sdk-v2/stdio'],
     floorTarget: 0.7,
+    sequentialTarget: 0.9,
+  },
+  {
+    ours: 'agentd/stdio-modern',
+    label: 'stdio 2026-07-28',
+    floor: 'floor/stdio-modern',
+    sdks: ['sdk-v1/stdio', 'sdk-v2/stdio'],
+    floorTarget: 0.7,
+    sequentialTarget: 0.9,
+  },
+  {
+    ours: 'agentd/unix-modern',
+    label: 'unix socket 2026-07-28',
+    floor: 'floor/unix-modern',
+    sdks: ['sdk-v1/stdio', 'sdk-v2/stdio'],
+    floorTarget: 0.7,
+    sequentialTarget: 0.9,
   },
   {
     ours: 'agentd/http-modern',
@@ -205,5 +274,24 @@ export const COMPARISONS: readonly Comparison[] = [
     floor: 'floor/http',
     sdks: ['sdk-v1/http-session', 'sdk-v2/http-session'],
     floorTarget: 0.4,
+  },
+];
+
+export const ERA_PAIRS: readonly EraPair[] = [
+  {
+    label: 'stdio',
+    legacy: 'agentd/stdio',
+    modern: 'agentd/stdio-modern',
+    floorLegacy: 'floor/stdio',
+    floorModern: 'floor/stdio-modern',
+    target: 0.85,
+  },
+  {
+    label: 'unix socket',
+    legacy: 'agentd/unix',
+    modern: 'agentd/unix-modern',
+    floorLegacy: 'floor/unix',
+    floorModern: 'floor/unix-modern',
+    target: 0.85,
   },
 ];

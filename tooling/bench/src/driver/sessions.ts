@@ -1,10 +1,10 @@
-/** The four ways the driver talks to a server: NDJSON (legacy handshake), HTTP session, HTTP legacy stateless, HTTP 2026-07-28. */
+/** The ways the driver talks to a server: NDJSON (legacy handshake or 2026-07-28), HTTP session, HTTP legacy stateless, HTTP 2026-07-28. */
 import type { Readable, Writable } from 'node:stream';
 import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
 import { HttpChannel } from './http-channel.js';
 import { NdjsonChannel, type RpcResponse } from './ndjson-channel.js';
 
-export type Flavour = 'ndjson' | 'http-session' | 'http-legacy-stateless' | 'http-modern';
+export type Flavour = 'ndjson' | 'ndjson-modern' | 'http-session' | 'http-legacy-stateless' | 'http-modern';
 
 export interface Session {
   request(method: string, params: Record<string, unknown>): Promise<RpcResponse>;
@@ -20,6 +20,13 @@ const CLIENT_INFO = { name: 'agentd-bench', version: '0.0.0' };
 
 const INITIALIZE_PARAMS = { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO };
 
+/** What every 2026-07-28 request carries in `_meta` (no handshake, no session). */
+const MODERN_META = {
+  [MetaKey.protocolVersion]: MODERN_VERSION,
+  [MetaKey.clientCapabilities]: {},
+  [MetaKey.clientInfo]: CLIENT_INFO,
+};
+
 function expectResult(response: RpcResponse | undefined, what: string): Record<string, unknown> {
   if (response?.result === undefined)
     throw new Error(`${what} failed: ${JSON.stringify(response?.error ?? response)}`);
@@ -31,6 +38,15 @@ async function ndjsonSession(input: Readable, output: Writable): Promise<Session
   expectResult(await channel.request('initialize', INITIALIZE_PARAMS), 'initialize');
   channel.notify('notifications/initialized');
   return { request: (method, params) => channel.request(method, params), close: () => output.end() };
+}
+
+/** 2026-07-28 over NDJSON: every request stands alone with its `_meta`, as on a modern socket. */
+function ndjsonModernSession(input: Readable, output: Writable): Session {
+  const channel = new NdjsonChannel(input, output);
+  return {
+    request: (method, params) => channel.request(method, { ...params, _meta: MODERN_META }),
+    close: () => output.end(),
+  };
 }
 
 class HttpSession implements Session {
@@ -50,12 +66,7 @@ class HttpSession implements Session {
     let headers = this.#headers;
     let sent = params;
     if (this.#modern) {
-      const meta = {
-        [MetaKey.protocolVersion]: MODERN_VERSION,
-        [MetaKey.clientCapabilities]: {},
-        [MetaKey.clientInfo]: CLIENT_INFO,
-      };
-      sent = { ...params, _meta: meta };
+      sent = { ...params, _meta: MODERN_META };
       headers = { ...headers, 'mcp-method': method };
       if (typeof params.name === 'string') headers['mcp-name'] = params.name;
     }
@@ -92,6 +103,9 @@ async function httpSession(port: number, flavour: Flavour): Promise<Session> {
 }
 
 export function openSession(endpoint: Endpoint, flavour: Flavour): Promise<Session> {
-  if (endpoint.kind === 'streams') return ndjsonSession(endpoint.input, endpoint.output);
+  if (endpoint.kind === 'streams') {
+    if (flavour === 'ndjson-modern') return Promise.resolve(ndjsonModernSession(endpoint.input, endpoint.output));
+    return ndjsonSession(endpoint.input, endpoint.output);
+  }
   return httpSession(endpoint.port, flavour);
 }
