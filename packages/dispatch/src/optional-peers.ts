@@ -7,6 +7,7 @@
  */
 
 import type * as CodeModeTools from '@agentd/codemode/tools';
+import { type RuntimeRequire, runtimeRequire } from '@agentd/rpc-frame';
 import type * as Cfworker from '@cfworker/json-schema';
 import type AjvDraft07 from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020.js';
@@ -37,27 +38,12 @@ export function missingPeer(packages: string, what: string, cause?: unknown) {
   );
 }
 
-type Require = (id: string) => unknown;
-
 /**
  * A synchronous `require` where the runtime has one (Node 20.16+, Bun, Deno): the validators and
  * the YAML parser are then loaded on first use, so a server that never needs them never pays for
  * them at startup. Elsewhere (workerd, browsers) they are imported once when dispatch loads.
  */
-function syncRequire(): Require | undefined {
-  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  if (typeof runtime?.getBuiltinModule !== 'function') return undefined;
-  try {
-    const nodeModule = runtime.getBuiltinModule('node:module') as
-      | { createRequire?: (from: string) => Require }
-      | undefined;
-    return nodeModule?.createRequire?.(import.meta.url);
-  } catch {
-    return undefined;
-  }
-}
-
-const requirePeer = syncRequire();
+const requirePeer = runtimeRequire(import.meta.url);
 
 interface Peers {
   draft07: { default: typeof AjvDraft07 } | undefined;
@@ -86,7 +72,7 @@ function requireOnce<Module>(specifier: string): Module | undefined {
   if (required.has(specifier)) return required.get(specifier) as Module | undefined;
   let loaded: unknown;
   try {
-    loaded = (requirePeer as Require)(specifier);
+    loaded = (requirePeer as RuntimeRequire)(specifier);
   } catch (thrown) {
     if (!isNotFound(thrown)) throw thrown;
   }

@@ -41,7 +41,11 @@ export interface EraPair {
 export const COLD_START_TARGET = 1.5;
 export const PEAK_RSS_TARGET = 1.3;
 /** The fetch handler on Node against `serveHttp`, stateless, 32 in flight. */
-export const FETCH_PAIR = { fetch: 'agentd-fetch/http-modern', node: 'agentd/http-modern', target: 0.9 } as const;
+export const FETCH_PAIR = {
+  fetch: 'agentd-fetch/http-modern',
+  node: 'agentd/http-modern',
+  target: 0.9,
+} as const;
 
 export const CASES: readonly BenchCase[] = [
   {

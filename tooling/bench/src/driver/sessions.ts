@@ -104,7 +104,8 @@ async function httpSession(port: number, flavour: Flavour): Promise<Session> {
 
 export function openSession(endpoint: Endpoint, flavour: Flavour): Promise<Session> {
   if (endpoint.kind === 'streams') {
-    if (flavour === 'ndjson-modern') return Promise.resolve(ndjsonModernSession(endpoint.input, endpoint.output));
+    if (flavour === 'ndjson-modern')
+      return Promise.resolve(ndjsonModernSession(endpoint.input, endpoint.output));
     return ndjsonSession(endpoint.input, endpoint.output);
   }
   return httpSession(endpoint.port, flavour);
