@@ -65,9 +65,12 @@ export function callTool(env: DispatchEnv, params: JsonObject, context: RequestC
       known !== undefined && toolExistsFor(known, context) ? filters.missingScopes?.(name) : undefined;
     throw missing === undefined ? unknownTool(name) : insufficientScope(missing);
   }
-  const answer = runTool(env, filters, tool, args, params, context);
-  // finishResult only changes a 2026-07-28 result: a legacy call skips the extra promise.
-  return context.era === 'modern' ? answer.then((result) => finishResult(context, result)) : answer;
+  return runTool(env, filters, tool, args, params, context);
+}
+
+/** An answer known now, shaped for the era (finishResult runs on every path, no extra hop). */
+function answered(context: RequestContext, result: JsonObject): Promise<JsonObject> {
+  return Promise.resolve(finishResult(context, result));
 }
 
 /** Checks, validation and the handler; throws synchronously only for protocol errors. */
@@ -87,25 +90,26 @@ function runTool(
         requiredCapabilities: lacking,
       });
     }
-    return Promise.resolve(
+    return answered(
+      context,
       errorResult(
         `Tool ${tool.name} needs client capabilities this client did not declare: ${Object.keys(lacking).join(', ')}`,
       ),
     );
   }
   const refusal = filters.callRefusal(tool.name, args);
-  if (refusal !== undefined) return Promise.resolve(errorResult(refusal));
+  if (refusal !== undefined) return answered(context, errorResult(refusal));
   let parsed: ParseOutcome | Promise<ParseOutcome>;
   try {
     parsed = tool.parse(args);
   } catch (error) {
-    return Promise.resolve(failureResult(env, tool, error));
+    return answered(context, failureResult(env, tool, error));
   }
   // Most validators answer synchronously: no promise hop unless the library's validate is async.
   if (parsed instanceof Promise) {
     return parsed.then(
       (outcome) => runParsed(env, tool, outcome, args, plan, params, context),
-      (error: unknown) => failureResult(env, tool, error),
+      (error: unknown) => finishResult(context, failureResult(env, tool, error)),
     );
   }
   return runParsed(env, tool, parsed, args, plan, params, context);
@@ -120,7 +124,7 @@ function runParsed(
   params: JsonObject,
   context: RequestContext,
 ): Promise<JsonObject> {
-  if (!parsed.ok) return Promise.resolve(errorResult(env.invalidArgumentsMessage(parsed.issues, tool.name)));
+  if (!parsed.ok) return answered(context, errorResult(env.invalidArgumentsMessage(parsed.issues, tool.name)));
   const input = parsed.value as Record<string, unknown>;
   const target = { method: 'tools/call', name: tool.name, arguments: args } as const;
   const run = (handlerContext: HandlerContext): Promise<JsonObject> =>
@@ -131,17 +135,20 @@ function runParsed(
       fail: (error) => failureResult(env, tool, error),
       missingCapability: (message) =>
         errorResult(`Tool ${tool.name} needs a client capability this client did not declare: ${message}`),
-    });
+    }).then((result) => finishResult(context, result));
   }
   return runClientInputRound(context, params, target, env.codec, run).then(
     (outcome) => {
-      if (outcome.kind === 'complete') return outcome.value;
-      if (outcome.kind === 'input_required') return outcome.result;
-      return errorResult(
-        `Tool ${tool.name} needs a client capability this client did not declare: ${outcome.error.message}`,
+      if (outcome.kind === 'complete') return finishResult(context, outcome.value);
+      if (outcome.kind === 'input_required') return finishResult(context, outcome.result);
+      return finishResult(
+        context,
+        errorResult(
+          `Tool ${tool.name} needs a client capability this client did not declare: ${outcome.error.message}`,
+        ),
       );
     },
-    (error: unknown) => failureResult(env, tool, error),
+    (error: unknown) => finishResult(context, failureResult(env, tool, error)),
   );
 }
 

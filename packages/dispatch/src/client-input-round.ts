@@ -32,6 +32,8 @@ export interface RoundTarget {
 }
 
 const MAX_LEGACY_ROUNDS = 8;
+/** The answers of a first round without any: shared, read only. */
+const NO_RESPONSES: JsonObject = Object.freeze({});
 
 interface RoundCall<T> {
   readonly request: RequestContext;
@@ -64,7 +66,7 @@ export function runClientInputRound<T>(
   const call: RoundCall<T> = { request, params, target, codec, invoke, signal };
   let responses: JsonObject;
   try {
-    responses = request.era === 'modern' ? initialResponses(call) : {};
+    responses = request.era === 'modern' ? initialResponses(call) : NO_RESPONSES;
   } catch (error) {
     return Promise.reject(error);
   }
@@ -161,7 +163,7 @@ function initialResponses(call: RoundCall<unknown>): JsonObject {
   if (current !== undefined && !isJsonObject(current)) {
     throw new WireError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
   }
-  if (params.requestState === undefined) return { ...current };
+  if (params.requestState === undefined) return current === undefined ? NO_RESPONSES : { ...current };
   const opened = call.codec.open(params.requestState, bindingFor(call));
   const responses: JsonObject = { ...opened.responses };
   for (const [key, value] of Object.entries(current ?? {})) {
