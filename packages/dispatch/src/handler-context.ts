@@ -75,8 +75,9 @@ export interface HandlerContext {
 }
 
 /**
- * One call's mutable state, kept off the context's own keys (a spread or log of the context shows
- * the request's facts only) and shared with contexts derived from it by `Object.create`.
+ * One call's mutable state. The context reaches it through a symbol key, so `Object.keys` or a
+ * spread of the context shows the request's facts only, and contexts derived from it by
+ * `Object.create` share it.
  */
 export class CallControl {
   readonly context: HandlerContext;
@@ -217,7 +218,8 @@ for (const [name, method] of Object.entries(METHODS)) {
     get(this: CallContext) {
       // Bound to the object it was read from, so contexts derived by Object.create keep their overrides.
       const bound = (method as (...args: unknown[]) => unknown).bind(this);
-      Object.defineProperty(this, name, { value: bound, configurable: true, writable: true });
+      if (Object.isExtensible(this))
+        Object.defineProperty(this, name, { value: bound, configurable: true, writable: true });
       return bound;
     },
   });

@@ -256,4 +256,17 @@ describe('modernResult', () => {
       _meta: { k: 1, 'io.modelcontextprotocol/serverInfo': INFO },
     });
   });
+
+  it('replaces a resultType that is not a string and a serverInfo the result set itself', () => {
+    const result = { resultType: 7, _meta: { 'io.modelcontextprotocol/serverInfo': 'theirs', k: 2 } };
+    expect(modernResult(result, INFO)).toEqual({
+      resultType: 'complete',
+      _meta: { k: 2, 'io.modelcontextprotocol/serverInfo': INFO },
+    });
+    expect(modernResult({ _meta: 'not an object' }, INFO)._meta).toEqual({
+      'io.modelcontextprotocol/serverInfo': INFO,
+    });
+    // The result itself is left as it was.
+    expect(result).toEqual({ resultType: 7, _meta: { 'io.modelcontextprotocol/serverInfo': 'theirs', k: 2 } });
+  });
 });

@@ -213,12 +213,11 @@ export class Connection implements CoreConnection {
    * already forgotten the id (the official v2 client reports a response to it as unknown).
    */
   private cancel(id: RequestId): void {
-    const key = id;
-    if (this.listenStreams?.has(key) === true) {
-      this.listenStreams.end(key, false);
+    if (this.listenStreams?.has(id) === true) {
+      this.listenStreams.end(id, false);
       return;
     }
-    const entry = this.inFlight.get(key);
+    const entry = this.inFlight.get(id);
     if (entry !== undefined) this.abortEntry(entry, CANCELLED, undefined);
   }
 
@@ -239,8 +238,8 @@ export class Connection implements CoreConnection {
     if (this.isClosed || this.host.closing) {
       return Promise.resolve(closingError(request.id, this.host.closing));
     }
-    const key = request.id;
-    if (this.inFlight.has(key) || this.listenStreams?.has(key) === true) {
+    // Ids are map keys as they are: 1 and "1" are different requests, as JSON-RPC has it.
+    if (this.inFlight.has(request.id) || this.listenStreams?.has(request.id) === true) {
       throw refuse.duplicateId(request.id);
     }
     const capabilities = this.host.capabilities();
@@ -269,7 +268,7 @@ export class Connection implements CoreConnection {
           owned.catch((thrown: unknown) => this.failed(request, thrown)),
         );
       }
-      return this.runDomain(request, 'legacy', undefined, options, key);
+      return this.runDomain(request, 'legacy', undefined, options);
     }
     if (request.method === 'subscriptions/listen') {
       return this.listens
@@ -277,7 +276,7 @@ export class Connection implements CoreConnection {
         .catch((thrown: unknown) => this.failed(request, thrown));
     }
     // runDomain's answer never rejects: handler failures become error responses inside it.
-    return this.runDomain(request, 'modern', meta, options, key);
+    return this.runDomain(request, 'modern', meta, options);
   }
 
   /**
@@ -341,12 +340,11 @@ export class Connection implements CoreConnection {
     era: Era,
     meta: ModernMeta | undefined,
     options: HandleOptions,
-    key: RequestId,
   ): Promise<JsonRpcResponse | undefined> {
     const scope = this.scope(request, era, meta, options);
     const external = options.signal;
-    const entry = new InFlight(request.id, key, scope, this.inFlight, external);
-    this.inFlight.set(key, entry);
+    const entry = new InFlight(request.id, scope, this.inFlight, external);
+    this.inFlight.set(request.id, entry);
     if (external?.aborted === true) {
       this.abortEntry(entry, CANCELLED, undefined);
       return entry.answer;

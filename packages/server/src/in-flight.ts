@@ -14,7 +14,6 @@ export class InFlight {
 
   constructor(
     readonly id: RequestId,
-    readonly key: RequestId,
     readonly scope: RequestScope,
     private readonly registry: Map<RequestId, InFlight>,
     private readonly external: AbortSignal | undefined,
@@ -27,7 +26,7 @@ export class InFlight {
   settle(response: JsonRpcResponse | undefined): void {
     if (this.settled) return;
     this.settled = true;
-    if (this.registry.get(this.key) === this) this.registry.delete(this.key);
+    if (this.registry.get(this.id) === this) this.registry.delete(this.id);
     if (this.onExternalAbort !== undefined) this.external?.removeEventListener('abort', this.onExternalAbort);
     this.resolve(response);
   }

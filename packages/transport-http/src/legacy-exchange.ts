@@ -162,7 +162,7 @@ async function initialize(context: TransportContext, caller: Caller, request: Js
     carriers: new Map(),
     streams: new Set(),
   });
-  sendJson(caller.out, 200, response, { ...caller.corsHeaders, 'mcp-session-id': sessionId });
+  sendJson(caller.out, 200, response, { 'mcp-session-id': sessionId, ...caller.corsHeaders });
 }
 
 /** The session's peer, whose `auth` is always that of the session's latest request (same principal). */

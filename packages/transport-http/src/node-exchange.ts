@@ -122,9 +122,12 @@ export class NodeExchange implements HttpIncoming, HttpOutgoing {
   send(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
     const res = this.#res;
     if (res.headersSent || res.destroyed) return;
-    const head: Record<string, string | number> = { ...headers };
-    if (body !== undefined) head['content-length'] = Buffer.byteLength(body);
-    res.writeHead(status, head);
+    // The length first and the headers spread after it: a key added to a spread copy costs V8 a
+    // hidden class per response.
+    res.writeHead(
+      status,
+      body === undefined ? headers : { 'content-length': Buffer.byteLength(body), ...headers },
+    );
     if (this.#drainLimit === undefined) {
       res.end(body);
       return;

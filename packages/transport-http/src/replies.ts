@@ -15,7 +15,12 @@ export function sendJson(
 ): void {
   if (out.sent) return;
   const text = encodeOrInternalError(body, (value) => JSON.stringify(value));
-  out.send(status, headers === undefined ? JSON_TYPE : { ...JSON_TYPE, ...headers }, text);
+  // A literal key, then the spread: see node-exchange's send for why not two spreads.
+  out.send(
+    status,
+    headers === undefined ? JSON_TYPE : { 'content-type': 'application/json', ...headers },
+    text,
+  );
 }
 
 /** A lifecycle refusal as its JSON-RPC error, with the status the refusal's reason maps to. */

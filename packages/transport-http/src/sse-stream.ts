@@ -77,7 +77,14 @@ export class SseStream implements PushWriter {
     this.#started = true;
     this.#out.open(
       200,
-      this.#extraHeaders === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...this.#extraHeaders },
+      this.#extraHeaders === undefined
+        ? SSE_HEADERS
+        : {
+            'content-type': SSE_HEADERS['content-type'],
+            'cache-control': SSE_HEADERS['cache-control'],
+            'x-accel-buffering': SSE_HEADERS['x-accel-buffering'],
+            ...this.#extraHeaders,
+          },
     );
     this.#timer = startInterval(() => this.#push(KEEP_ALIVE), this.#options.keepAliveMs);
     if (prime && this.#recorder !== undefined)

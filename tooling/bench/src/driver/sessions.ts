@@ -44,7 +44,9 @@ async function ndjsonSession(input: Readable, output: Writable): Promise<Session
 function ndjsonModernSession(input: Readable, output: Writable): Session {
   const channel = new NdjsonChannel(input, output);
   return {
-    request: (method, params) => channel.request(method, { ...params, _meta: MODERN_META }),
+    // `_meta` first, the params spread after (params carry none): a key added to a spread copy
+    // would cost V8 a hidden class per request, in the driver as in any client.
+    request: (method, params) => channel.request(method, { _meta: MODERN_META, ...params }),
     close: () => output.end(),
   };
 }
@@ -66,9 +68,11 @@ class HttpSession implements Session {
     let headers = this.#headers;
     let sent = params;
     if (this.#modern) {
-      sent = { ...params, _meta: MODERN_META };
-      headers = { ...headers, 'mcp-method': method };
-      if (typeof params.name === 'string') headers['mcp-name'] = params.name;
+      sent = { _meta: MODERN_META, ...params };
+      headers =
+        typeof params.name === 'string'
+          ? { 'mcp-method': method, 'mcp-name': params.name, ...headers }
+          : { 'mcp-method': method, ...headers };
     }
     const answer = await this.#channel.post({ jsonrpc: '2.0', id, method, params: sent }, headers);
     if (answer.response === undefined)
