@@ -124,7 +124,8 @@ function runParsed(
   params: JsonObject,
   context: RequestContext,
 ): Promise<JsonObject> {
-  if (!parsed.ok) return answered(context, errorResult(env.invalidArgumentsMessage(parsed.issues, tool.name)));
+  if (!parsed.ok)
+    return answered(context, errorResult(env.invalidArgumentsMessage(parsed.issues, tool.name)));
   const input = parsed.value as Record<string, unknown>;
   const target = { method: 'tools/call', name: tool.name, arguments: args } as const;
   const run = (handlerContext: HandlerContext): Promise<JsonObject> =>

@@ -9,7 +9,6 @@ import {
   type ArgumentIssue,
   enumIssue,
   notAllowedIssue,
-  pointerToPath,
   requiredIssue,
   subject,
   uniqueIssues,
@@ -62,11 +61,8 @@ export function flatSchemaValidator(schema: Record<string, unknown> | boolean): 
   for (const [name, child] of Object.entries(properties)) {
     const check = propertyCheck(child);
     if (check === undefined) return undefined;
-    compiled.push({
-      name,
-      path: pointerToPath(`/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`),
-      check,
-    });
+    // What pointerToPath makes of ajv's instancePath for a top-level property.
+    compiled.push({ name, path: /^\d+$/.test(name) ? `[${name}]` : name, check });
   }
   const known = new Set(Object.keys(properties));
   const requiredNames = required as string[];

@@ -55,7 +55,7 @@ export function resolveSchema(schema: unknown, what: string, io: 'input' | 'outp
   const standard = standardProps(schema);
   if (standard) return fromStandard(standard, what, io);
   if (!isJsonObject(schema)) throw dispatchError('invalid_schema', `${what} must be a JSON Schema object`);
-  const foreign = foreignValue(schema, '');
+  const foreign = foreignValue(schema);
   if (foreign !== undefined) throw dispatchError('invalid_schema', `${what} ${foreign}`);
   return { json: schema, standard: undefined };
 }
@@ -124,32 +124,49 @@ function toIssue(issue: StandardSchemaV1.Issue): ArgumentIssue {
   };
 }
 
-/** Why a value is not plain JSON (a class instance, a function, …), or undefined when it is. */
-function foreignValue(value: unknown, path: string): string | undefined {
+/**
+ * Why a value is not plain JSON (a class instance, a function, …), or undefined when it is. The
+ * path to it is only spelled out when something is found: registering a catalogue walks every
+ * schema, and building a string per node was most of that walk.
+ */
+function foreignValue(value: unknown, at: (string | number)[] = []): string | undefined {
   if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
-    return `is not a JSON Schema: ${path === '' ? 'it' : path} is a ${typeof value}`;
+    return `is not a JSON Schema: ${spell(at)} is a ${typeof value}`;
   }
   if (typeof value !== 'object' || value === null) return undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) {
-      const found = foreignValue(value[i], `${path}[${i}]`);
+      at.push(i);
+      const found = foreignValue(value[i], at);
+      at.pop();
       if (found !== undefined) return found;
     }
     return undefined;
   }
   const proto = Object.getPrototypeOf(value) as object | null;
   if (proto !== Object.prototype && proto !== null) {
-    if (path === '' && isZod3(value)) {
+    if (at.length === 0 && isZod3(value)) {
       return 'is a zod 3 schema, which has no JSON Schema form: use zod >= 4.2 (import from "zod" v4) or a plain JSON Schema';
     }
     const name = (proto.constructor as { name?: string } | undefined)?.name ?? 'object';
-    return `is not a JSON Schema: ${path === '' ? 'it' : path} is a ${name} instance (pass a plain JSON Schema object or a Standard JSON Schema such as zod >= 4.2)`;
+    return `is not a JSON Schema: ${spell(at)} is a ${name} instance (pass a plain JSON Schema object or a Standard JSON Schema such as zod >= 4.2)`;
   }
-  for (const [key, child] of Object.entries(value)) {
-    const found = foreignValue(child, path === '' ? key : `${path}.${key}`);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    at.push(key);
+    const found = foreignValue((value as Record<string, unknown>)[key], at);
+    at.pop();
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** `['properties', 'tags', 0]` → `properties.tags[0]`; the root is `it`. */
+function spell(at: readonly (string | number)[]): string {
+  if (at.length === 0) return 'it';
+  let path = '';
+  for (const step of at) path += typeof step === 'number' ? `[${step}]` : path === '' ? step : `.${step}`;
+  return path;
 }
 
 function isZod3(value: object): boolean {
