@@ -34,7 +34,7 @@ function absoluteTable(cases: readonly CaseSummary[]): string {
       `${ms(c.seqP50Ms)} / ${ms(c.seqP99Ms)}`,
       `${num(c.rps32)} (±${pct(c.rps32Spread / 2)})`,
       `${ms(c.p50Ms32)} / ${ms(c.p99Ms32)}`,
-      num(c.cpuUsPerCall),
+      num(c.cpuUsPerCall, 1),
       num(c.peakRssMb),
     ]),
   );
