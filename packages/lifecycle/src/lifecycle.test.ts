@@ -267,6 +267,9 @@ describe('modernResult', () => {
       'io.modelcontextprotocol/serverInfo': INFO,
     });
     // The result itself is left as it was.
-    expect(result).toEqual({ resultType: 7, _meta: { 'io.modelcontextprotocol/serverInfo': 'theirs', k: 2 } });
+    expect(result).toEqual({
+      resultType: 7,
+      _meta: { 'io.modelcontextprotocol/serverInfo': 'theirs', k: 2 },
+    });
   });
 });
