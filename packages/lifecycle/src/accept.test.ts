@@ -21,4 +21,17 @@ describe('acceptsMediaType', () => {
     expect(acceptsMediaType('text/*', 'application/json')).toBe(false);
     expect(acceptsMediaType(undefined, 'application/json')).toBe(false);
   });
+
+  it('answers a repeated header the same, for each type apart, and a changed header anew', () => {
+    const json = 'application/json';
+    const sse = 'text/event-stream';
+    for (let round = 0; round < 3; round++) {
+      expect(acceptsMediaType('application/json', json)).toBe(true);
+      expect(acceptsMediaType('application/json', sse)).toBe(false);
+      expect(acceptsMediaType(['application/json', 'text/event-stream'], sse)).toBe(true);
+      expect(acceptsMediaType('text/event-stream', json)).toBe(false);
+    }
+    for (let i = 0; i < 20; i++) expect(acceptsMediaType('text/plain', `x/type-${i}`)).toBe(false);
+    expect(acceptsMediaType('x/*', 'x/type-19')).toBe(true);
+  });
 });

@@ -3,8 +3,17 @@ import { refuse } from '@agentd/lifecycle';
 import { errorResponse } from '@agentd/rpc-frame';
 import type { HeaderReader, HttpIncoming, HttpOutgoing } from './http-io.js';
 import { httpError } from './local-errors.js';
+import { startTimeout, stopTimer, type Timer } from './timer.js';
 
 const encoder = new TextEncoder();
+
+/**
+ * How long a request runs before its client's going away is watched. Reading `request.signal`
+ * makes some hosts build an AbortController and its event machinery per request
+ * (@hono/node-server), a few microseconds most answers, ready sooner, never need; a client that
+ * left earlier is seen at once then, its signal already aborted.
+ */
+const WATCH_ABORT_AFTER_MS = 20;
 
 /** `scheme://authority/path?query` → `/path`, without building a URL object on the hot path. */
 function pathOfUrl(url: string): string {
@@ -31,6 +40,8 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
   #sent = false;
   #closed = false;
   #listeners: (() => void)[] = [];
+  /** The timer that starts watching `request.signal`; `null` once it is watched. */
+  #watch: Timer | null | undefined;
   readonly seesCloseOnWrite = true;
 
   constructor(request: Request, remoteAddress: string | undefined) {
@@ -42,7 +53,11 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
     this.response = new Promise((resolve) => {
       this.#resolve = resolve;
     });
-    const signal = request.signal as AbortSignal | undefined;
+  }
+
+  #watchAbort(): void {
+    this.#watch = null;
+    const signal = this.#request.signal as AbortSignal | undefined;
     if (signal?.aborted) this.#finish();
     else signal?.addEventListener('abort', () => this.#finish(), { once: true });
   }
@@ -185,8 +200,12 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
   }
 
   onClose(listener: () => void): void {
-    if (this.#closed) listener();
-    else this.#listeners.push(listener);
+    if (this.#closed) {
+      listener();
+      return;
+    }
+    this.#listeners.push(listener);
+    this.#watch ??= startTimeout(() => this.#watchAbort(), WATCH_ABORT_AFTER_MS);
   }
 
   /**
@@ -204,6 +223,7 @@ export class FetchExchange implements HttpIncoming, HttpOutgoing, HeaderReader {
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
+    stopTimer(this.#watch ?? undefined);
     const listeners = this.#listeners;
     this.#listeners = [];
     for (const listener of listeners) listener();

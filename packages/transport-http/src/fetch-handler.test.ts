@@ -122,6 +122,33 @@ describe('createFetchHandler', () => {
     await pending.catch(() => undefined);
   });
 
+  it('a client gone before its request is served: the request ends, cancelled if it started', async () => {
+    const controller = new AbortController();
+    const before = { aborted: aborted.length, started: started.length };
+    controller.abort();
+    // `wait` never answers by itself: only cancellation ends it.
+    await handler(modern('tools/call', { name: 'wait', arguments: {} }, { signal: controller.signal }));
+    await vi.waitFor(() => expect(handler.activeRequests).toBe(0), { timeout: 10_000 });
+    expect(aborted.length - before.aborted).toBe(started.length - before.started);
+  });
+
+  it('an answer ready at once never reads request.signal', async () => {
+    // Reading it costs some hosts an AbortController per request (@hono/node-server).
+    let reads = 0;
+    const request = modern('tools/call', { name: 'echo', arguments: { text: 'quick' } });
+    const signal = request.signal;
+    Object.defineProperty(request, 'signal', {
+      get: () => {
+        reads += 1;
+        return signal;
+      },
+    });
+    const res = await handler(request);
+    expect(await res.json()).toMatchObject({ result: { content: [{ text: 'quick' }] } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reads).toBe(0);
+  });
+
   it('a request still running after a keep-alive period is answered as SSE, so a gone client is noticed on write', async () => {
     // workerd and Deno may never abort request.signal while the answer is pending; the SSE
     // answer's keep-alives are writes, and a write to a gone client cancels the body stream.

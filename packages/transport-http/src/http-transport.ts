@@ -6,7 +6,8 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type * as https from 'node:https';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServerCore } from '@agentd/server';
@@ -77,7 +78,8 @@ export function createHttpTransport(core: ServerCore, options: HttpTransportOpti
   const server: Server =
     tls === undefined
       ? createHttpServer(serverOptions, onRequest)
-      : (createHttpsServer(
+      : // node:https pulls in TLS (a millisecond or two at startup): loaded only by a server with TLS.
+        ((createRequire(import.meta.url)('node:https') as typeof https).createServer(
           { ...serverOptions, cert: tls.cert, key: tls.key },
           onRequest,
         ) as unknown as Server);

@@ -104,27 +104,40 @@ class Racer {
   }
 }
 
-describe('two processes binding one stale socket together', () => {
-  it('exactly one wins, the other fails with address_in_use, every round', async () => {
-    const racers = [new Racer(), new Racer()];
-    try {
-      for (let round = 0; round < 25; round += 1) {
-        const path = join(dir, `r${round}.sock`);
-        await staleSocket(path);
-        const outcomes = await Promise.all(racers.map((racer) => racer.send(`go ${path}`)));
-        expect([...outcomes].sort(), `round ${round}`).toEqual(['lost address_in_use', 'won']);
-        // The file on disk is the winner's live socket.
-        const socket = net.connect(path);
-        const answer = firstLine(socket);
-        socket.write('{"jsonrpc":"2.0","id":1,"method":"whoami","params":{"_meta":{}}}\n');
-        const [first, second] = await Promise.all([racers[0]?.send('who'), racers[1]?.send('who')]);
-        const winner = first === 'won' ? racers[0] : second === 'won' ? racers[1] : undefined;
-        expect(((await answer).result as { pid?: number } | undefined)?.pid).toBe(winner?.child.pid);
-        socket.destroy();
-        await Promise.all(racers.map((racer) => racer.send('release')));
-      }
-    } finally {
-      for (const racer of racers) racer.stop();
+/** Both racers bind the path `prepare` made, 25 times: exactly one wins and serves on it. */
+async function race(prepare: (path: string) => Promise<void>): Promise<void> {
+  const racers = [new Racer(), new Racer()];
+  try {
+    for (let round = 0; round < 25; round += 1) {
+      const path = join(dir, `r${round}.sock`);
+      await prepare(path);
+      const outcomes = await Promise.all(racers.map((racer) => racer.send(`go ${path}`)));
+      expect([...outcomes].sort(), `round ${round}`).toEqual(['lost address_in_use', 'won']);
+      // The file on disk is the winner's live socket.
+      const socket = net.connect(path);
+      const answer = firstLine(socket);
+      socket.write('{"jsonrpc":"2.0","id":1,"method":"whoami","params":{"_meta":{}}}\n');
+      const [first, second] = await Promise.all([racers[0]?.send('who'), racers[1]?.send('who')]);
+      const winner = first === 'won' ? racers[0] : second === 'won' ? racers[1] : undefined;
+      expect(((await answer).result as { pid?: number } | undefined)?.pid).toBe(winner?.child.pid);
+      socket.destroy();
+      await Promise.all(racers.map((racer) => racer.send('release')));
     }
+  } finally {
+    for (const racer of racers) racer.stop();
+  }
+}
+
+describe('two processes binding one path together', () => {
+  it('on a stale socket: exactly one wins, the other fails with address_in_use, every round', async () => {
+    await race(staleSocket);
+  }, 60_000);
+
+  // Nothing there: both take the lock-free path; bind(2) is atomic, so the loser falls back to
+  // the locked probe, which finds the winner live.
+  it('on a fresh path: exactly one wins, the other fails with address_in_use, every round', async () => {
+    await race(async (path) => {
+      await rm(path, { force: true });
+    });
   }, 60_000);
 });

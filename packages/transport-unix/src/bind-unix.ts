@@ -1,6 +1,8 @@
 /** Binds a unix socket safely: stale files are cleared only when nobody listens, live ones are never stolen. */
-import { chmod, lstat, unlink } from 'node:fs/promises';
+import { chmodSync, existsSync, lstatSync } from 'node:fs';
+import { lstat, unlink } from 'node:fs/promises';
 import net from 'node:net';
+import { LocalError } from '@agentd/rpc-frame';
 import { acquireBindLock } from './bind-lock.js';
 import { unixError } from './local-errors.js';
 import { isNamedPipePath } from './named-pipe.js';
@@ -92,21 +94,12 @@ export async function bindUnix(path: string, options: BindUnixOptions = {}): Pro
     await listenWithMode(server, path, mode, backlog);
     return server;
   }
-  const probeTimeoutMs = options.probeTimeoutMs ?? 1_000;
-  // Probe, unlink and listen as one step across processes: two daemons starting together on a
-  // stale socket must not both unlink-and-listen (the later one would orphan the first's socket).
-  const release = await acquireBindLock(path, options.lockWaitMs ?? probeTimeoutMs + 2_000);
-  const server = new HoldingServer();
+  const server = (await bindFresh(path, mode, backlog)) ?? (await bindLocked(path, mode, backlog, options));
   try {
-    await clearStale(path, probeTimeoutMs);
-    await listenWithMode(server, path, mode, backlog);
-  } finally {
-    await release();
-  }
-  try {
-    // Enforce the exact mode (the umask can only remove bits).
-    await chmod(path, mode);
-    const stats = await lstat(path);
+    // Enforce the exact mode (the umask can only remove bits). Synchronous: two metadata calls
+    // once per bind cost less than two thread-pool round trips at startup.
+    chmodSync(path, mode);
+    const stats = lstatSync(path);
     boundFiles.set(server, { path, ino: stats.ino, dev: stats.dev });
   } catch (error) {
     server.close();
@@ -115,6 +108,44 @@ export async function bindUnix(path: string, options: BindUnixOptions = {}): Pro
     });
   }
   return server;
+}
+
+/**
+ * Nothing at `path`: listen without the lock. The lock only guards unlinking a stale file, which
+ * this path never does; if another process binds first, listen fails and the locked path decides.
+ */
+async function bindFresh(path: string, mode: number, backlog: number): Promise<HoldingServer | undefined> {
+  if (existsSync(path)) return undefined;
+  const server = new HoldingServer();
+  try {
+    await listenWithMode(server, path, mode, backlog);
+    return server;
+  } catch (error) {
+    server.close();
+    if (error instanceof LocalError && error.code === 'address_in_use') return undefined;
+    throw error;
+  }
+}
+
+/** Probe, unlink and listen as one step across processes (see bind-lock.ts). */
+async function bindLocked(
+  path: string,
+  mode: number,
+  backlog: number,
+  options: BindUnixOptions,
+): Promise<HoldingServer> {
+  const probeTimeoutMs = options.probeTimeoutMs ?? 1_000;
+  // Two daemons starting together on a stale socket must not both unlink-and-listen (the later
+  // one would orphan the first's socket).
+  const release = await acquireBindLock(path, options.lockWaitMs ?? probeTimeoutMs + 2_000);
+  const server = new HoldingServer();
+  try {
+    await clearStale(path, probeTimeoutMs);
+    await listenWithMode(server, path, mode, backlog);
+    return server;
+  } finally {
+    await release();
+  }
 }
 
 async function clearStale(path: string, probeTimeoutMs: number): Promise<void> {

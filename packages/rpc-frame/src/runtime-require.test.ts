@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { runtimeRequire } from './runtime-require.js';
+
+describe('runtimeRequire', () => {
+  it('requires built-ins and packages resolved from the given module', () => {
+    const require = runtimeRequire(import.meta.url);
+    if (require === undefined) throw new Error('Node has a synchronous require');
+    expect((require('node:path') as typeof import('node:path')).join('a', 'b')).toBe('a/b');
+    // vitest is installed above this package: resolution starts at `from`, not at the caller.
+    expect(require('vitest/package.json')).toMatchObject({ name: 'vitest' });
+  });
+
+  it('throws the runtime’s not-found error for a package that is not installed', () => {
+    const require = runtimeRequire(import.meta.url);
+    expect(() => require?.('@agentd/no-such-package')).toThrow(
+      expect.objectContaining({ code: 'MODULE_NOT_FOUND' }),
+    );
+  });
+
+  it('is undefined where the runtime has no getBuiltinModule (workerd, browsers)', () => {
+    const saved = process.getBuiltinModule;
+    try {
+      Object.defineProperty(process, 'getBuiltinModule', { value: undefined, configurable: true });
+      expect(runtimeRequire(import.meta.url)).toBeUndefined();
+    } finally {
+      Object.defineProperty(process, 'getBuiltinModule', {
+        value: saved,
+        configurable: true,
+        writable: true,
+      });
+    }
+  });
+});
