@@ -9,8 +9,13 @@ import type { ServerLaunch } from './launch.js';
 interface Message {
   id?: string | number;
   method?: string;
-  params?: { name?: string; arguments?: Record<string, unknown> };
+  params?: { name?: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
 }
+
+/** What every 2026-07-28 result carries before its own fields: the same bytes a modern server writes. */
+const MODERN_FIELDS = `"resultType":"complete","_meta":${JSON.stringify({
+  'io.modelcontextprotocol/serverInfo': { name: 'floor', version: '0.0.0' },
+})}`;
 
 const INITIALIZE_RESULT = JSON.stringify({
   protocolVersion: '2025-06-18',
@@ -29,14 +34,25 @@ const TOOLS_LIST_RESULT = JSON.stringify({
 /** The answer's JSON, or undefined for a notification. */
 function answer(store: CatalogueStore, message: Message): string | undefined {
   if (message.id === undefined) return undefined;
-  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":`;
+  const result = resultOf(store, message);
+  // No validation: a request naming a protocol version is answered in that era's shape.
+  const modern = message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined;
+  const body = !modern
+    ? result
+    : result === '{}'
+      ? `{${MODERN_FIELDS}}`
+      : `{${MODERN_FIELDS},${result.slice(1)}`;
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${body}}`;
+}
+
+function resultOf(store: CatalogueStore, message: Message): string {
   if (message.method === 'tools/call') {
     const text = store.call(String(message.params?.name), message.params?.arguments ?? {});
-    return `${head}${JSON.stringify({ content: [{ type: 'text', text }] })}}`;
+    return JSON.stringify({ content: [{ type: 'text', text }] });
   }
-  if (message.method === 'tools/list') return `${head}${TOOLS_LIST_RESULT}}`;
-  if (message.method === 'initialize') return `${head}${INITIALIZE_RESULT}}`;
-  return `${head}{}}`;
+  if (message.method === 'tools/list') return TOOLS_LIST_RESULT;
+  if (message.method === 'initialize') return INITIALIZE_RESULT;
+  return '{}';
 }
 
 function serveNdjson(store: CatalogueStore, input: Readable, output: Writable): void {
