@@ -47,31 +47,32 @@ interface Property {
   readonly check: Rule;
 }
 
-/** A validator for `schema` when it is flat and well-formed, else undefined. */
+/**
+ * A validator for `schema` when it is flat and well-formed, else undefined. The schema is checked
+ * now, so a bad one fails at registration; its rules are built on the first validation, so a
+ * catalogue of tools costs at startup only the checking.
+ */
 export function flatSchemaValidator(schema: Record<string, unknown> | boolean): Validator | undefined {
   if (typeof schema === 'boolean' || schema.type !== 'object') return undefined;
-  for (const [key, value] of Object.entries(schema)) {
+  for (const key in schema) {
     if (!ROOT_KEYWORDS.has(key) && !ANNOTATIONS.has(key)) return undefined;
-    if (key === '$schema' && typeof value !== 'string') return undefined;
+    if (key === '$schema' && typeof schema[key] !== 'string') return undefined;
   }
   const { properties = {}, required = [], additionalProperties = true } = schema;
   if (!isJsonObject(properties) || typeof additionalProperties !== 'boolean') return undefined;
   if (!Array.isArray(required) || !required.every((name) => typeof name === 'string')) return undefined;
-  const compiled: Property[] = [];
-  for (const [name, child] of Object.entries(properties)) {
-    const check = propertyCheck(child);
-    if (check === undefined) return undefined;
-    // What pointerToPath makes of ajv's instancePath for a top-level property.
-    compiled.push({ name, path: /^\d+$/.test(name) ? `[${name}]` : name, check });
-  }
-  const known = new Set(Object.keys(properties));
+  for (const name in properties) if (!isFlatProperty(properties[name])) return undefined;
   const requiredNames = required as string[];
+  let compiled: Property[] | undefined;
+  let known: Set<string> | undefined;
   return (value) => {
     if (!isJsonObject(value))
       return [{ argument: '', rule: 'type', message: `${subject('')} must be object` }];
+    compiled ??= compileProperties(properties);
     const issues: ArgumentIssue[] = [];
     for (const name of requiredNames) if (value[name] === undefined) issues.push(requiredIssue('', name));
     if (!additionalProperties) {
+      known ??= new Set(Object.keys(properties));
       for (const key in value) if (!known.has(key)) issues.push(notAllowedIssue('', key));
     }
     for (const property of compiled) {
@@ -82,21 +83,36 @@ export function flatSchemaValidator(schema: Record<string, unknown> | boolean): 
   };
 }
 
-/** The checks of one property, in ajv's order: const and enum, then the type's own keywords. */
-function propertyCheck(schema: unknown): Rule | undefined {
-  if (!isJsonObject(schema) || typeof schema.type !== 'string' || !PRIMITIVES.has(schema.type))
-    return undefined;
-  const type = schema.type as Primitive;
+function compileProperties(properties: Record<string, unknown>): Property[] {
+  const compiled: Property[] = [];
+  for (const [name, child] of Object.entries(properties)) {
+    // What pointerToPath makes of ajv's instancePath for a top-level property.
+    compiled.push({ name, path: /^\d+$/.test(name) ? `[${name}]` : name, check: propertyCheck(child) });
+  }
+  return compiled;
+}
+
+/** A property schema of one primitive type whose keywords are all well-formed and understood here. */
+function isFlatProperty(schema: unknown): schema is Record<string, unknown> & { type: Primitive } {
+  if (!isJsonObject(schema) || typeof schema.type !== 'string' || !PRIMITIVES.has(schema.type)) return false;
+  const type = schema.type;
   const allowed =
     type === 'string'
       ? STRING_KEYWORDS
       : type === 'number' || type === 'integer'
         ? NUMBER_KEYWORDS
         : BASE_KEYWORDS;
-  for (const [key, value] of Object.entries(schema)) {
+  for (const key in schema) {
     if (ANNOTATIONS.has(key)) continue;
-    if (!allowed.has(key) || !wellFormed(key, value)) return undefined;
+    if (!allowed.has(key) || !wellFormed(key, schema[key])) return false;
   }
+  return true;
+}
+
+/** The checks of a flat property (see isFlatProperty), in ajv's order: const and enum, then the type's own keywords. */
+function propertyCheck(child: unknown): Rule {
+  const schema = child as Record<string, unknown>;
+  const type = schema.type as Primitive;
   const rules: Rule[] = [];
   const typeIssue = (path: string): ArgumentIssue => issueAt(path, 'type', `must be ${type}`);
   const grouped = Object.keys(schema).some((key) => GROUP_KEYWORDS.has(key));
@@ -125,7 +141,7 @@ function propertyCheck(schema: unknown): Rule | undefined {
     const onOtherType = typeInGroup ? typeIssue : undefined;
     rules.push(type === 'string' ? stringRules(schema, onOtherType) : numberRules(schema, onOtherType));
   }
-  if (rules.length === 1) return rules[0];
+  if (rules.length === 1) return rules[0] as Rule;
   return (value, path, issues) => {
     for (const rule of rules) rule(value, path, issues);
   };
