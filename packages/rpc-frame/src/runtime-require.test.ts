@@ -3,16 +3,16 @@ import { runtimeRequire } from './runtime-require.js';
 
 describe('runtimeRequire', () => {
   it('requires built-ins and packages resolved from the given module', () => {
-    const require = runtimeRequire(import.meta.url);
-    if (require === undefined) throw new Error('Node has a synchronous require');
-    expect((require('node:path') as typeof import('node:path')).join('a', 'b')).toBe('a/b');
+    const load = runtimeRequire(import.meta.url);
+    if (load === undefined) throw new Error('Node has a synchronous require');
+    expect((load('node:path') as typeof import('node:path')).join('a', 'b')).toBe('a/b');
     // vitest is installed above this package: resolution starts at `from`, not at the caller.
-    expect(require('vitest/package.json')).toMatchObject({ name: 'vitest' });
+    expect(load('vitest/package.json')).toMatchObject({ name: 'vitest' });
   });
 
   it('throws the runtime’s not-found error for a package that is not installed', () => {
-    const require = runtimeRequire(import.meta.url);
-    expect(() => require?.('@agentd/no-such-package')).toThrow(
+    const load = runtimeRequire(import.meta.url);
+    expect(() => load?.('@agentd/no-such-package')).toThrow(
       expect.objectContaining({ code: 'MODULE_NOT_FOUND' }),
     );
   });
