@@ -17,6 +17,10 @@ describe('runtimeRequire', () => {
     );
   });
 
+  it('is undefined where no require can be made (workerd: no module URL to resolve from)', () => {
+    expect(runtimeRequire(undefined as unknown as string)).toBeUndefined();
+  });
+
   it('is undefined where the runtime has no getBuiltinModule (workerd, browsers)', () => {
     const saved = process.getBuiltinModule;
     try {

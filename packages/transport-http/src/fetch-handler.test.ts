@@ -145,6 +145,7 @@ describe('createFetchHandler', () => {
     });
     const res = await handler(request);
     expect(await res.json()).toMatchObject({ result: { content: [{ text: 'quick' }] } });
+    // sleep-is-the-point: past the 20 ms after which a request still running reads the signal.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(reads).toBe(0);
   });
