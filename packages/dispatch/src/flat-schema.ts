@@ -85,15 +85,20 @@ export function flatSchemaValidator(schema: Record<string, unknown> | boolean): 
 
 function compileProperties(properties: Record<string, unknown>): Property[] {
   const compiled: Property[] = [];
-  for (const [name, child] of Object.entries(properties)) {
+  // The same keys, in the same order, as the registration check walked.
+  for (const name in properties) {
     // What pointerToPath makes of ajv's instancePath for a top-level property.
-    compiled.push({ name, path: /^\d+$/.test(name) ? `[${name}]` : name, check: propertyCheck(child) });
+    compiled.push({
+      name,
+      path: /^\d+$/.test(name) ? `[${name}]` : name,
+      check: propertyCheck(properties[name]),
+    });
   }
   return compiled;
 }
 
 /** A property schema of one primitive type whose keywords are all well-formed and understood here. */
-function isFlatProperty(schema: unknown): schema is Record<string, unknown> & { type: Primitive } {
+function isFlatProperty(schema: unknown): boolean {
   if (!isJsonObject(schema) || typeof schema.type !== 'string' || !PRIMITIVES.has(schema.type)) return false;
   const type = schema.type;
   const allowed =

@@ -8,10 +8,9 @@ import { startTimeout, stopTimer, type Timer } from './timer.js';
 const encoder = new TextEncoder();
 
 /**
- * How long a request runs before its client's going away is watched. Reading `request.signal`
- * makes some hosts build an AbortController and its event machinery per request
- * (@hono/node-server), a few microseconds most answers, ready sooner, never need; a client that
- * left earlier is seen at once then, its signal already aborted.
+ * How long a request runs before `request.signal` is watched. Reading it makes some hosts build an
+ * AbortController per request (@hono/node-server): a few microseconds that answers ready sooner
+ * never need. A client that left earlier is seen then, its signal already aborted.
  */
 const WATCH_ABORT_AFTER_MS = 20;
 
