@@ -23,6 +23,7 @@ import {
   type TerminalState,
   toStatus,
 } from './run-record.js';
+import type { PermissionBroker, PermissionDecision, PermissionRequest, RunEvent } from './run-event.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type { AgentEvent, AgentProfile, PlainTailLine, SubagentError, SubagentStatus } from './types.js';
 
@@ -33,6 +34,8 @@ export interface RunContext {
   log(level: LogLevel, msg: string, fields: Record<string, unknown>): void;
   /** A listener or a caller's callback threw; the run carries on. */
   listenerFailed(name: string, error: unknown): void;
+  /** Decides the agents' permission requests. */
+  readonly permissions: PermissionBroker;
 }
 
 export type RunListeners = {
@@ -271,6 +274,29 @@ export abstract class Run {
 
   protected emitTurn(): void {
     this.emitter.emit('turn', this);
+  }
+
+  /**
+   * An agent asks before a tool runs: the broker decides (exactly once), and the request and its
+   * decision are run events and log lines. `signal` aborts with the turn it belongs to.
+   */
+  protected async requestPermission(
+    request: PermissionRequest,
+    signal: AbortSignal,
+  ): Promise<PermissionDecision> {
+    this.emitEvent({ type: 'permission_request', request } satisfies RunEvent);
+    this.log('info', 'permission requested', { requestId: request.requestId, tool: request.toolCall.title });
+    const subject = { handle: this.handle, runId: this.runId, agent: this.record.profile.name };
+    const decision: PermissionDecision = signal.aborted
+      ? { outcome: 'cancelled', by: 'cancelled' }
+      : await this.context.permissions.decide(subject, request, signal);
+    this.emitEvent({ type: 'permission_decision', requestId: request.requestId, decision } satisfies RunEvent);
+    this.log('info', 'permission decided', {
+      requestId: request.requestId,
+      outcome: decision.outcome === 'selected' ? decision.kind : 'cancelled',
+      by: decision.by,
+    });
+    return decision;
   }
 
   protected emitEvent(event: AgentEvent): void {

@@ -12,6 +12,7 @@ import { newHandle, newRunId } from './ids.js';
 import { PlainRun } from './plain-run.js';
 import { ProtocolRun } from './protocol-run.js';
 import { type Run, type RunContext, runFields } from './run.js';
+import type { PermissionBroker } from './run-event.js';
 import { isTerminal, type RunIdentity, type TerminalState } from './run-record.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type {
@@ -37,6 +38,11 @@ export type SupervisorListeners = {
   log: (entry: LogEntry) => void;
   /** Every `event` notification of a protocol agent (progress, log, custom). */
   event: (handle: string, event: AgentEvent) => void;
+};
+
+/** Nobody to ask: an agent's permission request is refused (by policy, the safe default). */
+const refuseAll: PermissionBroker = {
+  decide: async () => ({ outcome: 'cancelled', by: 'policy' }),
 };
 
 const TOTAL_KEY: Record<TerminalState, keyof SupervisorTotals> = {
@@ -78,6 +84,7 @@ export class Supervisor {
       limits: () => this.config.limits,
       log: (level, msg, fields) => this.log(level, msg, fields),
       listenerFailed: (name, error) => this.listenerFailed(name, error),
+      permissions: options.permissions ?? refuseAll,
     };
   }
 

@@ -1,5 +1,6 @@
 /** Public data types of the Supervisor seam: profiles, limits, requests, statuses, events. */
 import type { Logger, LogLevel } from '@agentd/rpc-frame';
+import type { PermissionBroker } from './run-event.js';
 
 /** A named way to start a subagent. Running children keep the profile they were started with. */
 export interface AgentProfile {
@@ -191,4 +192,6 @@ export interface SupervisorConfig {
 export interface SupervisorOptions extends SupervisorConfig {
   /** Gets every entry of the `log` event too (with `component: 'supervisor'`). */
   logger?: Logger;
+  /** Decides agents' permission requests; without one every request is refused. */
+  permissions?: PermissionBroker;
 }
