@@ -15,7 +15,11 @@ type SupervisorErrorCode =
   | 'output_too_large'
   | 'session_closed'
   | 'invalid_request'
-  | 'aborted';
+  | 'aborted'
+  /** A permission request that was already answered (by the policy, a caller, an operator, the timeout). */
+  | 'already_decided'
+  /** No pending permission request with that id on the run. */
+  | 'unknown_request';
 
 /** Why the daemon cannot start, or cannot apply a configuration. */
 type DaemonErrorCode =

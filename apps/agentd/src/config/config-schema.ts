@@ -7,7 +7,10 @@ import { TELEMETRY_SCHEMA, type TelemetryConfig } from './telemetry-config.js';
 
 export type Exposure = 'codemode' | 'classic';
 
-/** A profile as written in the config file: the Supervisor's profile, named by its key. */
+/**
+ * A profile as written in the config file: the Supervisor's profile, named by its key. A `claude`
+ * profile may leave `command` out: the Supervisor's profile check fills in `claude`.
+ */
 type AgentProfileConfig = Omit<AgentProfile, 'name'>;
 
 interface LimitsConfig {
@@ -92,17 +95,58 @@ const positiveInt = (description: string, maximum?: number): JsonObject =>
     ? { type: 'integer', minimum: 1, description }
     : { type: 'integer', minimum: 1, maximum, description };
 
+const permissionPatterns = (description: string): JsonObject => ({
+  type: 'array',
+  items: { type: 'string', minLength: 1, pattern: '^[^()\\s]+(\\(.*\\))?$' },
+  description,
+});
+
+const permissionsSchema: JsonObject = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    "claude/acp: how the agent's permission requests are answered before anyone is asked. Patterns: '*', a tool kind ('read', 'edit', 'execute', 'search', 'fetch', …), a tool name ('Read', 'mcp__github__*'), either with an input glob in parentheses ('Bash(git *)').",
+  properties: {
+    allow: permissionPatterns('Requests matching one of these are allowed (unless a deny pattern matches too).'),
+    deny: permissionPatterns('Requests matching one of these are denied; deny wins over allow.'),
+    default: {
+      enum: ['ask', 'deny', 'allow'],
+      description:
+        "What a request no pattern matches gets: 'ask' (a pending decision the caller or an operator answers; default), 'deny' or 'allow'.",
+    },
+    timeoutMs: positiveInt('How long an asked request waits for an answer before it is denied (default 300000).', 2_147_483_647),
+  },
+};
+
+const budgetSchema: JsonObject = {
+  type: 'object',
+  additionalProperties: false,
+  description: "Stops a run that spends more: it ends 'failed' with code budget_exceeded and the usage at that moment.",
+  properties: {
+    maxCostUsd: { type: 'number', exclusiveMinimum: 0, description: 'Largest cost of one run in US dollars.' },
+    maxTokens: positiveInt('Largest number of tokens (input, output and cache together) of one run.'),
+  },
+};
+
 const agentProfileSchema: JsonObject = {
   type: 'object',
   additionalProperties: false,
-  required: ['mode', 'command'],
+  required: ['mode'],
+  // Only Claude Code has a default executable.
+  if: { properties: { mode: { const: 'claude' } } },
+  then: {},
+  else: { required: ['command'], properties: { command: { type: 'string' } } },
   properties: {
     mode: {
-      enum: ['protocol', 'plain'],
+      enum: ['protocol', 'plain', 'claude', 'acp'],
       description:
-        "'protocol': NDJSON JSON-RPC agent protocol on the child's stdio; 'plain': instruction on stdin, stdout is the result.",
+        "'protocol': NDJSON JSON-RPC agent protocol on the child's stdio; 'plain': instruction on stdin, stdout is the result; 'claude': Claude Code over its stream-json control protocol (a conversation with permission prompts, usage and cost); 'acp': an Agent Client Protocol agent (a conversation).",
     },
-    command: { type: 'string', minLength: 1, description: 'Executable to spawn (PATH lookup applies).' },
+    command: {
+      type: 'string',
+      minLength: 1,
+      description: "Executable to spawn (PATH lookup applies). Default 'claude' in claude mode; required otherwise.",
+    },
     args: {
       type: 'array',
       items: { type: 'string' },
@@ -122,6 +166,23 @@ const agentProfileSchema: JsonObject = {
     cwd: { type: 'string', minLength: 1, description: 'Working directory of the child.' },
     timeoutMs: positiveInt('Per-run timeout for this agent; the child is killed when it expires.'),
     description: { type: 'string', description: 'Shown to peers in the subagent.spawn tool description.' },
+    permissions: permissionsSchema,
+    budget: budgetSchema,
+    idleTimeoutMs: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 2_147_483_647,
+      description:
+        'A conversation (warm session, claude or acp run) waiting this long for its next message is closed; 0 never. Default limits.warmIdleTimeoutMs.',
+    },
+    allowFileSystem: {
+      type: 'boolean',
+      description: "acp: answer the agent's fs/* methods within the run's working directory (default true).",
+    },
+    allowTerminal: {
+      type: 'boolean',
+      description: "acp: answer the agent's terminal/* methods within the run's working directory (default true).",
+    },
   },
 };
 

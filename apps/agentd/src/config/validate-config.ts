@@ -33,8 +33,9 @@ function describe(error: ErrorObject): { path: string; message: string } {
 export function validateLayer(value: unknown, source: string): ConfigIssue[] {
   if (validate(value)) return [];
   const issues = (validate.errors ?? [])
-    // propertyNames failures also report a redundant "pattern" error on the same name.
-    .filter((e) => !(e.keyword === 'pattern' && e.propertyName !== undefined))
+    // propertyNames failures also report a redundant "pattern" error on the same name;
+    // a failed if/then/else also reports that its branch failed (the branch's own error says why).
+    .filter((e) => !(e.keyword === 'pattern' && e.propertyName !== undefined) && e.keyword !== 'if')
     .map((e) => ({ source, ...describe(e) }));
   const seen = new Set<string>();
   return issues.filter((i) => {

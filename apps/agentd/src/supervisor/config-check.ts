@@ -1,6 +1,8 @@
 /** Validates and normalises a Supervisor configuration; a bad one is refused as a whole. */
 import { LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
+import { checkPermissionPolicy } from './permission-policy.js';
+import { budgetProblem } from './run-usage.js';
 import type { AgentProfile, SupervisorConfig, SupervisorLimits } from './types.js';
 
 export type EffectiveLimits = Required<SupervisorLimits>;
@@ -13,6 +15,8 @@ export interface EffectiveConfig {
 
 /** setTimeout's largest delay; a longer one would fire immediately. */
 export const MAX_TIMER_MS = 2_147_483_647;
+
+const MODES: ReadonlySet<unknown> = new Set(['protocol', 'plain', 'claude', 'acp']);
 
 const LIMIT_DEFAULTS = {
   maxTimeoutMs: MAX_TIMER_MS,
@@ -84,9 +88,11 @@ function checkProfile(profile: AgentProfile, path: string, limits: EffectiveLimi
   if (typeof profile.name !== 'string' || profile.name.length === 0) {
     throw invalid(`${path}.name`, 'must be a non-empty string');
   }
-  if (profile.mode !== 'protocol' && profile.mode !== 'plain') {
-    throw invalid(`${path}.mode`, 'must be "protocol" or "plain"');
+  if (!MODES.has(profile.mode)) {
+    throw invalid(`${path}.mode`, 'must be "protocol", "plain", "claude" or "acp"');
   }
+  // Claude Code's executable is `claude` unless the profile says otherwise.
+  if (profile.mode === 'claude' && profile.command === undefined) profile = { ...profile, command: 'claude' };
   if (typeof profile.command !== 'string' || profile.command.length === 0) {
     throw invalid(`${path}.command`, 'must be a non-empty string');
   }
@@ -104,12 +110,39 @@ function checkProfile(profile: AgentProfile, path: string, limits: EffectiveLimi
       throw invalid(`${path}.timeoutMs`, `must be an integer from 1 to ${limits.maxTimeoutMs}`);
     }
   }
+  const conversation = checkConversationFields(profile, path);
   // A frozen copy: a running child keeps exactly the profile it started with, whatever reloads follow.
   return Object.freeze({
     ...profile,
+    ...conversation,
     ...(profile.args === undefined ? {} : { args: Object.freeze([...profile.args]) as string[] }),
     ...(profile.env === undefined ? {} : { env: Object.freeze({ ...profile.env }) }),
   });
+}
+
+/** The fields of `claude` and `acp` profiles: permissions, budget, idle timeout, acp's client methods. */
+function checkConversationFields(profile: AgentProfile, path: string): Partial<AgentProfile> {
+  const checked: Partial<AgentProfile> = {};
+  if (profile.permissions !== undefined) {
+    const policy = checkPermissionPolicy(profile.permissions);
+    if (Array.isArray(policy)) throw invalid(`${path}.permissions${policy[0]}`, policy[1]);
+    checked.permissions = policy;
+  }
+  if (profile.budget !== undefined) {
+    const problem = budgetProblem(profile.budget);
+    if (problem !== undefined) throw invalid(`${path}.budget${problem[0]}`, problem[1]);
+    checked.budget = Object.freeze({ ...profile.budget });
+  }
+  const idle = profile.idleTimeoutMs;
+  if (idle !== undefined && (!Number.isSafeInteger(idle) || idle < 0 || idle > MAX_TIMER_MS))
+    throw invalid(`${path}.idleTimeoutMs`, `must be an integer from 0 (never) to ${MAX_TIMER_MS}`);
+  for (const key of ['allowFileSystem', 'allowTerminal'] as const) {
+    const value = profile[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') throw invalid(`${path}.${key}`, 'must be true or false');
+    if (profile.mode !== 'acp') throw invalid(`${path}.${key}`, 'applies to acp agents only');
+  }
+  return checked;
 }
 
 function isStringArray(value: unknown): value is string[] {

@@ -2,8 +2,7 @@
  * A protocol-mode run: NDJSON JSON-RPC with the agent, the first turn, and for a warm session
  * the later turns, the idle timer and the graceful close.
  */
-import { type JsonObject, LocalError } from '@agentd/rpc-frame';
-import type { AgentdErrorCode } from '../local-errors.js';
+import type { JsonObject } from '@agentd/rpc-frame';
 import { parseLogLevel } from '../log/log-level.js';
 import type { ChildHost } from './child-host.js';
 import {
@@ -15,70 +14,26 @@ import {
 } from './exit-outcome.js';
 import { OutputLines, stderrEvent } from './output-lines.js';
 import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
-import { Run } from './run.js';
+import { ConversationRun } from './conversation-run.js';
 import { outputOf } from './run-record.js';
 import type { AgentEvent, AgentProfile, PlainTailLine, SendResult } from './types.js';
 
 const MAX_AGENT_LOG_CHARS = 4096;
 
-export class ProtocolRun extends Run {
+export class ProtocolRun extends ConversationRun {
   private client: ProtocolClient | undefined;
   /** Id of the agent request in flight, for `cancel` notifications. */
   private turnId: number | undefined;
-  private idleTimer: NodeJS.Timeout | undefined;
   /** The child's stderr lines (stdout is the protocol): streamed and tailed as a plain agent's are. */
   private stderr: OutputLines | undefined;
 
-  /** A ready warm session with no close under way: it may take a turn, or be closed. */
-  get idle(): boolean {
-    return this.record.warm && this.record.state === 'ready' && this.ending === undefined;
-  }
-
-  /** A turn is in flight (or the first one has not been answered yet). */
-  get answering(): boolean {
-    return this.record.busy || this.record.state !== 'ready';
-  }
-
-  /** Refuses a turn unless this session is ready for one. */
-  checkReady(): void {
-    if (!this.live || this.ending !== undefined) {
-      throw new LocalError<AgentdErrorCode>(
-        'session_closed',
-        `the session has ended (${this.ending?.state ?? this.record.state})`,
-      );
-    }
-    if (this.answering)
-      throw new LocalError<AgentdErrorCode>('busy', 'the session is still answering a turn');
-  }
-
-  /**
-   * Sends one checked turn (see `Supervisor.send`). Aborting `signal` rejects with `aborted` and
-   * asks the agent to stop; the session stays busy until it answers.
-   */
-  send(
-    message: string,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-    onEvent: ((event: AgentEvent) => void) | undefined,
-  ): Promise<SendResult> {
-    this.record.busy = true;
-    this.clearIdle();
-    this.setState('running');
-    const unobserve = onEvent === undefined ? undefined : this.observe(onEvent);
-    const work = this.sendTurn(message, timeoutMs).finally(() => unobserve?.());
-    if (signal === undefined) return work;
-    return this.raceAbort(work, signal);
-  }
-
-  /** Graceful end of a warm session: `shutdown` request, stdin EOF, kill after the grace. */
-  async close(reason: string): Promise<void> {
-    if (!this.live || this.ending !== undefined) return this.done;
-    this.clearIdle();
-    this.ending = { state: 'succeeded', reason };
-    this.log('info', 'warm session closing', { reason });
+  protected closeGracefully(reason: string): void {
     this.client?.request('shutdown', { reason });
     void this.host?.shutdown();
-    return this.done;
+  }
+
+  protected abortTurn(reason: string): void {
+    if (this.turnId !== undefined) this.client?.notify('cancel', { id: this.turnId, reason });
   }
 
   protected childProfile(): AgentProfile {
@@ -114,11 +69,6 @@ export class ProtocolRun extends Run {
     return tail !== undefined && tail.length > 0 ? tail : undefined;
   }
 
-  protected override stopTimers(): void {
-    super.stopTimers();
-    this.clearIdle();
-  }
-
   private async firstTurn(instruction: string): Promise<void> {
     const record = this.record;
     const params: JsonObject = {
@@ -140,7 +90,7 @@ export class ProtocolRun extends Run {
     else this.finish('failed', { error: agentError(outcome.error) });
   }
 
-  private async sendTurn(message: string, timeoutMs: number): Promise<SendResult> {
+  protected async sendTurn(message: string, timeoutMs: number): Promise<SendResult> {
     const record = this.record;
     const outcome = await this.turn('turn', { message, turn: record.turns + 1, timeoutMs }, timeoutMs);
     if (outcome === undefined) {
@@ -152,29 +102,6 @@ export class ProtocolRun extends Run {
     return outcome.ok
       ? { ...turn, reply: outcome.result, isError: false, output: outputOf(outcome.result) }
       : { ...turn, reply: outcome.error, isError: true, output: outcome.error.message };
-  }
-
-  private async raceAbort(work: Promise<SendResult>, signal: AbortSignal): Promise<SendResult> {
-    let onAbort = (): void => {};
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        if (this.turnId !== undefined)
-          this.client?.notify('cancel', { id: this.turnId, reason: 'aborted by the caller' });
-        reject(
-          new LocalError<AgentdErrorCode>(
-            'aborted',
-            'the caller stopped waiting; the agent was asked to cancel the turn',
-          ),
-        );
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    work.catch(() => {}); // the turn may still fail after the caller left
-    try {
-      return await Promise.race([work, aborted]);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
   }
 
   /** One request to the agent, under a timeout; undefined when the run ended instead. */
@@ -210,24 +137,8 @@ export class ProtocolRun extends Run {
       delete record.output;
       record.error = agentError(outcome.error);
     }
-    record.busy = false;
-    this.setState('ready');
     // A turn listener may close the session (the Supervisor does while draining).
-    this.emitTurn();
-    if (this.ending === undefined) this.armIdle();
-  }
-
-  private armIdle(): void {
-    this.clearIdle();
-    const idleMs = this.context.limits().warmIdleTimeoutMs;
-    if (idleMs === 0) return;
-    this.idleTimer = setTimeout(() => void this.close('idle timeout'), idleMs);
-    this.idleTimer.unref();
-  }
-
-  private clearIdle(): void {
-    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
+    this.turnDone();
   }
 
   private onAgentEvent(event: AgentEvent): void {

@@ -4,6 +4,7 @@
  * notifications, the CLI, the dashboard, the MCP App and OpenTelemetry read one thing.
  * Every event is an `AgentEvent` (a `type` and fields), so it travels the run's event pipe as is.
  */
+import type { PermissionAnswerer, PermissionPolicy } from './types.js';
 
 /** ACP's tool kinds; agents without kinds map onto the nearest, else `other`. */
 export type ToolKind =
@@ -103,4 +104,8 @@ export interface PermissionSubject {
   readonly handle: string;
   readonly runId: string;
   readonly agent: string;
+  /** The profile's policy, consulted first. */
+  readonly policy?: PermissionPolicy;
+  /** The callers waiting on the run that can answer (a spawn's or a turn's `onPermission`). */
+  readonly answerers?: readonly PermissionAnswerer[];
 }

@@ -1,5 +1,14 @@
 /** The facts of one subagent run (what its public status shows), and the status view of them. */
-import type { AgentProfile, PlainTailLine, SubagentError, SubagentState, SubagentStatus } from './types.js';
+import type { RunUsage } from './run-event.js';
+import type {
+  AgentProfile,
+  PendingPermission,
+  PlainTailLine,
+  RunBudget,
+  SubagentError,
+  SubagentState,
+  SubagentStatus,
+} from './types.js';
 
 export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -26,6 +35,12 @@ export interface RunRecord {
   reason?: string;
   turns: number;
   busy: boolean;
+  /** The run's budget (the profile's and the request's, the smaller of each limit). */
+  readonly budget?: RunBudget;
+  /** Totals so far, for agents that report them. */
+  usage?: RunUsage;
+  /** The agent's own session id (Claude Code's, an ACP session's). */
+  sessionId?: string;
 }
 
 /** What a new run is started with (decided by admission). */
@@ -35,12 +50,14 @@ export interface RunIdentity {
   profile: Readonly<AgentProfile>;
   warm: boolean;
   timeoutMs: number;
+  budget?: RunBudget;
 }
 
 /** Facts only the live process knows. */
 export interface LiveFacts {
   pid: number | undefined;
   tail: PlainTailLine[] | undefined;
+  pendingPermissions?: PendingPermission[];
 }
 
 const TERMINAL: ReadonlySet<SubagentState> = new Set(['succeeded', 'failed', 'cancelled', 'timed_out']);
@@ -74,6 +91,10 @@ export function toStatus(record: RunRecord, live: LiveFacts): SubagentStatus {
   if (live.pid !== undefined) status.pid = live.pid;
   if (record.reason !== undefined) status.reason = record.reason;
   if (live.tail !== undefined) status.tail = live.tail;
+  if (record.sessionId !== undefined) status.sessionId = record.sessionId;
+  if (record.usage !== undefined) status.usage = { ...record.usage };
+  if (live.pendingPermissions !== undefined && live.pendingPermissions.length > 0)
+    status.pendingPermissions = live.pendingPermissions;
   return status;
 }
 

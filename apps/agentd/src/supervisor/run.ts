@@ -23,9 +23,25 @@ import {
   type TerminalState,
   toStatus,
 } from './run-record.js';
-import type { PermissionBroker, PermissionDecision, PermissionRequest, RunEvent } from './run-event.js';
+import type {
+  PermissionBroker,
+  PermissionDecision,
+  PermissionRequest,
+  PermissionSubject,
+  RunEvent,
+  RunUsage,
+} from './run-event.js';
+import { budgetExceeded } from './run-usage.js';
 import { TypedEmitter } from './typed-emitter.js';
-import type { AgentEvent, AgentProfile, PlainTailLine, SubagentError, SubagentStatus } from './types.js';
+import type {
+  AgentEvent,
+  AgentProfile,
+  PendingPermission,
+  PermissionAnswerer,
+  PlainTailLine,
+  SubagentError,
+  SubagentStatus,
+} from './types.js';
 
 /** What a run needs from its fleet. */
 export interface RunContext {
@@ -62,6 +78,12 @@ export abstract class Run {
   private readonly sinks = new Set<(event: AgentEvent) => void>();
   /** Called after every change; used to wait for "running", "ready" or terminal. */
   private readonly watchers = new Set<() => void>();
+  /** Per-call permission answerers (a spawn's or a turn's caller). */
+  private readonly answerers = new Set<PermissionAnswerer>();
+  /** Permission requests waiting for their decision, shown in the status. */
+  private readonly pendingPermissions = new Map<string, PendingPermission>();
+  /** Aborted when the run ends: no permission request outlives it. */
+  private readonly ended = new AbortController();
 
   constructor(identity: RunIdentity, context: RunContext) {
     this.record = newRunRecord(identity);
@@ -132,7 +154,16 @@ export abstract class Run {
   }
 
   status(): SubagentStatus {
-    return toStatus(this.record, { pid: this.host?.pid, tail: this.tail() });
+    return toStatus(this.record, {
+      pid: this.host?.pid,
+      tail: this.tail(),
+      pendingPermissions: [...this.pendingPermissions.values()].map((p) => ({ ...p })),
+    });
+  }
+
+  /** Permission requests waiting for an answer now. */
+  get pendingCount(): number {
+    return this.pendingPermissions.size;
   }
 
   on<E extends keyof RunListeners>(event: E, listener: RunListeners[E]): this {
@@ -149,6 +180,12 @@ export abstract class Run {
   observe(sink: (event: AgentEvent) => void): () => void {
     this.sinks.add(sink);
     return () => this.sinks.delete(sink);
+  }
+
+  /** Adds a caller's permission answerer; returns its removal. */
+  answerWith(answerer: PermissionAnswerer): () => void {
+    this.answerers.add(answerer);
+    return () => this.answerers.delete(answerer);
   }
 
   /** Resolves once `reached` holds (checked after every change). */
@@ -227,6 +264,7 @@ export abstract class Run {
     if (fields.error !== undefined) record.error = fields.error;
     else if (state === 'succeeded' && !record.warm) delete record.error;
     if (fields.reason !== undefined) record.reason = fields.reason;
+    this.ended.abort();
     // The polite end of a child still running (its stdout closed the run); the fleet waits for it.
     if (this.host?.alive) void this.host.shutdown();
     this.log(state === 'succeeded' ? 'info' : 'warning', 'subagent ended', {
@@ -286,10 +324,27 @@ export abstract class Run {
   ): Promise<PermissionDecision> {
     this.emitEvent({ type: 'permission_request', request } satisfies RunEvent);
     this.log('info', 'permission requested', { requestId: request.requestId, tool: request.toolCall.title });
-    const subject = { handle: this.handle, runId: this.runId, agent: this.record.profile.name };
-    const decision: PermissionDecision = signal.aborted
-      ? { outcome: 'cancelled', by: 'cancelled' }
-      : await this.context.permissions.decide(subject, request, signal);
+    const subject: PermissionSubject = {
+      handle: this.handle,
+      runId: this.runId,
+      agent: this.record.profile.name,
+      ...(this.record.profile.permissions === undefined ? {} : { policy: this.record.profile.permissions }),
+      answerers: [...this.answerers],
+    };
+    const aborted = AbortSignal.any([signal, this.ended.signal]);
+    let decision: PermissionDecision;
+    if (aborted.aborted) decision = { outcome: 'cancelled', by: 'cancelled' };
+    else {
+      const { requestId, toolCall, options } = request;
+      this.pendingPermissions.set(requestId, { requestId, toolCall, options, since: new Date().toISOString() });
+      this.changed();
+      try {
+        decision = await this.context.permissions.decide(subject, request, aborted);
+      } finally {
+        this.pendingPermissions.delete(requestId);
+        if (this.live) this.changed();
+      }
+    }
     this.emitEvent({ type: 'permission_decision', requestId: request.requestId, decision } satisfies RunEvent);
     this.log('info', 'permission decided', {
       requestId: request.requestId,
@@ -297,6 +352,19 @@ export abstract class Run {
       by: decision.by,
     });
     return decision;
+  }
+
+  /** The agent's usage so far (totals): a run event, the status, and the budget check. */
+  protected recordUsage(usage: RunUsage): void {
+    this.record.usage = usage;
+    this.emitEvent({ type: 'usage', usage } satisfies RunEvent);
+    const over = budgetExceeded(this.record.budget, usage);
+    if (over === undefined || !this.live || this.ending !== undefined) return;
+    this.log('warning', 'subagent over budget', { reason: over });
+    void this.terminate({
+      state: 'failed',
+      error: { code: 'budget_exceeded', message: `budget exceeded: ${over}`, usage: { ...usage } },
+    });
   }
 
   protected emitEvent(event: AgentEvent): void {

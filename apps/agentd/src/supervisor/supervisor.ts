@@ -7,16 +7,21 @@ import type { AgentdErrorCode } from '../local-errors.js';
 import { logAt } from '../log/log-level.js';
 import { startRunSpan } from '../telemetry/run-span.js';
 import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
+import { ClaudeRun } from './claude-run.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
+import { ConversationRun } from './conversation-run.js';
 import { newHandle, newRunId } from './ids.js';
+import { type PermissionAnswer, PolicyBroker } from './permission-broker.js';
 import { PlainRun } from './plain-run.js';
 import { ProtocolRun } from './protocol-run.js';
 import { type Run, type RunContext, runFields } from './run.js';
-import type { PermissionBroker } from './run-event.js';
+import type { PermissionDecision } from './run-event.js';
 import { isTerminal, type RunIdentity, type TerminalState } from './run-record.js';
+import { budgetProblem, effectiveBudget } from './run-usage.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type {
   AgentEvent,
+  AgentProfile,
   LogEntry,
   SendOptions,
   SendResult,
@@ -40,11 +45,6 @@ export type SupervisorListeners = {
   event: (handle: string, event: AgentEvent) => void;
 };
 
-/** Nobody to ask: an agent's permission request is refused (by policy, the safe default). */
-const refuseAll: PermissionBroker = {
-  decide: async () => ({ outcome: 'cancelled', by: 'policy' }),
-};
-
 const TOTAL_KEY: Record<TerminalState, keyof SupervisorTotals> = {
   succeeded: 'succeeded',
   failed: 'failed',
@@ -61,6 +61,8 @@ export class Supervisor {
   private readonly emitter: TypedEmitter<SupervisorListeners>;
   private readonly logger: Logger | undefined;
   private readonly context: RunContext;
+  /** The default broker (profile policy, callers, operators); undefined when the options bring their own. */
+  private readonly broker: PolicyBroker | undefined;
   private paused = false;
   private draining = false;
   private ready = true;
@@ -80,11 +82,13 @@ export class Supervisor {
     this.config = checkConfig(options);
     this.logger = options.logger;
     this.emitter = new TypedEmitter((event, error) => this.listenerFailed(String(event), error));
+    const broker = options.permissions === undefined ? new PolicyBroker() : undefined;
+    this.broker = broker;
     this.context = {
       limits: () => this.config.limits,
       log: (level, msg, fields) => this.log(level, msg, fields),
       listenerFailed: (name, error) => this.listenerFailed(name, error),
-      permissions: options.permissions ?? refuseAll,
+      permissions: options.permissions ?? (broker as PolicyBroker),
     };
   }
 
@@ -119,6 +123,7 @@ export class Supervisor {
     this.onChange(run);
     run.callObserver('onStart', () => observer.onStart?.(run.status()));
     const unobserve = observer.onEvent === undefined ? undefined : run.observe(observer.onEvent);
+    const unanswer = observer.onPermission === undefined ? undefined : run.answerWith(observer.onPermission);
     const endSpan = startRunSpan({ handle: run.handle, runId: run.runId, agent: run.profile.name }, () =>
       run.start(request.instruction),
     );
@@ -135,6 +140,7 @@ export class Supervisor {
     } finally {
       signal?.removeEventListener('abort', onAbort);
       unobserve?.();
+      unanswer?.();
     }
     return run.status();
   }
@@ -159,7 +165,23 @@ export class Supervisor {
     const { limits } = this.config;
     const text = checkText(message, 'message', limits.maxInstructionBytes);
     const timeoutMs = checkTimeout(options.timeoutMs ?? session.timeoutMs, limits.maxTimeoutMs);
-    return session.send(text, timeoutMs, signal, options.onEvent);
+    return session.send(text, timeoutMs, signal, options);
+  }
+
+  /**
+   * Answers a run's pending permission request (an operator's answer): an option id the agent
+   * offered, or `{allow, always}`. Exactly one answer counts: a later one is refused with
+   * `already_decided`; a request that never was, with `unknown_request`.
+   */
+  approve(handle: string, requestId: string, answer: PermissionAnswer): PermissionDecision {
+    this.get(handle);
+    if (this.broker === undefined)
+      throw new LocalError<AgentdErrorCode>('invalid_request', 'permission requests are decided by the configured broker');
+    if (typeof requestId !== 'string' || requestId.length === 0)
+      throw new LocalError<AgentdErrorCode>('invalid_request', 'requestId must be a non-empty string');
+    const decision = this.broker.answer(handle, requestId, answer);
+    this.log('info', 'permission answered by an operator', { handle, requestId });
+    return decision;
   }
 
   status(handle: string): SubagentStatus {
@@ -255,7 +277,7 @@ export class Supervisor {
     this.draining = true;
     const live = this.liveRuns();
     this.log('info', 'supervisor draining', { live: live.length, deadlineMs });
-    for (const run of live) if (run instanceof ProtocolRun && run.idle) void run.close('draining');
+    for (const run of live) if (run instanceof ConversationRun && run.idle) void run.close('draining');
     let timer: NodeJS.Timeout | undefined;
     const expired = await Promise.race([
       Promise.all(live.map((run) => run.done)).then(() => false),
@@ -318,13 +340,13 @@ export class Supervisor {
         `unknown agent ${JSON.stringify(name)}; known: ${[...profiles.keys()].join(', ')}`,
       );
     }
-    const warm = request.warm === true;
-    if (warm && profile.mode !== 'protocol') {
-      throw new LocalError<AgentdErrorCode>(
-        'invalid_request',
-        `agent "${profile.name}" runs in plain mode; warm sessions need a protocol agent`,
-      );
+    const warm = warmFor(profile, request.warm);
+    if (request.budget !== undefined) {
+      const problem = budgetProblem(request.budget);
+      if (problem !== undefined)
+        throw new LocalError<AgentdErrorCode>('invalid_request', `budget${problem[0]} ${problem[1]}`);
     }
+    const budget = effectiveBudget(profile.budget, request.budget);
     const timeoutMs = checkTimeout(
       request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs,
       limits.maxTimeoutMs,
@@ -334,10 +356,27 @@ export class Supervisor {
       this.totals.evicted += 1;
       this.log('debug', 'finished run evicted', runFields(evicted));
     }
-    const identity: RunIdentity = { handle: newHandle(), runId: newRunId(), profile, warm, timeoutMs };
-    return profile.mode === 'plain'
-      ? new PlainRun(identity, this.context)
-      : new ProtocolRun(identity, this.context);
+    const identity: RunIdentity = {
+      handle: newHandle(),
+      runId: newRunId(),
+      profile,
+      warm,
+      timeoutMs,
+      ...(budget === undefined ? {} : { budget }),
+    };
+    switch (profile.mode) {
+      case 'plain':
+        return new PlainRun(identity, this.context);
+      case 'protocol':
+        return new ProtocolRun(identity, this.context);
+      case 'claude':
+        return new ClaudeRun(identity, this.context);
+      default:
+        throw new LocalError<AgentdErrorCode>(
+          'invalid_request',
+          `agent "${profile.name}": mode "${profile.mode}" is not available`,
+        );
+    }
   }
 
   private checkAdmission(what: 'spawn' | 'turn'): void {
@@ -362,9 +401,9 @@ export class Supervisor {
   }
 
   /** The warm session behind a handle; a one-shot run is refused. */
-  private session(handle: string): ProtocolRun {
+  private session(handle: string): ConversationRun {
     const run = this.get(handle);
-    if (!(run instanceof ProtocolRun) || !run.warm)
+    if (!(run instanceof ConversationRun) || !run.warm)
       throw new LocalError<AgentdErrorCode>('not_warm', 'this handle is a one-shot run, not a warm session');
     return run;
   }
@@ -381,7 +420,7 @@ export class Supervisor {
       this.totals.turns += 1;
       if (!from.warm) return;
       this.emitter.emit('turn', from.handle, from.turns);
-      if (this.draining && from instanceof ProtocolRun) void from.close('draining');
+      if (this.draining && from instanceof ConversationRun) void from.close('draining');
     });
   }
 
@@ -420,4 +459,19 @@ export class Supervisor {
     // Not re-emitted on 'log' when the failing listener is a log listener (it would loop).
     if (event !== 'log') this.emitter.emit('log', entry);
   }
+}
+
+/**
+ * Whether a run is a conversation: protocol agents when asked (`warm`), `claude` and `acp`
+ * agents unless asked not to be; plain agents never.
+ */
+function warmFor(profile: Pick<AgentProfile, 'name' | 'mode'>, requested: boolean | undefined): boolean {
+  if (profile.mode === 'claude' || profile.mode === 'acp') return requested !== false;
+  if (requested === true && profile.mode === 'plain') {
+    throw new LocalError<AgentdErrorCode>(
+      'invalid_request',
+      `agent "${profile.name}" runs in plain mode; warm sessions need a protocol, claude or acp agent`,
+    );
+  }
+  return requested === true;
 }

@@ -1,12 +1,42 @@
 /** Public data types of the Supervisor seam: profiles, limits, requests, statuses, events. */
 import type { Logger, LogLevel } from '@agentd/rpc-frame';
-import type { PermissionBroker } from './run-event.js';
+import type { PermissionBroker, PermissionOption, PermissionRequest, RunUsage, ToolCallView } from './run-event.js';
+
+/** Which agent protocol a profile speaks. */
+export type AgentMode = 'protocol' | 'plain' | 'claude' | 'acp';
+
+/** A permission pattern: a tool kind (`edit`), a tool name (`Read`), a name with an input glob (`Bash(git *)`), or `*`. */
+export type PermissionPattern = string;
+
+/** How a profile's agent permission requests are answered before anyone is asked. */
+export interface PermissionPolicy {
+  /** Requests matching one of these are allowed (unless a deny pattern matches too). */
+  allow?: PermissionPattern[];
+  /** Requests matching one of these are refused; deny wins over allow. */
+  deny?: PermissionPattern[];
+  /** What happens to a request no pattern matches. Default `ask`. */
+  default?: 'ask' | 'deny' | 'allow';
+  /** How long an asked request waits for an answer before it is denied. Default 300000 ms. */
+  timeoutMs?: number;
+}
+
+/** Stops a run that spends more (the run fails with `budget_exceeded`). */
+export interface RunBudget {
+  maxCostUsd?: number;
+  /** Input + output + cache tokens together. */
+  maxTokens?: number;
+}
 
 /** A named way to start a subagent. Running children keep the profile they were started with. */
 export interface AgentProfile {
   name: string;
-  /** `protocol`: NDJSON JSON-RPC on stdio (docs/agent-protocol.md). `plain`: instruction on stdin, stdout is the result. */
-  mode: 'protocol' | 'plain';
+  /**
+   * `protocol`: NDJSON JSON-RPC on stdio (docs/agent-protocol.md). `plain`: instruction on stdin,
+   * stdout is the result. `claude`: Claude Code's stream-json control protocol. `acp`: an Agent
+   * Client Protocol agent. `claude` and `acp` runs are conversations (warm unless asked otherwise).
+   */
+  mode: AgentMode;
+  /** The executable (`claude` mode: filled with `claude` by the config when absent). */
   command: string;
   /** Plain mode: `{instruction}` in an argument is replaced by the instruction (stdin then gets EOF at once). */
   args?: string[];
@@ -18,6 +48,16 @@ export interface AgentProfile {
   /** Per-run (per-turn for warm sessions) timeout; overrides `limits.defaultTimeoutMs`. */
   timeoutMs?: number;
   description?: string;
+  /** `claude`/`acp`: how the agent's permission requests are answered (default: ask, deny after 5 min). */
+  permissions?: PermissionPolicy;
+  /** Stops a run that spends more; a spawn request may set a tighter one. */
+  budget?: RunBudget;
+  /** A conversation waiting this long for its next message is closed; default `limits.warmIdleTimeoutMs`. */
+  idleTimeoutMs?: number;
+  /** `acp`: answer the agent's file-system methods (within the run's cwd). Default true. */
+  allowFileSystem?: boolean;
+  /** `acp`: answer the agent's terminal methods (within the run's cwd). Default true. */
+  allowTerminal?: boolean;
 }
 
 export interface SupervisorLimits {
@@ -48,9 +88,14 @@ export interface SpawnRequest {
   instruction: string;
   /** Resolve as soon as the child runs, with a handle to poll. */
   async?: boolean;
-  /** Keep a live session after the first turn (protocol agents only); drive it with `send`. */
+  /**
+   * Keep a live session after the first turn; drive it with `send`. Protocol agents: default
+   * false. `claude` and `acp` agents are conversations: default true (false ends the run after its first turn).
+   */
   warm?: boolean;
   timeoutMs?: number;
+  /** A budget for this run; where the profile has one too, each limit is the smaller of the two. */
+  budget?: RunBudget;
 }
 
 export type SubagentState =
@@ -71,7 +116,8 @@ type FailureCode =
   | 'output_too_large'
   | 'protocol_error' /* the child broke the agent protocol */
   | 'timeout'
-  | 'cancelled';
+  | 'cancelled'
+  | 'budget_exceeded' /* the run spent more than its budget */;
 
 export interface SubagentError {
   message: string;
@@ -82,6 +128,24 @@ export interface SubagentError {
   stderrTail?: string;
   /** `agent_error`: the `data` of the agent's JSON-RPC error, verbatim. */
   data?: unknown;
+  /** `budget_exceeded`: the usage at that moment. */
+  usage?: RunUsage;
+}
+
+/**
+ * A caller that can answer the agent's permission requests: resolves with the chosen option id,
+ * or undefined when it cannot answer (then the others, an operator or the timeout decide).
+ * `signal` aborts once the request is decided otherwise.
+ */
+export type PermissionAnswerer = (request: PermissionRequest, signal: AbortSignal) => Promise<string | undefined>;
+
+/** A permission request waiting for its answer, as the run's status shows it. */
+export interface PendingPermission {
+  requestId: string;
+  toolCall: ToolCallView;
+  options: PermissionOption[];
+  /** ISO time the request arrived. */
+  since: string;
 }
 
 /** Per-call observation of one spawn (the caller does not know the handle before `spawn` resolves). */
@@ -90,6 +154,8 @@ export interface SpawnObserver {
   onStart?: (status: SubagentStatus) => void;
   /** The run's agent events (progress, log, …) until `spawn` resolves. */
   onEvent?: (event: AgentEvent) => void;
+  /** Answers the agent's permission requests until `spawn` resolves. */
+  onPermission?: PermissionAnswerer;
 }
 
 export interface SendOptions {
@@ -97,6 +163,8 @@ export interface SendOptions {
   timeoutMs?: number;
   /** The agent's events during this turn. */
   onEvent?: (event: AgentEvent) => void;
+  /** Answers the agent's permission requests during this turn. */
+  onPermission?: PermissionAnswerer;
 }
 
 export interface SubagentStatus {
@@ -105,7 +173,7 @@ export interface SubagentStatus {
   /** Public identifier of this run (logs, `agent://run/<id>`). Not a capability. */
   runId: string;
   agent: string;
-  mode: 'protocol' | 'plain';
+  mode: AgentMode;
   state: SubagentState;
   terminal: boolean;
   startedAt: string;
@@ -126,6 +194,12 @@ export interface SubagentStatus {
   reason?: string;
   /** The last lines of stdout and stderr (bounded), live while it runs; a protocol agent's stderr only (its stdout is the protocol). */
   tail?: PlainTailLine[];
+  /** The agent's own session id (`claude`: the Claude Code session, resumable with `--resume`). */
+  sessionId?: string;
+  /** Tokens and cost so far (agents that report them). */
+  usage?: RunUsage;
+  /** Permission requests waiting for an answer (`Supervisor.approve`). */
+  pendingPermissions?: PendingPermission[];
 }
 
 /** One line of an agent's output, as kept in the bounded live tail. */
