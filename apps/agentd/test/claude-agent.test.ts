@@ -12,7 +12,12 @@ import { LocalError } from '@agentd/rpc-frame';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../src/supervisor/run-event.js';
 import type { Supervisor } from '../src/supervisor/supervisor.js';
-import { disposeAll, makeSupervisor, processGone, statusWhen } from '../src/supervisor/test-support/fixtures.js';
+import {
+  disposeAll,
+  makeSupervisor,
+  processGone,
+  statusWhen,
+} from '../src/supervisor/test-support/fixtures.js';
 import type { AgentEvent, AgentProfile, SubagentStatus } from '../src/supervisor/types.js';
 import { CLAUDE_MISSING_IN_CI, claudeProfile, claudeTests } from './support/claude-cli.js';
 import { ScriptedModel } from './support/scripted-model.js';
@@ -104,7 +109,13 @@ describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', 
     const first = await supervisor.spawn({ instruction: 'write hello.txt' }, undefined, {
       onEvent: (event) => events.push(event),
     });
-    expect(first).toMatchObject({ state: 'ready', mode: 'claude', warm: true, turns: 1, output: 'Wrote hello.txt.' });
+    expect(first).toMatchObject({
+      state: 'ready',
+      mode: 'claude',
+      warm: true,
+      turns: 1,
+      output: 'Wrote hello.txt.',
+    });
     expect(readFileSync(file, 'utf8')).toBe('hello from claude\n');
     expect(first.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.usage).toMatchObject({ inputTokens: 250, outputTokens: 30 });
@@ -208,7 +219,10 @@ describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', 
     m.enqueue({ text: 'expensive', usage: { input_tokens: 5000, output_tokens: 2000 } });
     const status = await supervisor.spawn({ instruction: 'think hard', budget: { maxCostUsd: 0.0001 } });
     expect(status.state).toBe('failed');
-    expect(status.error).toMatchObject({ code: 'budget_exceeded', usage: { inputTokens: 5000, outputTokens: 2000 } });
+    expect(status.error).toMatchObject({
+      code: 'budget_exceeded',
+      usage: { inputTokens: 5000, outputTokens: 2000 },
+    });
     expect(status.error?.usage?.costUsd).toBeGreaterThan(0.0001);
     expect(status.error?.message).toMatch(/maxCostUsd/);
     expect(status.usage?.costUsd).toBe(status.error?.usage?.costUsd);
@@ -230,7 +244,11 @@ describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', 
     await statusWhen(supervisor, h, (s) => (s.pendingPermissions?.length ?? 0) > 0);
     const requestId = supervisor.status(h).pendingPermissions?.[0]?.requestId ?? '';
     const cancelled = await supervisor.cancel(h, 'changed my mind');
-    expect(cancelled).toMatchObject({ state: 'cancelled', reason: 'changed my mind', error: { code: 'cancelled' } });
+    expect(cancelled).toMatchObject({
+      state: 'cancelled',
+      reason: 'changed my mind',
+      error: { code: 'cancelled' },
+    });
     expect(cancelled.error?.signal ?? null).toBeNull();
     expect(cancelled.pendingPermissions).toBeUndefined();
     expect(refusalCode(() => supervisor.approve(h, requestId, 'allow'))).toBe('already_decided');
@@ -241,7 +259,12 @@ describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', 
   it('fails clearly when the CLI dies mid-turn', async () => {
     const { supervisor, model: m } = await setup();
     let release: () => void = () => {};
-    m.enqueue({ text: 'too late', hold: new Promise<void>((resolve) => { release = resolve; }) });
+    m.enqueue({
+      text: 'too late',
+      hold: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    });
     const { handle, spawned } = spawnLater(supervisor, { instruction: 'take your time' });
     const h = await handle;
     await m.mainRequestCount(1);

@@ -107,23 +107,33 @@ const permissionsSchema: JsonObject = {
   description:
     "claude/acp: how the agent's permission requests are answered before anyone is asked. Patterns: '*', a tool kind ('read', 'edit', 'execute', 'search', 'fetch', …), a tool name ('Read', 'mcp__github__*'), either with an input glob in parentheses ('Bash(git *)').",
   properties: {
-    allow: permissionPatterns('Requests matching one of these are allowed (unless a deny pattern matches too).'),
+    allow: permissionPatterns(
+      'Requests matching one of these are allowed (unless a deny pattern matches too).',
+    ),
     deny: permissionPatterns('Requests matching one of these are denied; deny wins over allow.'),
     default: {
       enum: ['ask', 'deny', 'allow'],
       description:
         "What a request no pattern matches gets: 'ask' (a pending decision the caller or an operator answers; default), 'deny' or 'allow'.",
     },
-    timeoutMs: positiveInt('How long an asked request waits for an answer before it is denied (default 300000).', 2_147_483_647),
+    timeoutMs: positiveInt(
+      'How long an asked request waits for an answer before it is denied (default 300000).',
+      2_147_483_647,
+    ),
   },
 };
 
 const budgetSchema: JsonObject = {
   type: 'object',
   additionalProperties: false,
-  description: "Stops a run that spends more: it ends 'failed' with code budget_exceeded and the usage at that moment.",
+  description:
+    "Stops a run that spends more: it ends 'failed' with code budget_exceeded and the usage at that moment.",
   properties: {
-    maxCostUsd: { type: 'number', exclusiveMinimum: 0, description: 'Largest cost of one run in US dollars.' },
+    maxCostUsd: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'Largest cost of one run in US dollars.',
+    },
     maxTokens: positiveInt('Largest number of tokens (input, output and cache together) of one run.'),
   },
 };
@@ -134,7 +144,6 @@ const agentProfileSchema: JsonObject = {
   required: ['mode'],
   // Only Claude Code has a default executable.
   if: { properties: { mode: { const: 'claude' } } },
-  then: {},
   else: { required: ['command'], properties: { command: { type: 'string' } } },
   properties: {
     mode: {
@@ -145,7 +154,8 @@ const agentProfileSchema: JsonObject = {
     command: {
       type: 'string',
       minLength: 1,
-      description: "Executable to spawn (PATH lookup applies). Default 'claude' in claude mode; required otherwise.",
+      description:
+        "Executable to spawn (PATH lookup applies). Default 'claude' in claude mode; required otherwise.",
     },
     args: {
       type: 'array',
@@ -181,7 +191,8 @@ const agentProfileSchema: JsonObject = {
     },
     allowTerminal: {
       type: 'boolean',
-      description: "acp: answer the agent's terminal/* methods within the run's working directory (default true).",
+      description:
+        "acp: answer the agent's terminal/* methods within the run's working directory (default true).",
     },
   },
 };

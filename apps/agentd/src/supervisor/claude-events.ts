@@ -40,9 +40,17 @@ export function toolKind(name: string): ToolKind {
 
 /** The one input a person reads first: the command, the file, the URL, the pattern. */
 function primaryInput(name: string, input: Json): string | undefined {
-  const pick = (key: string): string | undefined => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
+  const pick = (key: string): string | undefined =>
+    typeof input[key] === 'string' ? (input[key] as string) : undefined;
   if (name === 'Bash') return pick('command');
-  return pick('file_path') ?? pick('notebook_path') ?? pick('url') ?? pick('pattern') ?? pick('path') ?? pick('query');
+  return (
+    pick('file_path') ??
+    pick('notebook_path') ??
+    pick('url') ??
+    pick('pattern') ??
+    pick('path') ??
+    pick('query')
+  );
 }
 
 /** A tool call's first view, from a `tool_use` block (or a permission request's tool and input). */
@@ -54,10 +62,13 @@ export function toolCallView(id: string, name: string, input: unknown): ToolCall
     name,
     kind: toolKind(name),
     status: 'pending',
-    title: primary === undefined ? name : `${name}${name === 'Bash' ? ':' : ''} ${bounded(oneLine(primary), 120)}`,
+    title:
+      primary === undefined ? name : `${name}${name === 'Bash' ? ':' : ''} ${bounded(oneLine(primary), 120)}`,
     input: bounded(primary ?? JSON.stringify(fields), INPUT_CHARS),
   };
-  const locations = [fields.file_path, fields.notebook_path].filter((v): v is string => typeof v === 'string');
+  const locations = [fields.file_path, fields.notebook_path].filter(
+    (v): v is string => typeof v === 'string',
+  );
   if (locations.length > 0) view.locations = locations;
   return view;
 }
@@ -68,7 +79,9 @@ export function assistantBlockEvents(block: Json): RunEvent[] {
   if (block.type === 'thinking' && typeof block.thinking === 'string')
     return [{ type: 'thought', text: block.thinking }];
   if (block.type !== 'tool_use' || typeof block.id !== 'string' || typeof block.name !== 'string') return [];
-  const events: RunEvent[] = [{ type: 'tool_call', toolCall: toolCallView(block.id, block.name, block.input) }];
+  const events: RunEvent[] = [
+    { type: 'tool_call', toolCall: toolCallView(block.id, block.name, block.input) },
+  ];
   if (block.name === 'TodoWrite') {
     const entries = planEntries(block.input);
     if (entries !== undefined) events.push({ type: 'plan', entries });
@@ -79,7 +92,11 @@ export function assistantBlockEvents(block: Json): RunEvent[] {
 /** The tool call as finished, from a `tool_result` block. */
 export function finishedToolCall(call: ToolCallView, result: Json): ToolCallView {
   const failed = result.is_error === true;
-  return { ...call, status: failed ? 'failed' : 'completed', output: bounded(resultText(result.content), OUTPUT_CHARS) };
+  return {
+    ...call,
+    status: failed ? 'failed' : 'completed',
+    output: bounded(resultText(result.content), OUTPUT_CHARS),
+  };
 }
 
 /** The diff a successful Write/Edit/MultiEdit made, from its input. */
@@ -91,11 +108,22 @@ export function diffOf(name: string, input: unknown): RunEvent | undefined {
   if (name === 'Write' && typeof fields.content === 'string')
     return { type: 'diff', path, newText: bounded(fields.content, DIFF_CHARS) };
   if (name === 'Edit' && typeof fields.old_string === 'string' && typeof fields.new_string === 'string')
-    return { type: 'diff', path, oldText: bounded(fields.old_string, DIFF_CHARS), newText: bounded(fields.new_string, DIFF_CHARS) };
+    return {
+      type: 'diff',
+      path,
+      oldText: bounded(fields.old_string, DIFF_CHARS),
+      newText: bounded(fields.new_string, DIFF_CHARS),
+    };
   if (name === 'MultiEdit' && Array.isArray(fields.edits)) {
     const edits = fields.edits.filter((e): e is Json => typeof e === 'object' && e !== null);
-    const join = (key: string): string => edits.map((e) => (typeof e[key] === 'string' ? e[key] : '')).join('\n…\n');
-    return { type: 'diff', path, oldText: bounded(join('old_string'), DIFF_CHARS), newText: bounded(join('new_string'), DIFF_CHARS) };
+    const join = (key: string): string =>
+      edits.map((e) => (typeof e[key] === 'string' ? e[key] : '')).join('\n…\n');
+    return {
+      type: 'diff',
+      path,
+      oldText: bounded(join('old_string'), DIFF_CHARS),
+      newText: bounded(join('new_string'), DIFF_CHARS),
+    };
   }
   return undefined;
 }
@@ -142,6 +170,6 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-export function bounded(text: string, max: number): string {
+function bounded(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -59,8 +59,14 @@ const DENIED_BY: Record<PermissionDecision['by'], string> = {
 };
 
 /** The `can_use_tool` response for a decision. */
-export function permissionResponse(decision: PermissionDecision, request: Record<string, unknown>): Record<string, unknown> {
-  if (decision.outcome === 'selected' && (decision.kind === 'allow_once' || decision.kind === 'allow_always')) {
+export function permissionResponse(
+  decision: PermissionDecision,
+  request: Record<string, unknown>,
+): Record<string, unknown> {
+  if (
+    decision.outcome === 'selected' &&
+    (decision.kind === 'allow_once' || decision.kind === 'allow_always')
+  ) {
     const response: Record<string, unknown> = { behavior: 'allow', updatedInput: request.input ?? {} };
     if (decision.kind === 'allow_always' && Array.isArray(request.permission_suggestions))
       response.updatedPermissions = request.permission_suggestions;

@@ -7,15 +7,21 @@
 import { LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { ChildHost } from './child-host.js';
-import { claudeArgs, permissionOptions, permissionResponse, turnResult, type ClaudeTurnResult } from './claude-protocol.js';
 import { assistantBlockEvents, diffOf, finishedToolCall, toolCallView, usageOf } from './claude-events.js';
+import {
+  type ClaudeTurnResult,
+  claudeArgs,
+  permissionOptions,
+  permissionResponse,
+  turnResult,
+} from './claude-protocol.js';
 import { type ClaudeMessage, ClaudeStream } from './claude-stream.js';
 import { ConversationRun } from './conversation-run.js';
 import { type ExitFacts, endedDuringTurn, type Outcome, protocolOutcome } from './exit-outcome.js';
 import { OutputLines, stderrEvent } from './output-lines.js';
 import type { RunContext } from './run.js';
-import type { RunIdentity } from './run-record.js';
 import type { RunUsage, ToolCallView } from './run-event.js';
+import type { RunIdentity } from './run-record.js';
 import { addUsage, ZERO_USAGE } from './run-usage.js';
 import type { AgentProfile, PlainTailLine, SendResult } from './types.js';
 
@@ -59,9 +65,14 @@ export class ClaudeRun extends ConversationRun {
   /** Stops the turn gracefully (interrupt, then stdin EOF), kills after the grace. */
   override async cancel(reason: string): Promise<void> {
     if (!this.live) return;
-    if (this.ending !== undefined || this.host?.alive !== true || this.stream === undefined) return super.cancel(reason);
+    if (this.ending !== undefined || this.host?.alive !== true || this.stream === undefined)
+      return super.cancel(reason);
     this.log('info', 'subagent cancel requested', { reason });
-    this.ending = { state: 'cancelled', reason, error: { code: 'cancelled', message: `cancelled: ${reason}` } };
+    this.ending = {
+      state: 'cancelled',
+      reason,
+      error: { code: 'cancelled', message: `cancelled: ${reason}` },
+    };
     this.stopTimers();
     this.turn?.abort.abort();
     void this.stream.control('interrupt');
@@ -77,11 +88,17 @@ export class ClaudeRun extends ConversationRun {
   protected attach(host: ChildHost, instruction: string): void {
     this.stderr = new OutputLines((_stream, text) => this.emitEvent(stderrEvent(text)));
     this.stderr.follow('stderr', host.child.stderr);
-    this.stream = new ClaudeStream(host.child.stdout, host.child.stdin, this.context.limits().maxOutputBytes, {
-      onMessage: (message) => this.onMessage(message),
-      onControlRequest: (subtype, request, signal) => this.onControlRequest(subtype, request, signal),
-      onViolation: (reason, code) => void this.terminate({ state: 'failed', error: { code, message: reason } }),
-    });
+    this.stream = new ClaudeStream(
+      host.child.stdout,
+      host.child.stdin,
+      this.context.limits().maxOutputBytes,
+      {
+        onMessage: (message) => this.onMessage(message),
+        onControlRequest: (subtype, request, signal) => this.onControlRequest(subtype, request, signal),
+        onViolation: (reason, code) =>
+          void this.terminate({ state: 'failed', error: { code, message: reason } }),
+      },
+    );
     void this.done.then(() => this.stream?.close());
     void this.stream.control('initialize', { hooks: null });
     this.background(this.firstTurn(instruction));
@@ -106,7 +123,13 @@ export class ClaudeRun extends ConversationRun {
       throw endedDuringTurn(this.record);
     }
     this.completeTurn(result);
-    return { handle: this.handle, turn: this.record.turns, reply: result, isError: result.isError, output: result.text };
+    return {
+      handle: this.handle,
+      turn: this.record.turns,
+      reply: result,
+      isError: result.isError,
+      output: result.text,
+    };
   }
 
   protected abortTurn(): void {
@@ -121,11 +144,15 @@ export class ClaudeRun extends ConversationRun {
   private async firstTurn(instruction: string): Promise<void> {
     const result = await this.runTurn(instruction, this.record.timeoutMs);
     if (result === undefined) return;
-    if (this.record.warm) return this.completeTurn(result);
+    if (this.record.warm) {
+      this.completeTurn(result);
+      return;
+    }
     this.record.turns = 1;
     this.recordResult(result);
     this.emitTurn();
-    if (result.isError) this.finish('failed', { error: { code: 'agent_error', message: result.text, data: result } });
+    if (result.isError)
+      this.finish('failed', { error: { code: 'agent_error', message: result.text, data: result } });
     else this.finish('succeeded', { result: this.record.result, output: result.text });
   }
 
@@ -170,10 +197,11 @@ export class ClaudeRun extends ConversationRun {
   }
 
   private onMessage(message: ClaudeMessage): void {
-    if (typeof message.session_id === 'string' && message.session_id !== '') this.record.sessionId = message.session_id;
-    if (message.type === 'assistant') return this.onAssistant(message);
-    if (message.type === 'user') return this.onToolResults(message);
-    if (message.type === 'result') return this.onResult(message);
+    if (typeof message.session_id === 'string' && message.session_id !== '')
+      this.record.sessionId = message.session_id;
+    if (message.type === 'assistant') this.onAssistant(message);
+    else if (message.type === 'user') this.onToolResults(message);
+    else if (message.type === 'result') this.onResult(message);
   }
 
   private onAssistant(message: ClaudeMessage): void {
@@ -209,7 +237,10 @@ export class ClaudeRun extends ConversationRun {
       const finished = finishedToolCall(call.view, fields);
       this.toolCalls.delete(fields.tool_use_id);
       this.emitEvent({ type: 'tool_call', toolCall: finished });
-      const diff = finished.status === 'completed' && call.view.name !== undefined ? diffOf(call.view.name, call.input) : undefined;
+      const diff =
+        finished.status === 'completed' && call.view.name !== undefined
+          ? diffOf(call.view.name, call.input)
+          : undefined;
       if (diff !== undefined) this.emitEvent(diff);
     }
   }
@@ -242,9 +273,15 @@ export class ClaudeRun extends ConversationRun {
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
     if (subtype !== 'can_use_tool')
-      throw new LocalError<AgentdErrorCode>('invalid_request', `agentd does not answer ${JSON.stringify(subtype)} requests`);
+      throw new LocalError<AgentdErrorCode>(
+        'invalid_request',
+        `agentd does not answer ${JSON.stringify(subtype)} requests`,
+      );
     const name = typeof request.tool_name === 'string' ? request.tool_name : 'tool';
-    const toolUseId = typeof request.tool_use_id === 'string' ? request.tool_use_id : `permission-${String(request.request_id)}`;
+    const toolUseId =
+      typeof request.tool_use_id === 'string'
+        ? request.tool_use_id
+        : `permission-${String(request.request_id)}`;
     const known = this.toolCalls.get(toolUseId)?.view;
     const toolCall = known ?? toolCallView(toolUseId, name, request.input);
     const requestId = toolUseId;

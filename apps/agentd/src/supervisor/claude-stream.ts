@@ -6,8 +6,8 @@
  * (tool results) and result messages, control responses and `control_cancel_request`s.
  */
 import { randomUUID } from 'node:crypto';
-import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 
 export type ClaudeMessage = Record<string, unknown> & { type: string };
 
@@ -15,7 +15,11 @@ export interface ClaudeStreamEvents {
   /** Every message but control traffic. */
   onMessage(message: ClaudeMessage): void;
   /** The CLI asks for an answer (`can_use_tool`, …): resolve with the response payload. */
-  onControlRequest(subtype: string, request: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  onControlRequest(
+    subtype: string,
+    request: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>>;
   /** The CLI broke the protocol (a line that is not a JSON object, a line past the size limit). */
   onViolation(reason: string, code: 'protocol_error' | 'output_too_large'): void;
 }
@@ -52,9 +56,14 @@ export class ClaudeStream {
   }
 
   /** A control request to the CLI; resolves with its response (undefined when the stream ends first). */
-  control(subtype: string, fields: Record<string, unknown> = {}): Promise<Record<string, unknown> | undefined> {
+  control(
+    subtype: string,
+    fields: Record<string, unknown> = {},
+  ): Promise<Record<string, unknown> | undefined> {
     const requestId = randomUUID();
-    const answer = new Promise<Record<string, unknown> | undefined>((resolve) => this.waiting.set(requestId, resolve));
+    const answer = new Promise<Record<string, unknown> | undefined>((resolve) =>
+      this.waiting.set(requestId, resolve),
+    );
     this.write({ type: 'control_request', request_id: requestId, request: { subtype, ...fields } });
     return answer;
   }
@@ -104,15 +113,25 @@ export class ClaudeStream {
     } catch {
       message = undefined;
     }
-    if (typeof message !== 'object' || message === null || typeof (message as ClaudeMessage).type !== 'string') {
-      this.violate(`claude wrote a line that is not a stream-json message: ${preview(text)}`, 'protocol_error');
+    if (
+      typeof message !== 'object' ||
+      message === null ||
+      typeof (message as ClaudeMessage).type !== 'string'
+    ) {
+      this.violate(
+        `claude wrote a line that is not a stream-json message: ${preview(text)}`,
+        'protocol_error',
+      );
       return;
     }
     this.dispatch(message as ClaudeMessage);
   }
 
   private dispatch(message: ClaudeMessage): void {
-    if (message.type === 'control_request') return this.answer(message);
+    if (message.type === 'control_request') {
+      this.answer(message);
+      return;
+    }
     if (message.type === 'control_cancel_request') {
       const id = String(message.request_id);
       this.answering.get(id)?.abort();
@@ -142,11 +161,19 @@ export class ClaudeStream {
     this.events
       .onControlRequest(subtype, request, controller.signal)
       .then(
-        (response) => this.write({ type: 'control_response', response: { subtype: 'success', request_id: requestId, response } }),
+        (response) =>
+          this.write({
+            type: 'control_response',
+            response: { subtype: 'success', request_id: requestId, response },
+          }),
         (error: unknown) =>
           this.write({
             type: 'control_response',
-            response: { subtype: 'error', request_id: requestId, error: error instanceof Error ? error.message : String(error) },
+            response: {
+              subtype: 'error',
+              request_id: requestId,
+              error: error instanceof Error ? error.message : String(error),
+            },
           }),
       )
       .finally(() => this.answering.delete(requestId));

@@ -37,7 +37,8 @@ export abstract class ConversationRun extends Run {
         `the session has ended (${this.ending?.state ?? this.record.state})`,
       );
     }
-    if (this.answering) throw new LocalError<AgentdErrorCode>('busy', 'the session is still answering a turn');
+    if (this.answering)
+      throw new LocalError<AgentdErrorCode>('busy', 'the session is still answering a turn');
   }
 
   /**
@@ -92,7 +93,10 @@ export abstract class ConversationRun extends Run {
       onAbort = () => {
         this.abortTurn('aborted by the caller');
         reject(
-          new LocalError<AgentdErrorCode>('aborted', 'the caller stopped waiting; the agent was asked to cancel the turn'),
+          new LocalError<AgentdErrorCode>(
+            'aborted',
+            'the caller stopped waiting; the agent was asked to cancel the turn',
+          ),
         );
       };
       signal.addEventListener('abort', onAbort, { once: true });

@@ -5,7 +5,14 @@ import type { PermissionRequest, PermissionSubject } from './run-event.js';
 
 const request = (requestId: string): PermissionRequest => ({
   requestId,
-  toolCall: { id: requestId, title: 'Write a.txt', kind: 'edit', status: 'pending', name: 'Write', input: '/w/a.txt' },
+  toolCall: {
+    id: requestId,
+    title: 'Write a.txt',
+    kind: 'edit',
+    status: 'pending',
+    name: 'Write',
+    input: '/w/a.txt',
+  },
   options: [
     { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
     { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
@@ -33,13 +40,17 @@ describe('PolicyBroker', () => {
   it('decides by policy without asking', async () => {
     const broker = new PolicyBroker();
     const signal = new AbortController().signal;
-    await expect(broker.decide(subject({ policy: { allow: ['edit'] } }), request('a'), signal)).resolves.toEqual({
+    await expect(
+      broker.decide(subject({ policy: { allow: ['edit'] } }), request('a'), signal),
+    ).resolves.toEqual({
       outcome: 'selected',
       optionId: 'allow',
       kind: 'allow_once',
       by: 'policy',
     });
-    await expect(broker.decide(subject({ policy: { default: 'deny' } }), request('b'), signal)).resolves.toMatchObject({
+    await expect(
+      broker.decide(subject({ policy: { default: 'deny' } }), request('b'), signal),
+    ).resolves.toMatchObject({
       optionId: 'deny',
       by: 'policy',
     });

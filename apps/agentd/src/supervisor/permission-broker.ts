@@ -37,14 +37,21 @@ export class PolicyBroker implements PermissionBroker {
     return this.pending.size;
   }
 
-  decide(subject: PermissionSubject, request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
+  decide(
+    subject: PermissionSubject,
+    request: PermissionRequest,
+    signal: AbortSignal,
+  ): Promise<PermissionDecision> {
     const key = keyOf(subject.handle, request.requestId);
     if (signal.aborted) return Promise.resolve(this.remember(key, { outcome: 'cancelled', by: 'cancelled' }));
     const verdict = evaluatePolicy(subject.policy, request.toolCall);
     if (verdict !== 'ask') {
       const option = pick(request.options, verdict === 'allow', false);
       return Promise.resolve(
-        this.remember(key, option === undefined ? { outcome: 'cancelled', by: 'policy' } : selected(option, 'policy')),
+        this.remember(
+          key,
+          option === undefined ? { outcome: 'cancelled', by: 'policy' } : selected(option, 'policy'),
+        ),
       );
     }
     return new Promise((resolve) => {
@@ -85,8 +92,14 @@ export class PolicyBroker implements PermissionBroker {
     if (pending === undefined) {
       const by = this.decided.get(key);
       if (by !== undefined)
-        throw new LocalError<AgentdErrorCode>('already_decided', `permission request ${requestId} was already decided (by ${by})`);
-      throw new LocalError<AgentdErrorCode>('unknown_request', `no pending permission request ${JSON.stringify(requestId)} on this run`);
+        throw new LocalError<AgentdErrorCode>(
+          'already_decided',
+          `permission request ${requestId} was already decided (by ${by})`,
+        );
+      throw new LocalError<AgentdErrorCode>(
+        'unknown_request',
+        `no pending permission request ${JSON.stringify(requestId)} on this run`,
+      );
     }
     const option =
       typeof answer === 'string'
@@ -94,7 +107,10 @@ export class PolicyBroker implements PermissionBroker {
         : pick(pending.request.options, answer.allow, answer.always === true);
     if (option === undefined) {
       const offered = pending.request.options.map((o) => o.optionId).join(', ');
-      throw new LocalError<AgentdErrorCode>('invalid_request', `no such option for this request; offered: ${offered}`);
+      throw new LocalError<AgentdErrorCode>(
+        'invalid_request',
+        `no such option for this request; offered: ${offered}`,
+      );
     }
     const decision = selected(option, 'operator');
     pending.settle(decision);

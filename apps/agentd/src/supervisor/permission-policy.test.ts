@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { checkPermissionPolicy, evaluatePolicy, matches, patternProblem } from './permission-policy.js';
 import type { ToolCallView } from './run-event.js';
 
-const call = (name: string | undefined, kind: ToolCallView['kind'], input?: string, locations?: string[]): ToolCallView => ({
+const call = (
+  name: string | undefined,
+  kind: ToolCallView['kind'],
+  input?: string,
+  locations?: string[],
+): ToolCallView => ({
   id: 't1',
   title: name ?? kind,
   kind,
@@ -50,6 +55,11 @@ describe('permission patterns', () => {
   });
 });
 
+/** The field a refused policy names. */
+function fieldOf(checked: ReturnType<typeof checkPermissionPolicy>): string | undefined {
+  return Array.isArray(checked) ? checked[0] : undefined;
+}
+
 describe('permission policy', () => {
   const bash = call('Bash', 'execute', 'git push');
   it('lets deny win over allow, then allow, then the default (ask)', () => {
@@ -69,9 +79,15 @@ describe('permission policy', () => {
     });
     expect(checkPermissionPolicy([])).toEqual(['', 'must be an object']);
     expect(checkPermissionPolicy({ allow: 'Read' })).toEqual(['.allow', 'must be an array of patterns']);
-    expect(checkPermissionPolicy({ deny: ['ok', 'x('] })[0]).toBe('.deny[1]');
-    expect(checkPermissionPolicy({ default: 'maybe' })).toEqual(['.default', 'must be "ask", "deny" or "allow"']);
-    expect(checkPermissionPolicy({ timeoutMs: 0 })[0]).toBe('.timeoutMs');
-    expect(checkPermissionPolicy({ alow: [] })).toEqual(['.alow', 'unknown key (allow, deny, default, timeoutMs)']);
+    expect(fieldOf(checkPermissionPolicy({ deny: ['ok', 'x('] }))).toBe('.deny[1]');
+    expect(checkPermissionPolicy({ default: 'maybe' })).toEqual([
+      '.default',
+      'must be "ask", "deny" or "allow"',
+    ]);
+    expect(fieldOf(checkPermissionPolicy({ timeoutMs: 0 }))).toBe('.timeoutMs');
+    expect(checkPermissionPolicy({ alow: [] })).toEqual([
+      '.alow',
+      'unknown key (allow, deny, default, timeoutMs)',
+    ]);
   });
 });

@@ -116,7 +116,10 @@ export function checkPermissionPolicy(value: unknown): PermissionPolicy | [strin
   const timeoutMs = policy.timeoutMs;
   if (
     timeoutMs !== undefined &&
-    (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 2_147_483_647)
+    (typeof timeoutMs !== 'number' ||
+      !Number.isSafeInteger(timeoutMs) ||
+      timeoutMs < 1 ||
+      timeoutMs > 2_147_483_647)
   )
     return ['.timeoutMs', 'must be an integer from 1 to 2147483647'];
   const copy: PermissionPolicy = {};

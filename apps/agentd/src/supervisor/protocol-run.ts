@@ -5,6 +5,7 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import { parseLogLevel } from '../log/log-level.js';
 import type { ChildHost } from './child-host.js';
+import { ConversationRun } from './conversation-run.js';
 import {
   agentError,
   type ExitFacts,
@@ -14,7 +15,6 @@ import {
 } from './exit-outcome.js';
 import { OutputLines, stderrEvent } from './output-lines.js';
 import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
-import { ConversationRun } from './conversation-run.js';
 import { outputOf } from './run-record.js';
 import type { AgentEvent, AgentProfile, PlainTailLine, SendResult } from './types.js';
 

@@ -13,7 +13,7 @@ export const ZERO_USAGE: Readonly<RunUsage> = Object.freeze({
   cacheWriteTokens: 0,
 });
 
-export function totalTokens(usage: RunUsage): number {
+function totalTokens(usage: RunUsage): number {
   return usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
 }
 
@@ -42,7 +42,10 @@ export function budgetExceeded(budget: RunBudget | undefined, usage: RunUsage): 
 }
 
 /** The run's budget: each limit is the tighter of the profile's and the request's. */
-export function effectiveBudget(profile: RunBudget | undefined, request: RunBudget | undefined): RunBudget | undefined {
+export function effectiveBudget(
+  profile: RunBudget | undefined,
+  request: RunBudget | undefined,
+): RunBudget | undefined {
   if (profile === undefined) return request;
   if (request === undefined) return profile;
   const budget: RunBudget = {};
@@ -58,7 +61,8 @@ export function budgetProblem(value: unknown): [string, string] | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['', 'must be an object'];
   const budget = value as Record<string, unknown>;
   for (const key of Object.keys(budget)) {
-    if (key !== 'maxCostUsd' && key !== 'maxTokens') return [`.${key}`, 'unknown key (maxCostUsd, maxTokens)'];
+    if (key !== 'maxCostUsd' && key !== 'maxTokens')
+      return [`.${key}`, 'unknown key (maxCostUsd, maxTokens)'];
   }
   const cost = budget.maxCostUsd;
   if (cost !== undefined && (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0))

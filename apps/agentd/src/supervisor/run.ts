@@ -14,6 +14,14 @@ import {
   type Outcome,
   spawnFailedOutcome,
 } from './exit-outcome.js';
+import type {
+  PermissionBroker,
+  PermissionDecision,
+  PermissionRequest,
+  PermissionSubject,
+  RunEvent,
+  RunUsage,
+} from './run-event.js';
 import {
   type Ending,
   isTerminal,
@@ -23,14 +31,6 @@ import {
   type TerminalState,
   toStatus,
 } from './run-record.js';
-import type {
-  PermissionBroker,
-  PermissionDecision,
-  PermissionRequest,
-  PermissionSubject,
-  RunEvent,
-  RunUsage,
-} from './run-event.js';
 import { budgetExceeded } from './run-usage.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type {
@@ -336,7 +336,12 @@ export abstract class Run {
     if (aborted.aborted) decision = { outcome: 'cancelled', by: 'cancelled' };
     else {
       const { requestId, toolCall, options } = request;
-      this.pendingPermissions.set(requestId, { requestId, toolCall, options, since: new Date().toISOString() });
+      this.pendingPermissions.set(requestId, {
+        requestId,
+        toolCall,
+        options,
+        since: new Date().toISOString(),
+      });
       this.changed();
       try {
         decision = await this.context.permissions.decide(subject, request, aborted);
@@ -345,7 +350,11 @@ export abstract class Run {
         if (this.live) this.changed();
       }
     }
-    this.emitEvent({ type: 'permission_decision', requestId: request.requestId, decision } satisfies RunEvent);
+    this.emitEvent({
+      type: 'permission_decision',
+      requestId: request.requestId,
+      decision,
+    } satisfies RunEvent);
     this.log('info', 'permission decided', {
       requestId: request.requestId,
       outcome: decision.outcome === 'selected' ? decision.kind : 'cancelled',

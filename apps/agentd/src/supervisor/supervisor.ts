@@ -176,7 +176,10 @@ export class Supervisor {
   approve(handle: string, requestId: string, answer: PermissionAnswer): PermissionDecision {
     this.get(handle);
     if (this.broker === undefined)
-      throw new LocalError<AgentdErrorCode>('invalid_request', 'permission requests are decided by the configured broker');
+      throw new LocalError<AgentdErrorCode>(
+        'invalid_request',
+        'permission requests are decided by the configured broker',
+      );
     if (typeof requestId !== 'string' || requestId.length === 0)
       throw new LocalError<AgentdErrorCode>('invalid_request', 'requestId must be a non-empty string');
     const decision = this.broker.answer(handle, requestId, answer);

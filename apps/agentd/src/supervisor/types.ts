@@ -1,6 +1,12 @@
 /** Public data types of the Supervisor seam: profiles, limits, requests, statuses, events. */
 import type { Logger, LogLevel } from '@agentd/rpc-frame';
-import type { PermissionBroker, PermissionOption, PermissionRequest, RunUsage, ToolCallView } from './run-event.js';
+import type {
+  PermissionBroker,
+  PermissionOption,
+  PermissionRequest,
+  RunUsage,
+  ToolCallView,
+} from './run-event.js';
 
 /** Which agent protocol a profile speaks. */
 export type AgentMode = 'protocol' | 'plain' | 'claude' | 'acp';
@@ -137,7 +143,10 @@ export interface SubagentError {
  * or undefined when it cannot answer (then the others, an operator or the timeout decide).
  * `signal` aborts once the request is decided otherwise.
  */
-export type PermissionAnswerer = (request: PermissionRequest, signal: AbortSignal) => Promise<string | undefined>;
+export type PermissionAnswerer = (
+  request: PermissionRequest,
+  signal: AbortSignal,
+) => Promise<string | undefined>;
 
 /** A permission request waiting for its answer, as the run's status shows it. */
 export interface PendingPermission {

@@ -25,7 +25,7 @@ function findClaude(): string | undefined {
 }
 
 /** The native `claude` binary, when the pinned package installed it. */
-export const CLAUDE_BIN = findClaude();
+const CLAUDE_BIN = findClaude();
 
 /** The failure a Claude Code test reports under CI=true when the binary is missing. */
 export const CLAUDE_MISSING_IN_CI =
@@ -39,7 +39,12 @@ export function claudeTests(what: string): { run: boolean; failInCi: boolean } {
 }
 
 /** A `claude` profile against the scripted model at `baseUrl`, working in `cwd`. */
-export function claudeProfile(name: string, baseUrl: string, cwd: string, extra: Partial<AgentProfile> = {}): AgentProfile {
+export function claudeProfile(
+  name: string,
+  baseUrl: string,
+  cwd: string,
+  extra: Partial<AgentProfile> = {},
+): AgentProfile {
   const home = mkdtempSync(join(tmpdir(), 'agentd-claude-home-'));
   return {
     name,
