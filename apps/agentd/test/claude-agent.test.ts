@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ClaudeRun } from '../src/supervisor/claude-run.js';
+import { checkConfig } from '../src/supervisor/config-check.js';
+import { PolicyBroker } from '../src/supervisor/permission-broker.js';
 import type { RunEvent } from '../src/supervisor/run-event.js';
 import type { Supervisor } from '../src/supervisor/supervisor.js';
 import {
@@ -17,6 +20,7 @@ import {
   makeSupervisor,
   processGone,
   statusWhen,
+  TEST_LIMITS,
 } from '../src/supervisor/test-support/fixtures.js';
 import type { AgentEvent, AgentProfile, SubagentStatus } from '../src/supervisor/types.js';
 import { CLAUDE_MISSING_IN_CI, claudeProfile, claudeTests } from './support/claude-cli.js';
@@ -37,17 +41,19 @@ interface Setup {
   model: ScriptedModel;
   dir: string;
   file: string;
+  profile: AgentProfile;
 }
 
 async function setup(extra: Partial<AgentProfile> = {}, killGraceMs = 300): Promise<Setup> {
   model = await ScriptedModel.start();
   const dir = mkdtempSync(join(tmpdir(), 'agentd-claude-work-'));
+  const profile = claudeProfile('claude', model.url, dir, extra);
   const supervisor = makeSupervisor({
-    profiles: [claudeProfile('claude', model.url, dir, extra)],
+    profiles: [profile],
     defaultAgent: 'claude',
     limits: { defaultTimeoutMs: 60_000, killGraceMs },
   });
-  return { supervisor, model, dir, file: join(dir, 'hello.txt') };
+  return { supervisor, model, dir, file: join(dir, 'hello.txt'), profile };
 }
 
 /** The model asks to write `file`, then answers `after` once the tool result is back. */
@@ -226,6 +232,49 @@ describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', 
     expect(status.error?.usage?.costUsd).toBeGreaterThan(0.0001);
     expect(status.error?.message).toMatch(/maxCostUsd/);
     expect(status.usage?.costUsd).toBe(status.error?.usage?.costUsd);
+  });
+
+  it('stops a turn mid-way once its tokens pass maxTokens', async () => {
+    const {
+      supervisor,
+      model: m,
+      file,
+    } = await setup({ budget: { maxTokens: 50 }, permissions: { allow: ['*'] } });
+    scriptWrite(m, file, 'never reached');
+    const status = await supervisor.spawn({ instruction: 'write it' });
+    expect(status).toMatchObject({ state: 'failed', error: { code: 'budget_exceeded' } });
+    expect(status.error?.message).toMatch(/tokens is over maxTokens 50/);
+    expect(m.pending).toBeGreaterThan(0);
+  });
+
+  it('resumes a session in a new process with its id (--resume)', async () => {
+    const { supervisor, model: m, profile: claude } = await setup();
+    m.enqueue({ text: 'Noted: the password is swordfish.' });
+    const first = await supervisor.spawn({ instruction: 'remember: the password is swordfish' });
+    await supervisor.closeSession(first.handle);
+    const sessionId = first.sessionId ?? '';
+    m.enqueue({ text: 'It is swordfish.' });
+    // The same HOME and config dir: Claude Code keeps its sessions there.
+    const profile = { ...claude, name: 'resumed' };
+    const run = new ClaudeRun(
+      { handle: 'h-resume', runId: 'r-resume', profile, warm: true, timeoutMs: 60_000 },
+      {
+        limits: () =>
+          checkConfig({ profiles: [profile], defaultAgent: 'resumed', limits: TEST_LIMITS }).limits,
+        log: () => {},
+        listenerFailed: () => {},
+        permissions: new PolicyBroker(),
+      },
+      { resumeSessionId: sessionId },
+    );
+    run.start('what is the password?');
+    await run.until((r) => r.state !== 'starting' && r.state !== 'running');
+    expect(run.status()).toMatchObject({ state: 'ready', sessionId, output: 'It is swordfish.' });
+    const sent = JSON.stringify(m.mainRequests.at(-1)?.body.messages);
+    expect(sent).toContain('remember: the password is swordfish');
+    expect(sent).toContain('what is the password?');
+    await run.close('done');
+    expect(run.state).toBe('succeeded');
   });
 
   it('refuses a malformed spawn budget', async () => {
