@@ -5,7 +5,7 @@
  * budgets, cancel, idle timeout and a CLI that dies mid-turn end the run as they should, and
  * nothing is left pending. Without the binary: one SKIPPED line (a failure under CI=true).
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
@@ -30,10 +30,13 @@ const cli = claudeTests('apps/agentd claude mode tests');
 const WAIT = { timeout: 15_000, interval: 20 };
 
 let model: ScriptedModel | undefined;
+/** Each test's scratch directory (its working directory and Claude Code's HOME). */
+const scratch: string[] = [];
 afterEach(async () => {
   await disposeAll();
   await model?.close();
   model = undefined;
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 interface Setup {
@@ -46,8 +49,13 @@ interface Setup {
 
 async function setup(extra: Partial<AgentProfile> = {}, killGraceMs = 300): Promise<Setup> {
   model = await ScriptedModel.start();
-  const dir = mkdtempSync(join(tmpdir(), 'agentd-claude-work-'));
-  const profile = claudeProfile('claude', model.url, dir, extra);
+  const root = mkdtempSync(join(tmpdir(), 'agentd-claude-'));
+  scratch.push(root);
+  const dir = join(root, 'work');
+  const home = join(root, 'home');
+  mkdirSync(dir);
+  mkdirSync(home);
+  const profile = claudeProfile('claude', model.url, dir, home, extra);
   const supervisor = makeSupervisor({
     profiles: [profile],
     defaultAgent: 'claude',
@@ -192,16 +200,35 @@ describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', 
   });
 
   it("lets the spawning caller's answerer decide", async () => {
-    const { supervisor, model: m, file } = await setup({ permissions: { default: 'ask', deny: ['Bash'] } });
+    const {
+      supervisor,
+      model: m,
+      file,
+      dir,
+    } = await setup({ permissions: { default: 'ask', deny: ['Bash'] } });
     scriptWrite(m, file, 'ok');
     const asked: unknown[] = [];
     const { spawned } = spawnLater(supervisor, { instruction: 'write it' }, [], async (request) => {
       asked.push(request);
       return 'allow';
     });
-    expect(await spawned).toMatchObject({ state: 'ready' });
+    const ready = await spawned;
+    expect(ready).toMatchObject({ state: 'ready' });
     expect(asked).toHaveLength(1);
     expect(readFileSync(file, 'utf8')).toBe('hello from claude\n');
+    // The spawn's answerer is gone with the spawn: a later turn's request waits for another answer.
+    const again = join(dir, 'again.txt');
+    scriptWrite(m, again, 'asked again');
+    const events: AgentEvent[] = [];
+    const turn = supervisor.send(ready.handle, 'write again', undefined, { onEvent: (e) => events.push(e) });
+    const asking = await statusWhen(supervisor, ready.handle, (s) => (s.pendingPermissions?.length ?? 0) > 0);
+    expect(asked).toHaveLength(1);
+    supervisor.approve(ready.handle, asking.pendingPermissions?.[0]?.requestId ?? '', { allow: true });
+    expect(await turn).toMatchObject({ turn: 2, output: 'asked again' });
+    expect(readFileSync(again, 'utf8')).toBe('hello from claude\n');
+    expect((events as RunEvent[]).find((e) => e.type === 'permission_decision')).toMatchObject({
+      decision: { by: 'operator' },
+    });
   });
 
   it('denies by timeout when nobody answers, and a late approve is already decided', async () => {

@@ -4,9 +4,8 @@
  * (throwaway HOME and config, dummy key, no telemetry or update traffic). Without the binary a
  * test file is one SKIPPED line, except under CI=true, where it fails.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AgentProfile } from '../../src/supervisor/types.js';
 
@@ -38,14 +37,14 @@ export function claudeTests(what: string): { run: boolean; failInCi: boolean } {
   return { run: CLAUDE_BIN !== undefined, failInCi: CLAUDE_BIN === undefined && IN_CI };
 }
 
-/** A `claude` profile against the scripted model at `baseUrl`, working in `cwd`. */
+/** A `claude` profile against the scripted model at `baseUrl`, working in `cwd`, with `home` as its HOME. */
 export function claudeProfile(
   name: string,
   baseUrl: string,
   cwd: string,
+  home: string,
   extra: Partial<AgentProfile> = {},
 ): AgentProfile {
-  const home = mkdtempSync(join(tmpdir(), 'agentd-claude-home-'));
   return {
     name,
     mode: 'claude',
