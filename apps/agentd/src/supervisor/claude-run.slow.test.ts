@@ -1,4 +1,5 @@
 /** A `claude` agent that breaks the stream-json protocol fails clearly (no Claude Code needed: a shell plays it). */
+import { LocalError } from '@agentd/rpc-frame';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposeAll, makeSupervisor, sh } from './test-support/fixtures.js';
 
@@ -32,6 +33,28 @@ describe('claude mode against a broken agent', () => {
       sessionId: 's-1',
       error: { code: 'crashed', exitCode: 3, message: 'claude exited with code 3 before answering' },
     });
+  });
+
+  it('refuses approvals nobody can take: unknown handle, no such request, a custom broker', async () => {
+    const supervisor = makeSupervisor();
+    const code = (call: () => unknown): string => {
+      try {
+        call();
+      } catch (error) {
+        expect(error).toBeInstanceOf(LocalError);
+        return (error as LocalError).code;
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(code(() => supervisor.approve('nope', 'r1', 'allow'))).toBe('unknown_handle');
+    const run = await supervisor.spawn({ agent: 'cat', instruction: 'hi' });
+    expect(code(() => supervisor.approve(run.handle, 'r1', 'allow'))).toBe('unknown_request');
+    expect(code(() => supervisor.approve(run.handle, '', 'allow'))).toBe('invalid_request');
+    const custom = makeSupervisor({
+      permissions: { decide: async () => ({ outcome: 'cancelled', by: 'policy' }) },
+    });
+    const other = await custom.spawn({ agent: 'cat', instruction: 'hi' });
+    expect(code(() => custom.approve(other.handle, 'r1', 'allow'))).toBe('invalid_request');
   });
 
   it('refuses a plain agent as a warm session with a message naming the modes that can', async () => {
