@@ -161,11 +161,6 @@ export abstract class Run {
     });
   }
 
-  /** Permission requests waiting for an answer now. */
-  get pendingCount(): number {
-    return this.pendingPermissions.size;
-  }
-
   on<E extends keyof RunListeners>(event: E, listener: RunListeners[E]): this {
     this.emitter.on(event, listener);
     return this;
