@@ -32,7 +32,11 @@ const WAIT = { timeout: 15_000, interval: 20 };
 let model: ScriptedModel | undefined;
 /** Each test's scratch directory (its working directory and Claude Code's HOME). */
 const scratch: string[] = [];
+let current: Supervisor | undefined;
 afterEach(async () => {
+  // Nothing pending outlives a turn or a run.
+  expect(current?.snapshot().pendingPermissions ?? 0).toBe(0);
+  current = undefined;
   await disposeAll();
   await model?.close();
   model = undefined;
@@ -61,6 +65,7 @@ async function setup(extra: Partial<AgentProfile> = {}, killGraceMs = 300): Prom
     defaultAgent: 'claude',
     limits: { defaultTimeoutMs: 60_000, killGraceMs },
   });
+  current = supervisor;
   return { supervisor, model, dir, file: join(dir, 'hello.txt'), profile };
 }
 
@@ -176,6 +181,7 @@ describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', 
     expect(pending).toMatchObject({ toolCall: { name: 'Write', kind: 'edit' } });
     expect(pending?.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
     expect(existsSync(file)).toBe(false);
+    expect(supervisor.snapshot().pendingPermissions).toBe(1);
     const requestId = pending?.requestId ?? '';
     expect(supervisor.approve(h, requestId, 'allow')).toMatchObject({ by: 'operator', kind: 'allow_once' });
     expect(refusalCode(() => supervisor.approve(h, requestId, 'deny'))).toBe('already_decided');

@@ -177,6 +177,11 @@ export abstract class Run {
     return () => this.sinks.delete(sink);
   }
 
+  /** Permission requests waiting for an answer now. */
+  get pendingPermissionCount(): number {
+    return this.pendingPermissions.size;
+  }
+
   /** Adds a caller's permission answerer; returns its removal. */
   answerWith(answerer: PermissionAnswerer): () => void {
     this.answerers.add(answerer);

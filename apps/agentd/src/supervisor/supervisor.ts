@@ -226,9 +226,11 @@ export class Supervisor {
   snapshot(): SupervisorSnapshot {
     let running = 0;
     let warm = 0;
+    let pendingPermissions = 0;
     for (const run of this.liveRuns()) {
       if (run.warm) warm += 1;
       else running += 1;
+      pendingPermissions += run.pendingPermissionCount;
     }
     return {
       paused: this.paused,
@@ -237,6 +239,7 @@ export class Supervisor {
       running,
       warm,
       tracked: this.runs.size,
+      pendingPermissions,
       totals: { ...this.totals },
       limits: { ...this.config.limits },
       defaultAgent: this.config.defaultAgent,

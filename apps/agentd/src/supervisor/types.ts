@@ -260,6 +260,8 @@ export interface SupervisorSnapshot {
   /** Live warm sessions. */
   warm: number;
   tracked: number;
+  /** Permission requests of live runs waiting for an answer. */
+  pendingPermissions: number;
   totals: SupervisorTotals;
   limits: Required<SupervisorLimits>;
   defaultAgent: string;
