@@ -123,7 +123,14 @@ function refusalCode(call: () => unknown): string {
 describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', () => {
   it('writes under an allowing policy, maps the stream onto run events, and continues the conversation', async () => {
     const { supervisor, model: m, file } = await setup({ permissions: { allow: ['Write'] } });
-    scriptWrite(m, file, 'Wrote hello.txt.');
+    m.enqueue({
+      thinking: 'The user wants a file.',
+      text: 'I will write the file.',
+      chunkChars: 5,
+      toolUses: [{ name: 'Write', input: { file_path: file, content: 'hello from claude\n' } }],
+      usage: { input_tokens: 100, output_tokens: 20 },
+    });
+    m.enqueue({ text: 'Wrote hello.txt.', usage: { input_tokens: 150, output_tokens: 10 } });
     const events: AgentEvent[] = [];
     const first = await supervisor.spawn({ instruction: 'write hello.txt' }, undefined, {
       onEvent: (event) => events.push(event),
@@ -146,7 +153,13 @@ describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', 
     expect(calls[0]).toMatchObject({ name: 'Write', kind: 'edit', status: 'pending', locations: [file] });
     expect(calls.at(-1)).toMatchObject({ name: 'Write', status: 'completed' });
     expect(calls.at(-1)?.output).toMatch(/hello\.txt/);
-    expect(runEvents).toContainEqual({ type: 'message', text: 'I will write the file.' });
+    // Text streams as chunks (partial messages), never repeated whole.
+    const said = runEvents.filter((e) => e.type === 'message').map((e) => e.text);
+    expect(said.join('')).toBe('I will write the file.Wrote hello.txt.');
+    expect(said.slice(0, 5)).toEqual(['I wil', 'l wri', 'te th', 'e fil', 'e.']);
+    expect(runEvents.filter((e) => e.type === 'thought').map((e) => e.text)).toEqual([
+      'The user wants a file.',
+    ]);
     expect(runEvents).toContainEqual({ type: 'diff', path: file, newText: 'hello from claude\n' });
     const decision = runEvents.find((e) => e.type === 'permission_decision');
     expect(decision).toMatchObject({ decision: { outcome: 'selected', optionId: 'allow', by: 'policy' } });

@@ -61,6 +61,15 @@ describe("Claude Code's stream-json as run events", () => {
     expect(assistantBlockEvents({ type: 'tool_use', name: 'Read' })).toEqual([]);
   });
 
+  it('turns partial-message deltas into message and thought chunks, and ignores the rest', () => {
+    const delta = (d: unknown) => streamChunkEvent({ type: 'content_block_delta', index: 0, delta: d });
+    expect(delta({ type: 'text_delta', text: 'He' })).toEqual({ type: 'message', text: 'He' });
+    expect(delta({ type: 'thinking_delta', thinking: 'so' })).toEqual({ type: 'thought', text: 'so' });
+    expect(delta({ type: 'input_json_delta', partial_json: '{' })).toBeUndefined();
+    expect(streamChunkEvent({ type: 'message_stop' })).toBeUndefined();
+    expect(streamChunkEvent('garbage')).toBeUndefined();
+  });
+
   it('finishes a tool call with a bounded output, and diffs edits', () => {
     const call = toolCallView('t5', 'Read', { file_path: '/w/a' });
     expect(

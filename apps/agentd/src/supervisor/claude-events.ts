@@ -89,6 +89,19 @@ export function assistantBlockEvents(block: Json): RunEvent[] {
   return events;
 }
 
+/** A chunk of text or thinking from a partial-message `stream_event`. */
+export function streamChunkEvent(event: unknown): RunEvent | undefined {
+  if (typeof event !== 'object' || event === null) return undefined;
+  const { type, delta } = event as Json;
+  if (type !== 'content_block_delta' || typeof delta !== 'object' || delta === null) return undefined;
+  const fields = delta as Json;
+  if (fields.type === 'text_delta' && typeof fields.text === 'string')
+    return { type: 'message', text: fields.text };
+  if (fields.type === 'thinking_delta' && typeof fields.thinking === 'string')
+    return { type: 'thought', text: fields.thinking };
+  return undefined;
+}
+
 /** The tool call as finished, from a `tool_result` block. */
 export function finishedToolCall(call: ToolCallView, result: Json): ToolCallView {
   const failed = result.is_error === true;

@@ -23,8 +23,9 @@ export interface ClaudeTurnResult {
 }
 
 /**
- * The profile's arguments, then the protocol's: stream-json both ways, permission prompts on the
- * control channel (stdio), and `--resume` to continue a session in a new process.
+ * The profile's arguments, then the protocol's: stream-json both ways with partial messages,
+ * permission prompts on the control channel (stdio), and `--resume` to continue a session in a
+ * new process.
  */
 export function claudeArgs(profileArgs: readonly string[], resumeSessionId?: string): string[] {
   return [
@@ -35,6 +36,8 @@ export function claudeArgs(profileArgs: readonly string[], resumeSessionId?: str
     '--output-format',
     'stream-json',
     '--verbose',
+    // Text and thinking as they are generated (message and thought chunks), not only per block.
+    '--include-partial-messages',
     '--permission-prompt-tool',
     'stdio',
     ...(resumeSessionId === undefined ? [] : ['--resume', resumeSessionId]),

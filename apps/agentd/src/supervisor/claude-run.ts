@@ -7,7 +7,14 @@
 import { LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { ChildHost } from './child-host.js';
-import { assistantBlockEvents, diffOf, finishedToolCall, toolCallView, usageOf } from './claude-events.js';
+import {
+  assistantBlockEvents,
+  diffOf,
+  finishedToolCall,
+  streamChunkEvent,
+  toolCallView,
+  usageOf,
+} from './claude-events.js';
 import {
   type ClaudeTurnResult,
   claudeArgs,
@@ -48,6 +55,9 @@ export class ClaudeRun extends ConversationRun {
   private turn: Turn | undefined;
   private readonly toolCalls = new Map<string, { view: ToolCallView; input: unknown }>();
   private readonly turnResults: ClaudeTurnResult[] = [];
+  /** The message being streamed (partial messages), and the messages whose text was streamed. */
+  private streaming: string | undefined;
+  private readonly streamed = new Set<string>();
   /** Usage of completed turns. */
   private settled: RunUsage = ZERO_USAGE;
   /** The CLI's `total_cost_usd`: the cumulative cost of this process's session. */
@@ -199,17 +209,38 @@ export class ClaudeRun extends ConversationRun {
   private onMessage(message: ClaudeMessage): void {
     if (typeof message.session_id === 'string' && message.session_id !== '')
       this.record.sessionId = message.session_id;
-    if (message.type === 'assistant') this.onAssistant(message);
+    if (message.type === 'stream_event') this.onStreamEvent(message.event);
+    else if (message.type === 'assistant') this.onAssistant(message);
     else if (message.type === 'user') this.onToolResults(message);
     else if (message.type === 'result') this.onResult(message);
+  }
+
+  private onStreamEvent(event: unknown): void {
+    const fields = (typeof event === 'object' && event !== null ? event : {}) as Record<string, unknown>;
+    if (fields.type === 'message_start') {
+      const id = (fields.message as Record<string, unknown> | undefined)?.id;
+      this.streaming = typeof id === 'string' ? id : undefined;
+      return;
+    }
+    const chunk = streamChunkEvent(event);
+    if (chunk === undefined) return;
+    if (this.streaming !== undefined) {
+      // Bounded: only the current turn's messages matter.
+      if (this.streamed.size > 1000) this.streamed.clear();
+      this.streamed.add(this.streaming);
+    }
+    this.emitEvent(chunk);
   }
 
   private onAssistant(message: ClaudeMessage): void {
     const body = (message.message ?? {}) as Record<string, unknown>;
     const content = Array.isArray(body.content) ? body.content : [];
+    // Text and thinking already streamed as chunks are not repeated whole.
+    const streamed = typeof body.id === 'string' && this.streamed.has(body.id);
     for (const block of content) {
       if (typeof block !== 'object' || block === null) continue;
       const fields = block as Record<string, unknown>;
+      if (streamed && (fields.type === 'text' || fields.type === 'thinking')) continue;
       for (const event of assistantBlockEvents(fields)) {
         if (event.type === 'tool_call') this.remember(event.toolCall, fields.input);
         this.emitEvent(event);

@@ -32,6 +32,8 @@ export interface ScriptedReply {
   stopReason?: string;
   /** The stream pauses after `message_start` until this resolves (a turn that is still "thinking"). */
   hold?: Promise<void>;
+  /** Streams text in deltas of at most this many characters (default: one delta per block). */
+  chunkChars?: number;
 }
 
 /** One recorded request to the messages endpoint. */
@@ -198,7 +200,8 @@ export class ScriptedModel {
       const { type } = block;
       if (type === 'text') {
         send('content_block_start', { index, content_block: { type: 'text', text: '' } });
-        send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
+        for (const text of chunks(String(block.text), reply.chunkChars))
+          send('content_block_delta', { index, delta: { type: 'text_delta', text } });
       } else if (type === 'thinking') {
         send('content_block_start', {
           index,
@@ -225,6 +228,13 @@ export class ScriptedModel {
     send('message_stop', {});
     res.end();
   }
+}
+
+function chunks(text: string, size: number | undefined): string[] {
+  if (size === undefined || size < 1 || text.length <= size) return [text];
+  const parts: string[] = [];
+  for (let at = 0; at < text.length; at += size) parts.push(text.slice(at, at + size));
+  return parts;
 }
 
 function stopReason(reply: ScriptedReply): string {
