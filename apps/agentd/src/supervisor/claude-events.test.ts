@@ -3,6 +3,7 @@ import {
   assistantBlockEvents,
   diffOf,
   finishedToolCall,
+  streamChunkEvent,
   toolCallView,
   toolKind,
   usageOf,
