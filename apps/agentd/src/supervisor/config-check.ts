@@ -84,8 +84,8 @@ function checkProfile(profile: AgentProfile, path: string, limits: EffectiveLimi
   if (typeof profile.name !== 'string' || profile.name.length === 0) {
     throw invalid(`${path}.name`, 'must be a non-empty string');
   }
-  if (profile.mode !== 'protocol' && profile.mode !== 'plain') {
-    throw invalid(`${path}.mode`, 'must be "protocol" or "plain"');
+  if (profile.mode !== 'protocol' && profile.mode !== 'plain' && profile.mode !== 'acp') {
+    throw invalid(`${path}.mode`, 'must be "protocol", "plain" or "acp"');
   }
   if (typeof profile.command !== 'string' || profile.command.length === 0) {
     throw invalid(`${path}.command`, 'must be a non-empty string');

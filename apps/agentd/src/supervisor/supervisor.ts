@@ -9,6 +9,7 @@ import { startRunSpan } from '../telemetry/run-span.js';
 import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import { newHandle, newRunId } from './ids.js';
+import { AcpRun } from './acp-run.js';
 import { PlainRun } from './plain-run.js';
 import { ProtocolRun } from './protocol-run.js';
 import { type Run, type RunContext, runFields } from './run.js';
@@ -44,6 +45,13 @@ export type SupervisorListeners = {
 const refuseAll: PermissionBroker = {
   decide: async () => ({ outcome: 'cancelled', by: 'policy' }),
 };
+
+/** A run that can hold a conversation (warm: turns after the first). */
+type Conversation = ProtocolRun | AcpRun;
+
+function isConversation(run: Run): run is Conversation {
+  return run instanceof ProtocolRun || run instanceof AcpRun;
+}
 
 const TOTAL_KEY: Record<TerminalState, keyof SupervisorTotals> = {
   succeeded: 'succeeded',
@@ -255,7 +263,7 @@ export class Supervisor {
     this.draining = true;
     const live = this.liveRuns();
     this.log('info', 'supervisor draining', { live: live.length, deadlineMs });
-    for (const run of live) if (run instanceof ProtocolRun && run.idle) void run.close('draining');
+    for (const run of live) if (isConversation(run) && run.idle) void run.close('draining');
     let timer: NodeJS.Timeout | undefined;
     const expired = await Promise.race([
       Promise.all(live.map((run) => run.done)).then(() => false),
@@ -319,10 +327,10 @@ export class Supervisor {
       );
     }
     const warm = request.warm === true;
-    if (warm && profile.mode !== 'protocol') {
+    if (warm && profile.mode === 'plain') {
       throw new LocalError<AgentdErrorCode>(
         'invalid_request',
-        `agent "${profile.name}" runs in plain mode; warm sessions need a protocol agent`,
+        `agent "${profile.name}" runs in plain mode; warm sessions need a protocol or acp agent`,
       );
     }
     const timeoutMs = checkTimeout(
@@ -335,6 +343,7 @@ export class Supervisor {
       this.log('debug', 'finished run evicted', runFields(evicted));
     }
     const identity: RunIdentity = { handle: newHandle(), runId: newRunId(), profile, warm, timeoutMs };
+    if (profile.mode === 'acp') return new AcpRun(identity, this.context);
     return profile.mode === 'plain'
       ? new PlainRun(identity, this.context)
       : new ProtocolRun(identity, this.context);
@@ -362,9 +371,9 @@ export class Supervisor {
   }
 
   /** The warm session behind a handle; a one-shot run is refused. */
-  private session(handle: string): ProtocolRun {
+  private session(handle: string): Conversation {
     const run = this.get(handle);
-    if (!(run instanceof ProtocolRun) || !run.warm)
+    if (!isConversation(run) || !run.warm)
       throw new LocalError<AgentdErrorCode>('not_warm', 'this handle is a one-shot run, not a warm session');
     return run;
   }
@@ -381,7 +390,7 @@ export class Supervisor {
       this.totals.turns += 1;
       if (!from.warm) return;
       this.emitter.emit('turn', from.handle, from.turns);
-      if (this.draining && from instanceof ProtocolRun) void from.close('draining');
+      if (this.draining && isConversation(from)) void from.close('draining');
     });
   }
 

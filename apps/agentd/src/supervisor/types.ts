@@ -5,8 +5,11 @@ import type { PermissionBroker } from './run-event.js';
 /** A named way to start a subagent. Running children keep the profile they were started with. */
 export interface AgentProfile {
   name: string;
-  /** `protocol`: NDJSON JSON-RPC on stdio (docs/agent-protocol.md). `plain`: instruction on stdin, stdout is the result. */
-  mode: 'protocol' | 'plain';
+  /**
+   * `protocol`: NDJSON JSON-RPC on stdio (docs/agent-protocol.md). `plain`: instruction on stdin,
+   * stdout is the result. `acp`: an Agent Client Protocol agent (docs/agents-acp.md).
+   */
+  mode: 'protocol' | 'plain' | 'acp';
   command: string;
   /** Plain mode: `{instruction}` in an argument is replaced by the instruction (stdin then gets EOF at once). */
   args?: string[];
@@ -18,6 +21,10 @@ export interface AgentProfile {
   /** Per-run (per-turn for warm sessions) timeout; overrides `limits.defaultTimeoutMs`. */
   timeoutMs?: number;
   description?: string;
+  /** ACP: serve the agent's `fs/*` requests inside the run's working directory. Default false. */
+  allowFileSystem?: boolean;
+  /** ACP: serve the agent's `terminal/*` requests (commands run in the working directory). Default false. */
+  allowTerminal?: boolean;
 }
 
 export interface SupervisorLimits {
@@ -105,7 +112,7 @@ export interface SubagentStatus {
   /** Public identifier of this run (logs, `agent://run/<id>`). Not a capability. */
   runId: string;
   agent: string;
-  mode: 'protocol' | 'plain';
+  mode: AgentProfile['mode'];
   state: SubagentState;
   terminal: boolean;
   startedAt: string;
