@@ -17,7 +17,10 @@ export interface ClientSideHooks {
   /** A `session/update`'s params, unparsed (the run reads them defensively). */
   onUpdate(params: unknown): void;
   /** Asks the run's permission broker. */
-  requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  requestPermission(
+    params: RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionResponse>;
   /** Refuses a request naming a session other than the run's. */
   checkSession(sessionId: unknown): void;
   /** Undefined when the profile does not allow file-system access. */

@@ -31,7 +31,12 @@ const TOOL_KINDS = new Set<ToolKind>([
   'other',
 ]);
 const TOOL_STATUSES = new Set<ToolCallStatus>(['pending', 'in_progress', 'completed', 'failed']);
-const OPTION_KINDS = new Set<PermissionOptionKind>(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+const OPTION_KINDS = new Set<PermissionOptionKind>([
+  'allow_once',
+  'allow_always',
+  'reject_once',
+  'reject_always',
+]);
 const PLAN_STATUSES = new Set<PlanEntry['status']>(['pending', 'in_progress', 'completed']);
 const PLAN_PRIORITIES = new Set<NonNullable<PlanEntry['priority']>>(['high', 'medium', 'low']);
 
@@ -45,12 +50,12 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export function bounded(text: string, max: number): string {
+function bounded(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** A bounded, readable summary of any value (strings as they are, the rest as JSON). */
-export function summarize(value: unknown, max = SUMMARY_CHARS): string | undefined {
+function summarize(value: unknown, max = SUMMARY_CHARS): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return bounded(value, max);
   try {
@@ -78,9 +83,7 @@ export class ToolCalls {
     const id = str(update.toolCallId);
     if (id === undefined) return undefined;
     const known = this.views.get(id);
-    const view: ToolCallView = known
-      ? { ...known }
-      : { id, title: '', kind: 'other', status: 'pending' };
+    const view: ToolCallView = known ? { ...known } : { id, title: '', kind: 'other', status: 'pending' };
     const title = str(update.title);
     if (title !== undefined) view.title = bounded(title, SUMMARY_CHARS);
     if (TOOL_KINDS.has(update.kind as ToolKind)) view.kind = update.kind as ToolKind;
@@ -194,7 +197,12 @@ export function mapSessionUpdate(update: unknown, tools: ToolCalls): MappedUpdat
       return { events: [{ type: 'plan', entries: planEntries(update.entries) }] };
     case 'usage_update': {
       const cost = update.cost;
-      if (isObj(cost) && cost.currency === 'USD' && typeof cost.amount === 'number' && Number.isFinite(cost.amount))
+      if (
+        isObj(cost) &&
+        cost.currency === 'USD' &&
+        typeof cost.amount === 'number' &&
+        Number.isFinite(cost.amount)
+      )
         return { events: [], costUsd: cost.amount };
       return { events: [] };
     }

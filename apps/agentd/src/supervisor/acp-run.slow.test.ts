@@ -17,7 +17,11 @@ afterEach(disposeAll);
 
 const WAIT = { timeout: 10_000, interval: 20 };
 
-function fixture(profile: Partial<AgentProfile> = {}, flags: string[] = [], answer: ScriptedAnswer = 'allow') {
+function fixture(
+  profile: Partial<AgentProfile> = {},
+  flags: string[] = [],
+  answer: ScriptedAnswer = 'allow',
+) {
   const broker = scriptedBroker(answer);
   const supervisor = makeSupervisor({
     profiles: [acpTestProfile('acp', profile, flags)],
@@ -33,7 +37,9 @@ const ofType = <T extends RunEvent['type']>(events: AgentEvent[], type: T) =>
   events.filter((event) => event.type === type) as unknown as Extract<RunEvent, { type: T }>[];
 
 const stderrSaid = (events: AgentEvent[], text: string): boolean =>
-  events.some((event) => event.stream === 'stderr' && typeof event.message === 'string' && event.message.includes(text));
+  events.some(
+    (event) => event.stream === 'stderr' && typeof event.message === 'string' && event.message.includes(text),
+  );
 
 async function workspace(): Promise<string> {
   return realpathSync(await mkdtemp(join(tmpdir(), 'agentd-acp-')));
@@ -63,7 +69,9 @@ describe('acp mode', () => {
     ]);
     // The session lives in the run's cwd, with no MCP servers; nothing the profile did not allow is offered.
     expect(stderrSaid(events, `session/new cwd=${cwd} mcpServers=0`)).toBe(true);
-    expect(stderrSaid(events, '"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false')).toBe(true);
+    expect(stderrSaid(events, '"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false')).toBe(
+      true,
+    );
   });
 
   it('puts a permission request to the broker: allow writes the file, reject does not', async () => {
@@ -74,7 +82,11 @@ describe('acp mode', () => {
       expect(status.state).toBe('succeeded');
       expect(broker.requests).toHaveLength(1);
       expect(broker.requests[0]?.options.map((option) => option.kind)).toEqual(['allow_once', 'reject_once']);
-      expect(broker.requests[0]?.toolCall).toMatchObject({ id: 'call-1', kind: 'edit', title: expect.stringContaining('Write') });
+      expect(broker.requests[0]?.toolCall).toMatchObject({
+        id: 'call-1',
+        kind: 'edit',
+        title: expect.stringContaining('Write'),
+      });
       const decisions = ofType(events, 'permission_decision');
       expect(decisions).toHaveLength(1);
       expect(decisions[0]?.decision).toMatchObject({ outcome: 'selected', optionId: answer });
@@ -91,7 +103,9 @@ describe('acp mode', () => {
         status: answer === 'allow' ? 'completed' : 'failed',
         output: answer === 'allow' ? 'written' : 'rejected by the user',
       });
-      expect(ofType(events, 'diff')).toEqual([{ type: 'diff', path: join(cwd, 'out.txt'), newText: 'new content' }]);
+      expect(ofType(events, 'diff')).toEqual([
+        { type: 'diff', path: join(cwd, 'out.txt'), newText: 'new content' },
+      ]);
       expect(existsSync(join(cwd, 'out.txt'))).toBe(answer === 'allow');
       if (answer === 'allow') expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe('new content');
     }
@@ -166,14 +180,20 @@ describe('acp mode', () => {
     for (const instruction of ['wait', 'perm-after-cancel']) {
       const { supervisor, broker, events } = fixture({}, [], 'allow');
       const started = await supervisor.spawn({ instruction, async: true });
-      await vi.waitFor(() => expect(ofType(events, 'message').map((event) => event.text)).toContain('waiting'), WAIT);
+      await vi.waitFor(
+        () => expect(ofType(events, 'message').map((event) => event.text)).toContain('waiting'),
+        WAIT,
+      );
       const status = await supervisor.cancel(started.handle, 'test');
       expect(status).toMatchObject({ state: 'cancelled', error: { code: 'cancelled' } });
       expect(stderrSaid(events, 'observed session/cancel')).toBe(true);
       if (instruction === 'perm-after-cancel') {
         expect(stderrSaid(events, 'permission outcome: cancelled')).toBe(true);
         expect(broker.requests).toEqual([]);
-        expect(ofType(events, 'permission_decision')[0]?.decision).toEqual({ outcome: 'cancelled', by: 'cancelled' });
+        expect(ofType(events, 'permission_decision')[0]?.decision).toEqual({
+          outcome: 'cancelled',
+          by: 'cancelled',
+        });
       }
       await expectNothingLeft(supervisor, status.pid ?? started.pid);
     }
@@ -193,10 +213,19 @@ describe('acp mode', () => {
 
   it('fails clearly on bad input from the agent, leaving nothing behind', async () => {
     const cases: Array<{ flags?: string[]; instruction: string; code: string; message: RegExp }> = [
-      { flags: ['--no-init'], instruction: 'echo x', code: 'protocol_error', message: /did not answer initialize within/ },
+      {
+        flags: ['--no-init'],
+        instruction: 'echo x',
+        code: 'protocol_error',
+        message: /did not answer initialize within/,
+      },
       { flags: ['--garbage-init'], instruction: 'echo x', code: 'protocol_error', message: /not JSON/ },
       { instruction: 'garbage', code: 'protocol_error', message: /not JSON: "this is not json"/ },
-      { instruction: 'bogus-response', code: 'protocol_error', message: /response to a request never sent \(id 9999\)/ },
+      {
+        instruction: 'bogus-response',
+        code: 'protocol_error',
+        message: /response to a request never sent \(id 9999\)/,
+      },
       { instruction: 'foreign-update', code: 'protocol_error', message: /unknown session "someone-else"/ },
       { instruction: 'exit', code: 'crashed', message: /exited with code 3/ },
     ];
@@ -216,7 +245,11 @@ describe('acp mode', () => {
 
 describe('acp sessions continued in a new process', () => {
   function context(permissions: PermissionBroker): RunContext {
-    const { limits } = checkConfig({ profiles: [acpTestProfile('acp')], defaultAgent: 'acp', limits: TEST_LIMITS });
+    const { limits } = checkConfig({
+      profiles: [acpTestProfile('acp')],
+      defaultAgent: 'acp',
+      limits: TEST_LIMITS,
+    });
     return { limits: () => limits, log: () => {}, listenerFailed: () => {}, permissions };
   }
 
@@ -237,7 +270,9 @@ describe('acp sessions continued in a new process', () => {
     expect(run.status()).toMatchObject({ state: 'succeeded' });
     expect(JSON.parse(run.status().output ?? '')).toEqual({ sessionId, prompts: ['echo one', 'history'] });
     expect(run.sessionId).toBe(sessionId);
-    expect(stderrSaid(events, how === '--resume' ? `session/resume ${sessionId}` : `session/load ${sessionId}`)).toBe(true);
+    expect(
+      stderrSaid(events, how === '--resume' ? `session/resume ${sessionId}` : `session/load ${sessionId}`),
+    ).toBe(true);
     // The replayed history is not this turn's answer.
     expect(ofType(events, 'message').map((event) => event.text)).toEqual([run.status().output]);
     await run.childExited();
@@ -253,7 +288,10 @@ describe('acp sessions continued in a new process', () => {
     await run.done;
     expect(run.status()).toMatchObject({
       state: 'failed',
-      error: { code: 'protocol_error', message: expect.stringContaining('neither session/resume nor session/load') },
+      error: {
+        code: 'protocol_error',
+        message: expect.stringContaining('neither session/resume nor session/load'),
+      },
     });
     await run.childExited();
   });

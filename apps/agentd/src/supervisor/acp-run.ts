@@ -22,7 +22,13 @@ import { WorkspaceFiles } from './acp-files.js';
 import { agentStream } from './acp-stream.js';
 import { Terminals } from './acp-terminals.js';
 import type { ChildHost } from './child-host.js';
-import { agentError, type ExitFacts, endedDuringTurn, type Outcome, protocolOutcome } from './exit-outcome.js';
+import {
+  agentError,
+  type ExitFacts,
+  endedDuringTurn,
+  type Outcome,
+  protocolOutcome,
+} from './exit-outcome.js';
 import { OutputLines, stderrEvent } from './output-lines.js';
 import { Run, type RunContext } from './run.js';
 import type { PermissionRequest, RunEvent, RunUsage } from './run-event.js';
@@ -37,9 +43,7 @@ export interface AcpRunOptions {
   sessionId?: string;
 }
 
-type TurnOutcome =
-  | { ok: true; stopReason: string; text: string }
-  | { ok: false; error: SubagentError };
+type TurnOutcome = { ok: true; stopReason: string; text: string } | { ok: false; error: SubagentError };
 
 const ABORTED = AbortSignal.abort();
 
@@ -87,7 +91,8 @@ export class AcpRun extends Run {
         `the session has ended (${this.ending?.state ?? this.record.state})`,
       );
     }
-    if (this.answering) throw new LocalError<AgentdErrorCode>('busy', 'the session is still answering a turn');
+    if (this.answering)
+      throw new LocalError<AgentdErrorCode>('busy', 'the session is still answering a turn');
   }
 
   /** One checked turn (see `Supervisor.send`); aborting `signal` sends `session/cancel`. */
@@ -121,7 +126,11 @@ export class AcpRun extends Run {
     if (!this.live) return;
     const settled = this.turnSettled;
     if (this.ending === undefined && settled !== undefined && this.sessionIdValue !== undefined) {
-      this.ending = { state: 'cancelled', reason, error: { code: 'cancelled', message: `cancelled: ${reason}` } };
+      this.ending = {
+        state: 'cancelled',
+        reason,
+        error: { code: 'cancelled', message: `cancelled: ${reason}` },
+      };
       this.cancelTurn();
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise((done) => {
@@ -143,7 +152,8 @@ export class AcpRun extends Run {
     this.stderr.follow('stderr', host.child.stderr);
     const profile = this.record.profile;
     const root = realpathSync(this.cwd());
-    const files = profile.allowFileSystem === true ? new WorkspaceFiles(root, limits.maxOutputBytes) : undefined;
+    const files =
+      profile.allowFileSystem === true ? new WorkspaceFiles(root, limits.maxOutputBytes) : undefined;
     if (profile.allowTerminal === true) this.terminals = new Terminals(root, limits.maxOutputBytes);
     const hooks = {
       onUpdate: (params: unknown) => this.onUpdate(params),
@@ -209,7 +219,10 @@ export class AcpRun extends Run {
 
   // ---- the handshake and the turns ------------------------------------------------------------
 
-  private async firstTurn(instruction: string, capabilities: ReturnType<typeof clientCapabilities>): Promise<void> {
+  private async firstTurn(
+    instruction: string,
+    capabilities: ReturnType<typeof clientCapabilities>,
+  ): Promise<void> {
     const ready = await this.handshake(capabilities);
     if (!ready) return;
     const outcome = await this.prompt(instruction, this.record.timeoutMs);
@@ -243,7 +256,9 @@ export class AcpRun extends Run {
       if (!init.ok) return this.handshakeFailed(step, init.error);
       const info = init.value as InitializeResponse;
       if (info.protocolVersion !== PROTOCOL_VERSION) {
-        this.violation(`the agent speaks ACP version ${String(info.protocolVersion)}; agentd speaks ${PROTOCOL_VERSION}`);
+        this.violation(
+          `the agent speaks ACP version ${String(info.protocolVersion)}; agentd speaks ${PROTOCOL_VERSION}`,
+        );
         return false;
       }
       const cwd = this.cwd();
@@ -261,7 +276,9 @@ export class AcpRun extends Run {
         this.sessionIdValue = resumeFrom;
         request = agent.request('session/load', { sessionId: resumeFrom, cwd, mcpServers: [] });
       } else {
-        this.violation('the agent offers neither session/resume nor session/load: its session cannot be continued');
+        this.violation(
+          'the agent offers neither session/resume nor session/load: its session cannot be continued',
+        );
         return false;
       }
       const session = await this.settle(request);
@@ -299,7 +316,9 @@ export class AcpRun extends Run {
     this.turnAbort = new AbortController();
     this.turnText = '';
     this.armTimer(timeoutMs);
-    const work = this.settle(agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }));
+    const work = this.settle(
+      agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }),
+    );
     this.turnSettled = work;
     try {
       const answer = await work;
@@ -375,7 +394,10 @@ export class AcpRun extends Run {
       onAbort = () => {
         this.cancelTurn();
         reject(
-          new LocalError<AgentdErrorCode>('aborted', 'the caller stopped waiting; the agent was asked to cancel the turn'),
+          new LocalError<AgentdErrorCode>(
+            'aborted',
+            'the caller stopped waiting; the agent was asked to cancel the turn',
+          ),
         );
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -467,7 +489,8 @@ export class AcpRun extends Run {
   private appendText(text: string): void {
     const max = this.context.limits().maxOutputBytes;
     if (this.turnText.length >= max) return;
-    this.turnText += text.length + this.turnText.length > max ? text.slice(0, max - this.turnText.length) : text;
+    this.turnText +=
+      text.length + this.turnText.length > max ? text.slice(0, max - this.turnText.length) : text;
   }
 
   private async onPermission(
@@ -507,6 +530,7 @@ export class AcpRun extends Run {
   }
 
   private emitUsage(): void {
-    if (this.usage !== undefined) this.emitEvent({ type: 'usage', usage: { ...this.usage } } satisfies RunEvent);
+    if (this.usage !== undefined)
+      this.emitEvent({ type: 'usage', usage: { ...this.usage } } satisfies RunEvent);
   }
 }

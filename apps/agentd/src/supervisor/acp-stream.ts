@@ -26,7 +26,8 @@ function frameError(frame: unknown, outstanding: Set<JsonRpcId>): string | undef
     if ('id' in message && !isId(message.id)) return 'a request with an invalid id';
     return undefined;
   }
-  if (!('result' in message) && !('error' in message)) return 'a frame that is neither a request nor a response';
+  if (!('result' in message) && !('error' in message))
+    return 'a frame that is neither a request nor a response';
   if (!isId(message.id) || !outstanding.has(message.id))
     return `a response to a request never sent (id ${JSON.stringify(message.id)})`;
   outstanding.delete(message.id);
@@ -75,11 +76,12 @@ export function agentStream(
         try {
           frame = JSON.parse(line);
         } catch {
-          return stop(`the agent wrote a line that is not JSON: ${describe(line)}`);
+          stop(`the agent wrote a line that is not JSON: ${describe(line)}`);
+          return;
         }
         const error = frameError(frame, outstanding);
-        if (error !== undefined) return stop(`the agent sent ${error}`);
-        controller.enqueue(frame as AnyMessage);
+        if (error === undefined) controller.enqueue(frame as AnyMessage);
+        else stop(`the agent sent ${error}`);
       };
       const onData = (chunk: Buffer): void => {
         partial += decoder.decode(chunk, { stream: true });

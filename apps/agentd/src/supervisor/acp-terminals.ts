@@ -65,7 +65,9 @@ export class Terminals {
       total: 0,
       limit,
       exited: new Promise((resolve) => {
-        child.once('error', (error) => resolve({ exitCode: 127, signal: null, _meta: { error: error.message } }));
+        child.once('error', (error) =>
+          resolve({ exitCode: 127, signal: null, _meta: { error: error.message } }),
+        );
         child.once('exit', (exitCode, signal) => {
           killGroup(child);
           resolve({ exitCode, signal });

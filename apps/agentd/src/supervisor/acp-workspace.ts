@@ -42,13 +42,13 @@ export async function resolveInside(root: string, path: unknown): Promise<string
   if (path.includes('\0')) throw refuse(path, 'a NUL byte in the path');
   if (path.split(/[/\\]/).includes('..')) throw refuse(path, '".." is not allowed');
   const target = resolve(root, path);
-  if (!inside(root, target)) throw refuse(path, 'outside the run\'s working directory');
+  if (!inside(root, target)) throw refuse(path, "outside the run's working directory");
   let real: string;
   try {
     real = await realOrNearest(target);
   } catch {
     throw refuse(path, 'cannot be resolved');
   }
-  if (!inside(root, real)) throw refuse(path, 'a symbolic link leads outside the run\'s working directory');
+  if (!inside(root, real)) throw refuse(path, "a symbolic link leads outside the run's working directory");
   return real;
 }

@@ -35,7 +35,8 @@ function load(sessionId) {
 }
 
 function save(sessionId, session) {
-  if (stateDir) writeFileSync(join(stateDir, `${sessionId}.json`), JSON.stringify({ prompts: session.prompts }));
+  if (stateDir)
+    writeFileSync(join(stateDir, `${sessionId}.json`), JSON.stringify({ prompts: session.prompts }));
 }
 
 function open(sessionId, prompts = []) {
@@ -57,7 +58,10 @@ async function run(ctx, session, sessionId, words, line) {
   const [command = '', ...rest] = words;
   switch (command) {
     case 'echo':
-      await update({ sessionUpdate: 'agent_thought_chunk', content: text(`thinking about ${rest.join(' ')}`) });
+      await update({
+        sessionUpdate: 'agent_thought_chunk',
+        content: text(`thinking about ${rest.join(' ')}`),
+      });
       await update({
         sessionUpdate: 'plan',
         entries: [{ content: 'answer', status: 'in_progress', priority: 'high' }],
@@ -102,7 +106,11 @@ async function run(ctx, session, sessionId, words, line) {
         const result =
           command === 'read'
             ? await ctx.client.request('fs/read_text_file', { sessionId, path: rest[0] })
-            : await ctx.client.request('fs/write_text_file', { sessionId, path: rest[0], content: rest.slice(1).join(' ') });
+            : await ctx.client.request('fs/write_text_file', {
+                sessionId,
+                path: rest[0],
+                content: rest.slice(1).join(' '),
+              });
         await chunk(command === 'read' ? `content: ${result.content}` : 'written');
       } catch (error) {
         await chunk(`error ${error.code}: ${error.message}`);
@@ -132,9 +140,17 @@ async function run(ctx, session, sessionId, words, line) {
       return 'end_turn';
     }
     case 'usage':
-      await update({ sessionUpdate: 'usage_update', used: 1200, size: 200000, cost: { amount: 0.25, currency: 'USD' } });
+      await update({
+        sessionUpdate: 'usage_update',
+        used: 1200,
+        size: 200000,
+        cost: { amount: 0.25, currency: 'USD' },
+      });
       await chunk('counted');
-      return { stopReason: 'end_turn', usage: { totalTokens: 17, inputTokens: 10, outputTokens: 5, cachedReadTokens: 2 } };
+      return {
+        stopReason: 'end_turn',
+        usage: { totalTokens: 17, inputTokens: 10, outputTokens: 5, cachedReadTokens: 2 },
+      };
     case 'history':
       await chunk(JSON.stringify({ sessionId, prompts: session.prompts }));
       return 'end_turn';

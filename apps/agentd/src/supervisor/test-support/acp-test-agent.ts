@@ -5,7 +5,11 @@ import type { AgentProfile } from '../types.js';
 
 const ACP_TEST_AGENT_PATH = fileURLToPath(new URL('./acp-test-agent.mjs', import.meta.url));
 
-export function acpTestProfile(name: string, extra: Partial<AgentProfile> = {}, flags: string[] = []): AgentProfile {
+export function acpTestProfile(
+  name: string,
+  extra: Partial<AgentProfile> = {},
+  flags: string[] = [],
+): AgentProfile {
   return { name, mode: 'acp', command: process.execPath, args: [ACP_TEST_AGENT_PATH, ...flags], ...extra };
 }
 
@@ -33,11 +37,17 @@ export function scriptedBroker(answer: ScriptedAnswer): ScriptedBroker {
   return broker;
 }
 
-function decideOne(answer: ScriptedAnswer, request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
+function decideOne(
+  answer: ScriptedAnswer,
+  request: PermissionRequest,
+  signal: AbortSignal,
+): Promise<PermissionDecision> {
   const cancelled: PermissionDecision = { outcome: 'cancelled', by: 'cancelled' };
   if (signal.aborted) return Promise.resolve(cancelled);
   if (answer === 'hold') {
-    return new Promise((resolve) => signal.addEventListener('abort', () => resolve(cancelled), { once: true }));
+    return new Promise((resolve) =>
+      signal.addEventListener('abort', () => resolve(cancelled), { once: true }),
+    );
   }
   const wanted = answer === 'allow' ? 'allow_once' : 'reject_once';
   const option = request.options.find((candidate) => candidate.kind === wanted);
