@@ -74,6 +74,13 @@ describe('acp mode', () => {
     );
   });
 
+  it('accepts an update about the new session sent before session/new is answered', async () => {
+    const { supervisor, events } = fixture({}, ['--early-update']);
+    const status = await supervisor.spawn({ instruction: 'echo hi' });
+    expect(status.state).toBe('succeeded');
+    expect(ofType(events, 'plan')[0]?.entries).toEqual([{ content: 'early', status: 'pending', priority: 'low' }]);
+  });
+
   it('puts a permission request to the broker: allow writes the file, reject does not', async () => {
     for (const answer of ['allow', 'reject'] as const) {
       const cwd = await workspace();

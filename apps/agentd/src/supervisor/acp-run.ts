@@ -21,14 +21,10 @@ import { mapSessionUpdate, permissionOptions, ToolCalls } from './acp-events.js'
 import { WorkspaceFiles } from './acp-files.js';
 import { agentStream } from './acp-stream.js';
 import { Terminals } from './acp-terminals.js';
+import { UsageTotals } from './acp-usage.js';
+import { raceAbort, type Settled, settle, withinGrace } from './acp-waits.js';
 import type { ChildHost } from './child-host.js';
-import {
-  agentError,
-  type ExitFacts,
-  endedDuringTurn,
-  type Outcome,
-  protocolOutcome,
-} from './exit-outcome.js';
+import { type ExitFacts, endedDuringTurn, type Outcome, protocolOutcome } from './exit-outcome.js';
 import { OutputLines, stderrEvent } from './output-lines.js';
 import { Run, type RunContext } from './run.js';
 import type { PermissionRequest, RunEvent, RunUsage } from './run-event.js';
@@ -37,6 +33,9 @@ import type { AgentEvent, AgentProfile, PlainTailLine, SendResult, SubagentError
 
 /** `initialize` and `session/new|load|resume` must be answered within this (or the run's timeout, if shorter). */
 const HANDSHAKE_TIMEOUT_MS = 30_000;
+
+/** Updates held while session/new is answered; more is a misbehaving agent. */
+const MAX_EARLY_UPDATES = 100;
 
 export interface AcpRunOptions {
   /** Continue this ACP session (session/resume or session/load, whichever the agent offers) instead of a new one. */
@@ -59,10 +58,12 @@ export class AcpRun extends Run {
   /** The turn in flight, settled when its `session/prompt` is answered (or the run ends). */
   private turnSettled: Promise<unknown> | undefined;
   private turnText = '';
-  private usage: RunUsage | undefined;
+  private readonly usage = new UsageTotals();
   private idleTimer: NodeJS.Timeout | undefined;
   private handshakeTimer: NodeJS.Timeout | undefined;
   private permissionCount = 0;
+  /** Updates that arrived while `session/new` was being answered (the id not known yet). */
+  private early: unknown[] | undefined;
 
   constructor(identity: RunIdentity, context: RunContext, options: AcpRunOptions = {}) {
     super(identity, context);
@@ -108,7 +109,7 @@ export class AcpRun extends Run {
     const unobserve = onEvent === undefined ? undefined : this.observe(onEvent);
     const work = this.sendTurn(message, timeoutMs).finally(() => unobserve?.());
     if (signal === undefined) return work;
-    return this.raceAbort(work, signal);
+    return raceAbort(work, signal, () => this.cancelTurn());
   }
 
   /** Graceful end of a conversation: stdin EOF, kill after the grace. */
@@ -132,12 +133,7 @@ export class AcpRun extends Run {
         error: { code: 'cancelled', message: `cancelled: ${reason}` },
       };
       this.cancelTurn();
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise((done) => {
-        timer = setTimeout(done, this.context.limits().killGraceMs);
-      });
-      await Promise.race([settled, grace, this.done]);
-      clearTimeout(timer);
+      await withinGrace(Promise.race([settled, this.done]), this.context.limits().killGraceMs);
     }
     await super.cancel(reason);
   }
@@ -266,6 +262,7 @@ export class AcpRun extends Run {
       let request: Promise<unknown>;
       if (resumeFrom === undefined) {
         step = 'session/new';
+        this.early = [];
         request = agent.request('session/new', { cwd, mcpServers: [] });
       } else if (info.agentCapabilities?.sessionCapabilities?.resume != null) {
         step = 'session/resume';
@@ -291,6 +288,7 @@ export class AcpRun extends Run {
           return false;
         }
         this.sessionIdValue = id;
+        this.replayEarly();
       }
       this.log('debug', 'acp session started', { sessionId: this.sessionIdValue, how: step });
       return true;
@@ -298,6 +296,13 @@ export class AcpRun extends Run {
       if (this.handshakeTimer !== undefined) clearTimeout(this.handshakeTimer);
       this.handshakeTimer = undefined;
     }
+  }
+
+  /** An update sent right behind the session/new answer may be read before the answer is: checked now. */
+  private replayEarly(): void {
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const params of early) this.onUpdate(params);
   }
 
   private handshakeFailed(step: string, error: SubagentError): false {
@@ -325,7 +330,7 @@ export class AcpRun extends Run {
       if (answer === undefined || this.ending !== undefined || !this.live) return undefined;
       if (!answer.ok) return { ok: false, error: answer.error };
       const response = answer.value as PromptResponse;
-      this.addTokens(response.usage);
+      this.emitUsage(this.usage.addTurn(response.usage));
       return { ok: true, stopReason: String(response.stopReason), text: this.turnText };
     } finally {
       this.clearTimer();
@@ -335,26 +340,11 @@ export class AcpRun extends Run {
     }
   }
 
-  /**
-   * A request's answer: its value, its JSON-RPC error, or undefined when the run ended (or the
-   * connection closed under it, which the exit or the violation that closed it explains).
-   */
-  private async settle(
-    request: Promise<unknown>,
-  ): Promise<{ ok: true; value: unknown } | { ok: false; error: SubagentError } | undefined> {
-    const answer = await Promise.race([
-      request.then(
-        (value) => ({ ok: true as const, value }),
-        (error: unknown) => ({ ok: false as const, error }),
-      ),
-      this.done.then(() => undefined),
-    ]);
-    if (answer === undefined || !this.live) return undefined;
-    if (answer.ok) return answer;
-    if (answer.error instanceof RequestError) {
-      const { code, message, data } = answer.error;
-      return { ok: false, error: agentError({ code, message, ...(data === undefined ? {} : { data }) }) };
-    }
+  /** A request's answer; undefined when the run ended (or the connection was lost) instead. */
+  private async settle(request: Promise<unknown>): Promise<Settled | undefined> {
+    const answer = await settle(request, this.done);
+    if (answer === 'ended' || !this.live) return undefined;
+    if (answer !== 'lost') return answer;
     await this.connectionLost();
     return undefined;
   }
@@ -363,14 +353,11 @@ export class AcpRun extends Run {
   private async connectionLost(): Promise<void> {
     const host = this.host;
     if (host === undefined || !this.live) return;
-    const graceMs = this.context.limits().killGraceMs;
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise((done) => {
-      timer = setTimeout(done, graceMs);
-    });
     // An exit ends the run (with its code) soon after: that is the better explanation.
-    await Promise.race([host.exited.then(() => this.done), grace]);
-    clearTimeout(timer);
+    await withinGrace(
+      host.exited.then(() => this.done),
+      this.context.limits().killGraceMs,
+    );
     if (this.live && this.ending === undefined)
       this.violation('the agent closed its output while the session was open');
   }
@@ -386,28 +373,6 @@ export class AcpRun extends Run {
     return outcome.ok
       ? { ...turn, reply: this.resultOf(outcome), isError: false, output: outcome.text }
       : { ...turn, reply: outcome.error, isError: true, output: outcome.error.message };
-  }
-
-  private async raceAbort(work: Promise<SendResult>, signal: AbortSignal): Promise<SendResult> {
-    let onAbort = (): void => {};
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        this.cancelTurn();
-        reject(
-          new LocalError<AgentdErrorCode>(
-            'aborted',
-            'the caller stopped waiting; the agent was asked to cancel the turn',
-          ),
-        );
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    work.catch(() => {}); // the turn may still fail after the caller left
-    try {
-      return await Promise.race([work, aborted]);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
   }
 
   /** `session/cancel` for the turn in flight; its pending permission requests are answered `cancelled`. */
@@ -444,11 +409,12 @@ export class AcpRun extends Run {
   }
 
   private resultOf(outcome: TurnOutcome & { ok: true }): Record<string, unknown> {
+    const usage = this.usage.current;
     return {
       text: outcome.text,
       stopReason: outcome.stopReason,
       sessionId: this.sessionIdValue,
-      ...(this.usage === undefined ? {} : { usage: { ...this.usage } }),
+      ...(usage === undefined ? {} : { usage }),
     };
   }
 
@@ -470,6 +436,14 @@ export class AcpRun extends Run {
   private onUpdate(params: unknown): void {
     if (!this.live || this.ending !== undefined) return;
     const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    if (
+      this.sessionIdValue === undefined &&
+      this.early !== undefined &&
+      this.early.length < MAX_EARLY_UPDATES
+    ) {
+      this.early.push(params);
+      return;
+    }
     if (this.sessionIdValue === undefined || sessionId !== this.sessionIdValue) {
       // Before the session exists nothing may be reported; after, only about it.
       this.violation(`the agent sent session/update for an unknown session ${JSON.stringify(sessionId)}`);
@@ -481,8 +455,7 @@ export class AcpRun extends Run {
     if (mapped.text !== undefined && this.turnAbort !== undefined) this.appendText(mapped.text);
     for (const event of mapped.events) this.emitEvent(event);
     if (mapped.costUsd !== undefined) {
-      this.usage = { ...this.emptyUsage(), ...this.usage, costUsd: mapped.costUsd };
-      this.emitUsage();
+      this.emitUsage(this.usage.setCost(mapped.costUsd));
     }
   }
 
@@ -514,23 +487,7 @@ export class AcpRun extends Run {
     return { outcome: { outcome: 'cancelled' } };
   }
 
-  private addTokens(usage: PromptResponse['usage']): void {
-    if (usage == null) return;
-    const total = { ...this.emptyUsage(), ...this.usage };
-    total.inputTokens += usage.inputTokens;
-    total.outputTokens += usage.outputTokens;
-    total.cacheReadTokens += usage.cachedReadTokens ?? 0;
-    total.cacheWriteTokens += usage.cachedWriteTokens ?? 0;
-    this.usage = total;
-    this.emitUsage();
-  }
-
-  private emptyUsage(): RunUsage {
-    return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  }
-
-  private emitUsage(): void {
-    if (this.usage !== undefined)
-      this.emitEvent({ type: 'usage', usage: { ...this.usage } } satisfies RunEvent);
+  private emitUsage(usage: RunUsage | undefined): void {
+    if (usage !== undefined) this.emitEvent({ type: 'usage', usage } satisfies RunEvent);
   }
 }

@@ -5,6 +5,7 @@
  *   --garbage-init   write a non-JSON line instead of answering initialize
  *   --state DIR      keep each session's prompts in DIR (advertises loadSession)
  *   --resume         advertise session/resume instead of session/load (with --state)
+ *   --early-update   send a session/update before answering session/new
  * Test-only: never shipped. Plain JavaScript, so Node runs it without a build. Its stderr says
  * what it observed (`observed session/cancel`, `permission outcome: …`) for the tests to read.
  */
@@ -206,10 +207,16 @@ const app = agent({ name: 'acp-test-agent' })
       agentCapabilities: { loadSession: stateDir !== undefined && !flag('--resume'), sessionCapabilities },
     };
   })
-  .onRequest('session/new', ({ params }) => {
+  .onRequest('session/new', async ({ params, client }) => {
     const sessionId = `sess-${process.pid}-${sessions.size + 1}`;
     say(`session/new cwd=${params.cwd} mcpServers=${params.mcpServers.length}`);
     open(sessionId);
+    if (flag('--early-update')) {
+      await client.notify('session/update', {
+        sessionId,
+        update: { sessionUpdate: 'plan', entries: [{ content: 'early', status: 'pending', priority: 'low' }] },
+      });
+    }
     return { sessionId };
   })
   .onRequest('session/load', async ({ params, client }) => {
