@@ -78,7 +78,9 @@ describe('acp mode', () => {
     const { supervisor, events } = fixture({}, ['--early-update']);
     const status = await supervisor.spawn({ instruction: 'echo hi' });
     expect(status.state).toBe('succeeded');
-    expect(ofType(events, 'plan')[0]?.entries).toEqual([{ content: 'early', status: 'pending', priority: 'low' }]);
+    expect(ofType(events, 'plan')[0]?.entries).toEqual([
+      { content: 'early', status: 'pending', priority: 'low' },
+    ]);
   });
 
   it('puts a permission request to the broker: allow writes the file, reject does not', async () => {

@@ -114,7 +114,9 @@ export class ScriptedModel {
       body = JSON.parse(await readBody(req)) as MessagesBody;
     } catch (error) {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: String(error) } }));
+      res.end(
+        JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: String(error) } }),
+      );
       return;
     }
     if (path.endsWith('/count_tokens')) {
@@ -134,12 +136,17 @@ export class ScriptedModel {
     if (reply === undefined) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(
-        JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'the script has no reply left' } }),
+        JSON.stringify({
+          type: 'error',
+          error: { type: 'api_error', message: 'the script has no reply left' },
+        }),
       );
       return;
     }
     if (body.stream !== true) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.message(reply, model)));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(this.message(reply, model)));
       return;
     }
     await this.stream(res, reply, model);
@@ -164,7 +171,12 @@ export class ScriptedModel {
       blocks.push({ type: 'thinking', thinking: reply.thinking, signature: 'scripted' });
     if (reply.text !== undefined) blocks.push({ type: 'text', text: reply.text });
     for (const use of reply.toolUses ?? [])
-      blocks.push({ type: 'tool_use', id: use.id ?? `toolu_${this.nextId++}`, name: use.name, input: use.input });
+      blocks.push({
+        type: 'tool_use',
+        id: use.id ?? `toolu_${this.nextId++}`,
+        name: use.name,
+        input: use.input,
+      });
     return blocks;
   }
 
@@ -188,9 +200,15 @@ export class ScriptedModel {
         send('content_block_start', { index, content_block: { type: 'text', text: '' } });
         send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
       } else if (type === 'thinking') {
-        send('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+        send('content_block_start', {
+          index,
+          content_block: { type: 'thinking', thinking: '', signature: '' },
+        });
         send('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: block.thinking } });
-        send('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } });
+        send('content_block_delta', {
+          index,
+          delta: { type: 'signature_delta', signature: block.signature },
+        });
       } else {
         send('content_block_start', { index, content_block: { ...block, input: {} } });
         send('content_block_delta', {

@@ -214,7 +214,10 @@ const app = agent({ name: 'acp-test-agent' })
     if (flag('--early-update')) {
       await client.notify('session/update', {
         sessionId,
-        update: { sessionUpdate: 'plan', entries: [{ content: 'early', status: 'pending', priority: 'low' }] },
+        update: {
+          sessionUpdate: 'plan',
+          entries: [{ content: 'early', status: 'pending', priority: 'low' }],
+        },
       });
     }
     return { sessionId };
