@@ -208,6 +208,39 @@ describe('acp mode', () => {
     }
   });
 
+  it('a caller that stops waiting for a turn sends session/cancel; the session stays open', async () => {
+    const { supervisor, events } = fixture();
+    const session = await supervisor.spawn({ instruction: 'echo one', warm: true });
+    const abort = new AbortController();
+    const turn = supervisor.send(session.handle, 'wait', abort.signal);
+    await vi.waitFor(
+      () => expect(ofType(events, 'message').map((event) => event.text)).toContain('waiting'),
+      WAIT,
+    );
+    abort.abort();
+    await expect(turn).rejects.toMatchObject({ code: 'aborted' });
+    await vi.waitFor(() => expect(supervisor.status(session.handle).state).toBe('ready'), WAIT);
+    expect(stderrSaid(events, 'observed session/cancel')).toBe(true);
+    expect(ofType(events, 'turn_end').at(-1)).toMatchObject({ turn: 2, stopReason: 'cancelled' });
+    expect((await supervisor.send(session.handle, 'echo again')).output).toBe('again ');
+  });
+
+  it('times a turn out, and closes an idle conversation', async () => {
+    const slow = fixture({ timeoutMs: 2500 });
+    const timedOut = await slow.supervisor.spawn({ instruction: 'wait' });
+    expect(timedOut).toMatchObject({ state: 'timed_out', error: { code: 'timeout' } });
+    await expectNothingLeft(slow.supervisor, timedOut.pid);
+    const idle = makeSupervisor({
+      profiles: [acpTestProfile('acp')],
+      defaultAgent: 'acp',
+      limits: { warmIdleTimeoutMs: 200 },
+    });
+    const session = await idle.spawn({ instruction: 'echo one', warm: true });
+    await vi.waitFor(() => expect(idle.status(session.handle).state).toBe('succeeded'), WAIT);
+    expect(idle.status(session.handle).reason).toBe('idle timeout');
+    await expectNothingLeft(idle, session.pid);
+  });
+
   it('a pending permission decision is cancelled when the run ends', async () => {
     const cwd = await workspace();
     const { supervisor, broker, events } = fixture({ cwd, allowFileSystem: true }, [], 'hold');
