@@ -61,34 +61,38 @@ async function claudeAcp(
 }
 
 describe('acp mode with the Claude Code ACP adapter', () => {
-  it.each(['allow', 'reject'] as const)('a Write needs permission: %s', async (answer) => {
-    const { supervisor, events, cwd } = await claudeAcp(answer);
-    const file = join(cwd, 'out.txt');
-    model?.enqueue({
-      text: 'Writing the file.',
-      toolUses: [{ name: 'Write', input: { file_path: file, content: 'hello\n' } }],
-    });
-    // Claude Code ends the turn when a tool is rejected: the model is asked again only after an allow.
-    if (answer === 'allow') model?.enqueue({ text: 'Done.' });
-    const session = await supervisor.spawn({ instruction: 'write hello to out.txt', warm: true });
-    expect(session.state, JSON.stringify(session.error)).toBe('ready');
-    const requests = events.filter((event) => event.type === 'permission_request');
-    expect(requests).toHaveLength(1);
-    expect(JSON.stringify(requests[0])).toContain('out.txt');
-    expect(existsSync(file)).toBe(answer === 'allow');
-    if (answer === 'allow') expect(readFileSync(file, 'utf8')).toBe('hello\n');
-    expect(session.output).toContain(answer === 'allow' ? 'Done.' : 'Writing the file.');
-    // A second message continues the same conversation: the model sees the earlier turns.
-    model?.enqueue({ text: 'Second answer.' });
-    const reply = await supervisor.send(session.handle, 'and now?');
-    expect(reply.output).toContain('Second answer.');
-    const last = model?.mainRequests.at(-1)?.body.messages ?? [];
-    expect(JSON.stringify(last)).toContain('write hello to out.txt');
-    expect(JSON.stringify(last)).toContain('and now?');
-    await supervisor.closeSession(session.handle);
-    await vi.waitFor(() => expect(processGone(session.pid as number)).toBe(true), {
-      timeout: 10_000,
-      interval: 20,
-    });
-  });
+  it.each(['allow', 'reject'] as const)(
+    'a Write needs permission: %s',
+    async (answer) => {
+      const { supervisor, events, cwd } = await claudeAcp(answer);
+      const file = join(cwd, 'out.txt');
+      model?.enqueue({
+        text: 'Writing the file.',
+        toolUses: [{ name: 'Write', input: { file_path: file, content: 'hello\n' } }],
+      });
+      // Claude Code ends the turn when a tool is rejected: the model is asked again only after an allow.
+      if (answer === 'allow') model?.enqueue({ text: 'Done.' });
+      const session = await supervisor.spawn({ instruction: 'write hello to out.txt', warm: true });
+      expect(session.state, JSON.stringify(session.error)).toBe('ready');
+      const requests = events.filter((event) => event.type === 'permission_request');
+      expect(requests).toHaveLength(1);
+      expect(JSON.stringify(requests[0])).toContain('out.txt');
+      expect(existsSync(file)).toBe(answer === 'allow');
+      if (answer === 'allow') expect(readFileSync(file, 'utf8')).toBe('hello\n');
+      expect(session.output).toContain(answer === 'allow' ? 'Done.' : 'Writing the file.');
+      // A second message continues the same conversation: the model sees the earlier turns.
+      model?.enqueue({ text: 'Second answer.' });
+      const reply = await supervisor.send(session.handle, 'and now?');
+      expect(reply.output).toContain('Second answer.');
+      const last = model?.mainRequests.at(-1)?.body.messages ?? [];
+      expect(JSON.stringify(last)).toContain('write hello to out.txt');
+      expect(JSON.stringify(last)).toContain('and now?');
+      await supervisor.closeSession(session.handle);
+      await vi.waitFor(() => expect(processGone(session.pid as number)).toBe(true), {
+        timeout: 10_000,
+        interval: 20,
+      });
+    },
+    90_000,
+  );
 });

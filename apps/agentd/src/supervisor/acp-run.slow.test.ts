@@ -272,7 +272,7 @@ describe('acp mode', () => {
       { instruction: 'exit', code: 'crashed', message: /exited with code 3/ },
     ];
     for (const { flags = [], instruction, code, message } of cases) {
-      const { supervisor } = fixture({ timeoutMs: 2000 }, flags);
+      const { supervisor } = fixture({ timeoutMs: flags.includes('--no-init') ? 1500 : 10_000 }, flags);
       const status = await supervisor.spawn({ instruction });
       expect(status.state, instruction).toBe('failed');
       expect(status.error?.code, instruction).toBe(code);
