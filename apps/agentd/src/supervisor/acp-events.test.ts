@@ -1,6 +1,6 @@
 /** ACP session updates onto run events: merging partial tool-call updates, bounds, untrusted shapes. */
 import { describe, expect, it } from 'vitest';
-import { mapSessionUpdate, permissionOptions, ToolCalls } from './acp-events.js';
+import { mapSessionUpdate, permissionRequest, ToolCalls } from './acp-events.js';
 
 describe('mapSessionUpdate', () => {
   it('merges tool call updates into one current view', () => {
@@ -92,19 +92,34 @@ describe('mapSessionUpdate', () => {
   });
 });
 
-describe('permissionOptions', () => {
-  it('keeps the options with a known kind', () => {
-    expect(
-      permissionOptions([
+describe('permissionRequest', () => {
+  it('keeps the options with a known kind, and the tool call as known', () => {
+    const tools = new ToolCalls();
+    mapSessionUpdate({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Write a', kind: 'edit' }, tools);
+    const request = permissionRequest(
+      'perm-1',
+      {
+        toolCall: { toolCallId: 't', status: 'pending' },
+        options: [
+          { optionId: 'a', name: 'Allow', kind: 'allow_once' },
+          { optionId: 'b', kind: 'allow_forever' },
+          { optionId: 'c', kind: 'reject_always' },
+          null,
+        ],
+      },
+      tools,
+    );
+    expect(request).toEqual({
+      requestId: 'perm-1',
+      toolCall: { id: 't', title: 'Write a', kind: 'edit', status: 'pending' },
+      options: [
         { optionId: 'a', name: 'Allow', kind: 'allow_once' },
-        { optionId: 'b', kind: 'allow_forever' },
-        { optionId: 'c', kind: 'reject_always' },
-        null,
-      ]),
-    ).toEqual([
-      { optionId: 'a', name: 'Allow', kind: 'allow_once' },
-      { optionId: 'c', name: 'c', kind: 'reject_always' },
-    ]);
-    expect(permissionOptions('nope')).toEqual([]);
+        { optionId: 'c', name: 'c', kind: 'reject_always' },
+      ],
+    });
+    expect(permissionRequest('perm-2', 'nope', tools)).toMatchObject({
+      options: [],
+      toolCall: { id: 'unknown' },
+    });
   });
 });

@@ -5,6 +5,7 @@
 import type {
   PermissionOption,
   PermissionOptionKind,
+  PermissionRequest,
   PlanEntry,
   RunEvent,
   ToolCallStatus,
@@ -212,7 +213,7 @@ export function mapSessionUpdate(update: unknown, tools: ToolCalls): MappedUpdat
 }
 
 /** The agent's permission options, those with a known kind (at most 16). */
-export function permissionOptions(options: unknown): PermissionOption[] {
+function permissionOptions(options: unknown): PermissionOption[] {
   if (!Array.isArray(options)) return [];
   const result: PermissionOption[] = [];
   for (const option of options.slice(0, 16)) {
@@ -226,4 +227,16 @@ export function permissionOptions(options: unknown): PermissionOption[] {
     });
   }
   return result;
+}
+
+/** An ACP `session/request_permission` as the run's permission request (its tool call merged with what is known of it). */
+export function permissionRequest(requestId: string, params: unknown, tools: ToolCalls): PermissionRequest {
+  const request = isObj(params) ? params : {};
+  const toolCall = (isObj(request.toolCall) ? tools.merge(request.toolCall, false) : undefined) ?? {
+    id: 'unknown',
+    title: 'unknown tool call',
+    kind: 'other',
+    status: 'pending',
+  };
+  return { requestId, toolCall, options: permissionOptions(request.options) };
 }

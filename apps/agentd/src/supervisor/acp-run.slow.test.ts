@@ -279,6 +279,11 @@ describe('acp mode', () => {
       expect(status.error?.message, instruction).toMatch(message);
       await expectNothingLeft(supervisor, status.pid);
     }
+    const missing = fixture({ cwd: join(tmpdir(), 'agentd-acp-no-such-dir') });
+    expect(await missing.supervisor.spawn({ instruction: 'echo x' })).toMatchObject({
+      state: 'failed',
+      error: { code: 'spawn_failed' },
+    });
     // The fleet keeps serving.
     const { supervisor } = fixture();
     expect((await supervisor.spawn({ instruction: 'echo still here' })).state).toBe('succeeded');

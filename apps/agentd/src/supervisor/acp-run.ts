@@ -17,7 +17,7 @@ import { PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk/unstabl
 import { LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { clientApp, clientCapabilities } from './acp-client-side.js';
-import { mapSessionUpdate, permissionOptions, ToolCalls } from './acp-events.js';
+import { mapSessionUpdate, permissionRequest, ToolCalls } from './acp-events.js';
 import { WorkspaceFiles } from './acp-files.js';
 import { agentStream } from './acp-stream.js';
 import { Terminals } from './acp-terminals.js';
@@ -27,7 +27,7 @@ import type { ChildHost } from './child-host.js';
 import { type ExitFacts, endedDuringTurn, type Outcome, protocolOutcome } from './exit-outcome.js';
 import { OutputLines, stderrEvent } from './output-lines.js';
 import { Run, type RunContext } from './run.js';
-import type { PermissionRequest, RunEvent, RunUsage } from './run-event.js';
+import type { RunEvent, RunUsage } from './run-event.js';
 import type { Ending, RunIdentity } from './run-record.js';
 import type { AgentEvent, AgentProfile, PlainTailLine, SendResult, SubagentError } from './types.js';
 
@@ -147,7 +147,7 @@ export class AcpRun extends Run {
     this.stderr = new OutputLines((_stream, text) => this.emitEvent(stderrEvent(text)));
     this.stderr.follow('stderr', host.child.stderr);
     const profile = this.record.profile;
-    const root = realpathSync(this.cwd());
+    const root = this.root();
     const files =
       profile.allowFileSystem === true ? new WorkspaceFiles(root, limits.maxOutputBytes) : undefined;
     if (profile.allowTerminal === true) this.terminals = new Terminals(root, limits.maxOutputBytes);
@@ -201,6 +201,16 @@ export class AcpRun extends Run {
 
   private cwd(): string {
     return resolve(this.record.profile.cwd ?? process.cwd());
+  }
+
+  /** The real working directory (fs and terminal requests are checked against it). */
+  private root(): string {
+    try {
+      return realpathSync(this.cwd());
+    } catch {
+      // A missing cwd fails the spawn itself (spawn_failed); nothing will be served.
+      return this.cwd();
+    }
   }
 
   private violation(reason: string): void {
@@ -470,15 +480,9 @@ export class AcpRun extends Run {
     params: RequestPermissionRequest,
     requestSignal: AbortSignal,
   ): Promise<RequestPermissionResponse> {
-    const options = permissionOptions(params.options);
-    const toolCall = this.tools.merge(params.toolCall as unknown as Record<string, unknown>, false) ?? {
-      id: 'unknown',
-      title: 'unknown tool call',
-      kind: 'other' as const,
-      status: 'pending' as const,
-    };
     this.permissionCount += 1;
-    const request: PermissionRequest = { requestId: `perm-${this.permissionCount}`, toolCall, options };
+    const request = permissionRequest(`perm-${this.permissionCount}`, params, this.tools);
+    const { options } = request;
     // No turn in flight (it was cancelled or ended): the answer is `cancelled`, recorded as such.
     const signal = AbortSignal.any([this.turnAbort?.signal ?? ABORTED, requestSignal]);
     const decision = await this.requestPermission(request, signal);
