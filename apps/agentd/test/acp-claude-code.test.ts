@@ -77,6 +77,14 @@ describe('acp mode with the Claude Code ACP adapter', () => {
       const requests = events.filter((event) => event.type === 'permission_request');
       expect(requests).toHaveLength(1);
       expect(JSON.stringify(requests[0])).toContain('out.txt');
+      expect(events).toContainEqual({ type: 'diff', path: file, newText: 'hello\n' });
+      const calls = events.filter((event) => event.type === 'tool_call').map((event) => event.toolCall);
+      expect(calls.at(-1)).toMatchObject({
+        title: `Write ${file}`,
+        kind: 'edit',
+        locations: [file],
+        status: answer === 'allow' ? 'completed' : 'failed',
+      });
       expect(existsSync(file)).toBe(answer === 'allow');
       if (answer === 'allow') expect(readFileSync(file, 'utf8')).toBe('hello\n');
       expect(session.output).toContain(answer === 'allow' ? 'Done.' : 'Writing the file.');

@@ -182,11 +182,13 @@ export function mapSessionUpdate(update: unknown, tools: ToolCalls): MappedUpdat
   switch (update.sessionUpdate) {
     case 'agent_message_chunk': {
       const text = blockText(update.content);
-      return text === undefined ? { events: [] } : { events: [{ type: 'message', text }], text };
+      return text === undefined || text === ''
+        ? { events: [] }
+        : { events: [{ type: 'message', text }], text };
     }
     case 'agent_thought_chunk': {
       const text = blockText(update.content);
-      return { events: text === undefined ? [] : [{ type: 'thought', text }] };
+      return { events: text === undefined || text === '' ? [] : [{ type: 'thought', text }] };
     }
     case 'tool_call':
     case 'tool_call_update': {
