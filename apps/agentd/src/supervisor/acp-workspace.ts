@@ -2,7 +2,7 @@
  * Paths an ACP agent names, confined to the run's working directory: no `..`, no absolute path
  * outside it, no symlink that leads out of it (real paths are compared, not spellings).
  */
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 
@@ -15,6 +15,15 @@ function inside(root: string, target: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The real path of `target`, or of its nearest existing ancestor joined with the rest. */
 async function realOrNearest(target: string): Promise<string> {
   let current = target;
@@ -25,6 +34,8 @@ async function realOrNearest(target: string): Promise<string> {
       return rest.length === 0 ? real : resolve(real, ...rest.reverse());
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // A link whose target is missing exists itself: writing through it would create the target.
+      if (await exists(current)) throw new Error('a dangling symbolic link');
       const parent = dirname(current);
       if (parent === current) throw error;
       rest.push(current.slice(parent.length).replace(/^[/\\]/, ''));
