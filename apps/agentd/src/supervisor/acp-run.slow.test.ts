@@ -151,6 +151,8 @@ describe('acp mode', () => {
     const { supervisor } = fixture({ cwd, allowTerminal: true });
     const session = await supervisor.spawn({ instruction: 'term echo hi; pwd', warm: true });
     expect(session.output).toBe(`exit 0: hi\n${cwd}`);
+    expect((await supervisor.send(session.handle, 'term-big')).output).toBe('1000 true xxxxxxxxxEND');
+    expect((await supervisor.send(session.handle, 'term-argv')).output).toBe('10 false a b|$HOME|');
     const reply = await supervisor.send(session.handle, 'term-bg');
     const pid = Number(/^pid (\d+)$/.exec(reply.output)?.[1]);
     expect(processGone(pid)).toBe(false);

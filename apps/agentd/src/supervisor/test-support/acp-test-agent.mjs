@@ -15,7 +15,8 @@ import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk/unstable';
 
 const HELP =
-  'echo TEXT | tool PATH CONTENT | read PATH | write PATH CONTENT | term COMMAND | term-bg | usage | history | ' +
+  'echo TEXT | tool PATH CONTENT | read PATH | write PATH CONTENT | term COMMAND | term-big | term-argv | term-bg | ' +
+  'usage | history | ' +
   'wait | perm-after-cancel | exit | garbage | bogus-response | foreign-update';
 
 const argv = process.argv.slice(2);
@@ -127,6 +128,20 @@ async function run(ctx, session, sessionId, words, line) {
       } catch (error) {
         await chunk(`error ${error.code}: ${error.message}`);
       }
+      return 'end_turn';
+    }
+    case 'term-big':
+    case 'term-argv': {
+      // A bounded terminal (the newest bytes kept), and a command given with args (no shell).
+      const request =
+        command === 'term-big'
+          ? { command: 'head -c 100000 /dev/zero | tr "\\0" x; printf END', outputByteLimit: 1000 }
+          : { command: 'printf', args: ['%s|', 'a b', '$HOME'] };
+      const terminal = await ctx.client.createTerminal({ sessionId, ...request });
+      await terminal.waitForExit();
+      const { output, truncated } = await terminal.currentOutput();
+      await terminal.release();
+      await chunk(`${output.length} ${truncated} ${output.slice(-12)}`);
       return 'end_turn';
     }
     case 'term-bg': {
