@@ -187,12 +187,12 @@ const agentProfileSchema: JsonObject = {
     },
     allowFileSystem: {
       type: 'boolean',
-      description: "acp: answer the agent's fs/* methods within the run's working directory (default true).",
+      description: "acp: answer the agent's fs/* methods within the run's working directory (default false).",
     },
     allowTerminal: {
       type: 'boolean',
       description:
-        "acp: answer the agent's terminal/* methods within the run's working directory (default true).",
+        "acp: answer the agent's terminal/* methods within the run's working directory (default false).",
     },
   },
 };

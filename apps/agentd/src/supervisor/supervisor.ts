@@ -6,6 +6,7 @@ import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { logAt } from '../log/log-level.js';
 import { startRunSpan } from '../telemetry/run-span.js';
+import { AcpRun } from './acp-run.js';
 import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
 import { ClaudeRun } from './claude-run.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
@@ -377,6 +378,8 @@ export class Supervisor {
         return new ProtocolRun(identity, this.context);
       case 'claude':
         return new ClaudeRun(identity, this.context);
+      case 'acp':
+        return new AcpRun(identity, this.context);
       default:
         throw new LocalError<AgentdErrorCode>(
           'invalid_request',

@@ -60,9 +60,9 @@ export interface AgentProfile {
   budget?: RunBudget;
   /** A conversation waiting this long for its next message is closed; default `limits.warmIdleTimeoutMs`. */
   idleTimeoutMs?: number;
-  /** `acp`: answer the agent's file-system methods (within the run's cwd). Default true. */
+  /** `acp`: answer the agent's file-system methods (within the run's cwd). Default false. */
   allowFileSystem?: boolean;
-  /** `acp`: answer the agent's terminal methods (within the run's cwd). Default true. */
+  /** `acp`: answer the agent's terminal methods (within the run's cwd). Default false. */
   allowTerminal?: boolean;
 }
 
