@@ -173,7 +173,8 @@ export class ClusterNode implements RunIndex {
     }
     const reason = typeof request.reason === 'string' ? request.reason : 'cancelled through another replica';
     this.#o.supervisor.cancel(request.handle, reason).catch((error: unknown) => {
-      this.#o.logger.debug('routed cancel found no run', { handle: request.handle, error: String(error) });
+      // The handle is a capability: it stays out of the log (the error says what went wrong).
+      this.#o.logger.debug('routed cancel found no run', { component: 'cluster', error: String(error) });
     });
   }
 

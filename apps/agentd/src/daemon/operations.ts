@@ -5,6 +5,7 @@ import type { AgentdErrorCode } from '../local-errors.js';
 import { parseLogLevel } from '../log/log-level.js';
 import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
+import { starterOf } from './run-access.js';
 import { attachRun } from './run-attach.js';
 import type { RunIndex } from './run-index.js';
 import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
@@ -126,7 +127,8 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       operator: false,
       taskTtlMs: SPAWN_TASK_TTL_MS,
       handler: async (args, context) => {
-        const request: SpawnRequest = { instruction: args.instruction as string };
+        // Who asks decides whose run it is: who may read it by run id, whose pool share it takes.
+        const request: SpawnRequest = { instruction: args.instruction as string, startedBy: starterOf(context.peer) };
         if (typeof args.agent === 'string') request.agent = args.agent;
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;

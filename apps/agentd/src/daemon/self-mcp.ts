@@ -276,7 +276,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         uri,
       });
     try {
-      await checkSubscribable(options.resources, uri);
+      await checkSubscribable(options.resources, uri, peer);
       return true;
     } catch (error) {
       if (!(error instanceof ResourceError)) throw error;

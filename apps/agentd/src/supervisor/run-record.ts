@@ -1,5 +1,12 @@
 /** The facts of one subagent run (what its public status shows), and the status view of them. */
-import type { AgentProfile, PlainTailLine, SubagentError, SubagentState, SubagentStatus } from './types.js';
+import type {
+  AgentProfile,
+  PlainTailLine,
+  RunStarter,
+  SubagentError,
+  SubagentState,
+  SubagentStatus,
+} from './types.js';
 
 export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -17,6 +24,7 @@ export interface RunRecord {
   readonly profile: Readonly<AgentProfile>;
   readonly warm: boolean;
   readonly timeoutMs: number;
+  readonly startedBy: Readonly<RunStarter>;
   readonly startedAt: Date;
   state: SubagentState;
   endedAt?: Date;
@@ -35,6 +43,7 @@ export interface RunIdentity {
   profile: Readonly<AgentProfile>;
   warm: boolean;
   timeoutMs: number;
+  startedBy: Readonly<RunStarter>;
 }
 
 /** Facts only the live process knows. */
@@ -58,6 +67,7 @@ export function toStatus(record: RunRecord, live: LiveFacts): SubagentStatus {
   const status: SubagentStatus = {
     handle: record.handle,
     runId: record.runId,
+    startedBy: { trust: record.startedBy.trust, principal: record.startedBy.principal },
     agent: record.profile.name,
     mode: record.profile.mode,
     state: record.state,

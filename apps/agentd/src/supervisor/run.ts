@@ -25,7 +25,14 @@ import {
 } from './run-record.js';
 import type { PermissionBroker, PermissionDecision, PermissionRequest, RunEvent } from './run-event.js';
 import { TypedEmitter } from './typed-emitter.js';
-import type { AgentEvent, AgentProfile, PlainTailLine, SubagentError, SubagentStatus } from './types.js';
+import type {
+  AgentEvent,
+  AgentProfile,
+  PlainTailLine,
+  RunStarter,
+  SubagentError,
+  SubagentStatus,
+} from './types.js';
 
 /** What a run needs from its fleet. */
 export interface RunContext {
@@ -97,6 +104,10 @@ export abstract class Run {
 
   get timeoutMs(): number {
     return this.record.timeoutMs;
+  }
+
+  get startedBy(): Readonly<RunStarter> {
+    return this.record.startedBy;
   }
 
   get turns(): number {
@@ -351,6 +362,10 @@ export abstract class Run {
   }
 }
 
-export function runFields(record: Pick<RunRecord, 'handle' | 'runId' | 'profile'>): Record<string, unknown> {
-  return { handle: record.handle, runId: record.runId, agent: record.profile.name };
+/**
+ * What names a run in log lines (every level, and so agent://events): its run id, never its
+ * handle. The handle is a capability; logs are read by people and tools that must not act on runs.
+ */
+export function runFields(record: Pick<RunRecord, 'runId' | 'profile'>): Record<string, unknown> {
+  return { runId: record.runId, agent: record.profile.name };
 }

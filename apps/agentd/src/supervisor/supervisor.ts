@@ -6,7 +6,7 @@ import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { logAt } from '../log/log-level.js';
 import { startRunSpan } from '../telemetry/run-span.js';
-import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
+import { checkCapacity, checkText, checkTimeout, evictForRoom, runTimeout } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import { newHandle, newRunId } from './ids.js';
 import { PlainRun } from './plain-run.js';
@@ -18,6 +18,7 @@ import { TypedEmitter } from './typed-emitter.js';
 import type {
   AgentEvent,
   LogEntry,
+  RunStarter,
   SendOptions,
   SendResult,
   SpawnObserver,
@@ -44,6 +45,9 @@ export type SupervisorListeners = {
 const refuseAll: PermissionBroker = {
   decide: async () => ({ outcome: 'cancelled', by: 'policy' }),
 };
+
+/** Who starts a run the request does not attribute: the process embedding the supervisor. */
+const EMBEDDER: RunStarter = Object.freeze({ trust: 'management', principal: 'embedder', share: 'embedder' });
 
 const TOTAL_KEY: Record<TerminalState, keyof SupervisorTotals> = {
   succeeded: 'succeeded',
@@ -119,7 +123,7 @@ export class Supervisor {
     this.onChange(run);
     run.callObserver('onStart', () => observer.onStart?.(run.status()));
     const unobserve = observer.onEvent === undefined ? undefined : run.observe(observer.onEvent);
-    const endSpan = startRunSpan({ handle: run.handle, runId: run.runId, agent: run.profile.name }, () =>
+    const endSpan = startRunSpan({ runId: run.runId, agent: run.profile.name }, () =>
       run.start(request.instruction),
     );
     if (endSpan !== undefined) void run.until((r) => isTerminal(r.state)).then(() => endSpan(run.state));
@@ -158,7 +162,11 @@ export class Supervisor {
     this.checkAdmission('turn');
     const { limits } = this.config;
     const text = checkText(message, 'message', limits.maxInstructionBytes);
-    const timeoutMs = checkTimeout(options.timeoutMs ?? session.timeoutMs, limits.maxTimeoutMs);
+    // A session keeps its starter's cap for every turn, whoever holds the handle now.
+    const timeoutMs =
+      options.timeoutMs === undefined
+        ? checkTimeout(session.timeoutMs, limits.maxTimeoutMs)
+        : runTimeout(options.timeoutMs, session.timeoutMs, limits, session.startedBy);
     return session.send(text, timeoutMs, signal, options.onEvent);
   }
 
@@ -166,7 +174,10 @@ export class Supervisor {
     return this.get(handle).status();
   }
 
-  /** The run with this public run id, if it is still tracked (run ids are not capabilities: no handle needed). */
+  /**
+   * The run with this run id, if it is still tracked. A run id is a name, not a capability: the
+   * caller decides who may see the answer (daemon/run-access.ts).
+   */
   statusByRunId(runId: string): SubagentStatus | undefined {
     for (const run of this.runs.values()) if (run.runId === runId) return run.status();
     return undefined;
@@ -325,16 +336,22 @@ export class Supervisor {
         `agent "${profile.name}" runs in plain mode; warm sessions need a protocol agent`,
       );
     }
-    const timeoutMs = checkTimeout(
-      request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs,
-      limits.maxTimeoutMs,
-    );
-    checkCapacity(this.runs.values(), limits, warm);
+    const startedBy = request.startedBy ?? EMBEDDER;
+    const fallback = profile.timeoutMs ?? limits.defaultTimeoutMs;
+    const timeoutMs = runTimeout(request.timeoutMs, fallback, limits, startedBy);
+    checkCapacity(this.runs.values(), limits, warm, startedBy);
     for (const evicted of evictForRoom(this.runs, limits.maxTrackedHandles)) {
       this.totals.evicted += 1;
       this.log('debug', 'finished run evicted', runFields(evicted));
     }
-    const identity: RunIdentity = { handle: newHandle(), runId: newRunId(), profile, warm, timeoutMs };
+    const identity: RunIdentity = {
+      handle: newHandle(),
+      runId: newRunId(),
+      profile,
+      warm,
+      timeoutMs,
+      startedBy,
+    };
     return profile.mode === 'plain'
       ? new PlainRun(identity, this.context)
       : new ProtocolRun(identity, this.context);
