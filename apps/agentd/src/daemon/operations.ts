@@ -52,7 +52,8 @@ function spawnArgs(host: OperationHost): JsonObject {
       timeoutMs: {
         type: 'integer',
         minimum: 1,
-        description: 'Kill the run if it takes longer (per turn for warm sessions).',
+        description:
+          'Kill the run if it takes longer (per turn for warm sessions). Restricted peers may ask for at most limits.restrictedMaxTimeoutMs.',
       },
     },
   };
@@ -128,7 +129,10 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       taskTtlMs: SPAWN_TASK_TTL_MS,
       handler: async (args, context) => {
         // Who asks decides whose run it is: who may read it by run id, whose pool share it takes.
-        const request: SpawnRequest = { instruction: args.instruction as string, startedBy: starterOf(context.peer) };
+        const request: SpawnRequest = {
+          instruction: args.instruction as string,
+          startedBy: starterOf(context.peer),
+        };
         if (typeof args.agent === 'string') request.agent = args.agent;
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;

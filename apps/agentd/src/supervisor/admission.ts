@@ -125,9 +125,13 @@ export function checkCapacity(
     const reserve = `${pool.reservedKey} keeps ${pool.max - shared} for operators`;
     if (shared === 0) refuse(`restricted peers get none of the ${pool.max} ${pool.kind} (${reserve})`);
     if (restricted >= shared)
-      refuse(`restricted peers share ${shared} of ${pool.max} ${pool.kind} (${reserve}); all ${shared} in use`);
+      refuse(
+        `restricted peers share ${shared} of ${pool.max} ${pool.kind} (${reserve}); all ${shared} in use`,
+      );
     if (mine >= own)
-      refuse(`${whose(starter)} may hold ${own} ${pool.kind} at once (${pool.perPrincipalKey}); all ${own} in use`);
+      refuse(
+        `${whose(starter)} may hold ${own} ${pool.kind} at once (${pool.perPrincipalKey}); all ${own} in use`,
+      );
   }
   if (live >= pool.max) refuse(`${live} of ${pool.max} ${pool.kind} in use`);
 }
