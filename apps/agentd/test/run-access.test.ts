@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import {
+  BEARER,
   httpRequest,
   httpTool,
   type MixedPeers,
@@ -180,5 +181,39 @@ describe('run data is its starter’s and operators’ only', () => {
     // The principal is a digest: the status never carries the session id.
     const sessionId = (starter.transport as StreamableHTTPClientTransport).sessionId as string;
     expect(JSON.stringify(run)).not.toContain(sessionId);
+  });
+});
+
+describe('an operator over HTTP', () => {
+  let withToken: MixedPeers;
+  beforeAll(async () => {
+    withToken = await startMixedPeers(
+      { exposure: 'classic', agents: { example: TEST_AGENT_CONFIG } },
+      { bearer: true },
+    );
+    await withToken.stdio.initialize();
+  }, 30_000);
+  afterAll(async () => {
+    await withToken?.stop();
+  });
+
+  it('reads a restricted peer’s run by id with the bearer token, and is refused without it', async () => {
+    const run = toolValue(
+      await withToken.stdio.legacy('tools/call', {
+        name: 'command_subagent.spawn',
+        arguments: { instruction: 'echo for-the-operator' },
+      }),
+    );
+    const uri = `agent://run/${String(run.runId)}`;
+    const read = await httpRequest(withToken.httpUrl, 'resources/read', { uri }, BEARER);
+    expect(
+      JSON.parse(String((read.result as { contents: { text: string }[] }).contents[0]?.text)),
+    ).toMatchObject({
+      output: 'for-the-operator',
+      startedBy: { trust: 'restricted' },
+    });
+    expect(JSON.stringify(await httpRequest(withToken.httpUrl, 'resources/read', { uri }))).not.toContain(
+      'for-the-operator',
+    );
   });
 });

@@ -127,3 +127,65 @@ describe('the run pool’s fair share', () => {
     }
   });
 });
+
+describe('the run pool’s fair share through Code Mode', () => {
+  let codemode: MixedPeers;
+  beforeAll(async () => {
+    codemode = await startMixedPeers({
+      exposure: 'codemode',
+      agents: { example: TEST_AGENT_CONFIG },
+      limits: { maxConcurrentRuns: 4 },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await codemode?.stop();
+  });
+
+  it('anonymous execute calls cannot take every run; the operator’s execute still spawns', async () => {
+    // The issue's attack: anonymous scripts that each start long runs with the longest timeout.
+    const code = `
+      const said = [];
+      for (let i = 0; i < 4; i++) {
+        try {
+          const run = await agentd.subagent.spawn({ instruction: 'sleep 60000', async: true, timeoutMs: ${MAX_TIMER_MS} });
+          said.push(run.state);
+        } catch (error) {
+          said.push(String(error.message ?? error));
+        }
+        try {
+          const run = await agentd.subagent.spawn({ instruction: 'sleep 60000', async: true });
+          said.push(run.state);
+        } catch (error) {
+          said.push(String(error.message ?? error));
+        }
+      }
+      return said;`;
+    const said = [];
+    for (let i = 0; i < 2; i++) {
+      const result = await httpTool(codemode.httpUrl, 'execute', { code });
+      said.push(...((result.structuredContent as Json).result as string[]));
+    }
+    expect(said.filter((s) => s === 'running')).toHaveLength(2);
+    expect(said.filter((s) => s.includes('limits.restrictedMaxTimeoutMs'))).toHaveLength(8);
+    expect(said.filter((s) => s.includes('limits.restrictedRunsPerPrincipal'))).toHaveLength(6);
+    const operator = await NdjsonClient.connect(codemode.socket);
+    try {
+      const mine = await operator.modernResult('tools/call', {
+        name: 'execute',
+        arguments: {
+          code: `return await agentd.subagent.spawn({ instruction: 'echo operator', timeoutMs: ${MAX_TIMER_MS} });`,
+        },
+      });
+      expect((mine.structuredContent as Json).result).toMatchObject({
+        state: 'succeeded',
+        output: 'operator',
+      });
+      await operator.modernResult('tools/call', {
+        name: 'execute',
+        arguments: { code: 'return await agentd.cancel({});' },
+      });
+    } finally {
+      operator.stream.end();
+    }
+  });
+});

@@ -46,7 +46,7 @@ export function starterOf(peer: Peer): RunStarter {
 }
 
 /** Whether `peer` may read a run it names by run id (a status as the run index answers it). */
-export function mayReadByRunId(peer: Peer, status: JsonObject): boolean {
+function mayReadByRunId(peer: Peer, status: JsonObject): boolean {
   if (trustOf(peer) === 'management') return true;
   const startedBy = status.startedBy as { principal?: unknown } | undefined;
   // A record without a starter (written by an older replica) is the operators' alone.
