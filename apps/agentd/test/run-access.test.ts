@@ -3,7 +3,7 @@
  * restricted peer that did not start a run cannot read it, subscribe to it, nor get its status or
  * cancel it by run id; its starter and operators can; the handle stays a capability.
  */
-import { type Json, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
+import { type Json, MODERN_META, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +181,80 @@ describe('run data is its starter’s and operators’ only', () => {
     // The principal is a digest: the status never carries the session id.
     const sessionId = (starter.transport as StreamableHTTPClientTransport).sessionId as string;
     expect(JSON.stringify(run)).not.toContain(sessionId);
+  });
+});
+
+/** A raw 2025-11-25 session over HTTP that declares tasks: posts JSON-RPC and answers the parsed body. */
+async function legacyTaskSession(url: string): Promise<(method: string, params: Json) => Promise<Json>> {
+  let sessionId: string | null = null;
+  let id = 0;
+  const post = async (body: Json): Promise<Json> => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(sessionId === null ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }),
+      },
+      body: JSON.stringify(body),
+    });
+    sessionId ??= response.headers.get('mcp-session-id');
+    const text = await response.text();
+    return text === '' ? {} : (JSON.parse(text) as Json);
+  };
+  await post({
+    jsonrpc: '2.0',
+    id: ++id,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: { tasks: {} },
+      clientInfo: { name: 'tasks', version: '1' },
+    },
+  });
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return (method, params) => post({ jsonrpc: '2.0', id: ++id, method, params });
+}
+
+describe('spawn tasks of anonymous peers', () => {
+  it('refuses tasks to anonymous peers (they would share one owner), so none can list or read another’s', async () => {
+    const victim = await legacyTaskSession(peers.httpUrl);
+    const attacker = await legacyTaskSession(peers.httpUrl);
+    const spawned = await victim('tools/call', {
+      name: 'command_subagent.spawn',
+      arguments: { instruction: 'echo secret-of-a-task', async: true },
+      task: {},
+    });
+    expect(spawned.result).toBeUndefined();
+    expect(spawned.error).toMatchObject({ code: -32602, data: { reason: 'anonymous_task' } });
+    // The way that works: an async spawn without a task answers with the handle.
+    const plain = await victim('tools/call', {
+      name: 'command_subagent.spawn',
+      arguments: { instruction: 'echo secret-of-a-task', async: true },
+    });
+    expect(toolValue(plain.result as Json)).toMatchObject({ state: 'running' });
+    // 2026-07-28: a client that takes tasks still gets the handle, as a complete result.
+    const modern = await httpRequest(peers.httpUrl, 'tools/call', {
+      name: 'command_subagent.spawn',
+      arguments: { instruction: 'echo modern', async: true },
+      _meta: {
+        ...MODERN_META,
+        'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      },
+    });
+    expect(modern.result).toMatchObject({ resultType: 'complete', structuredContent: { state: 'running' } });
+    const listed = await attacker('tasks/list', {});
+    expect(JSON.stringify(listed)).not.toContain('taskId');
+    // A management peer still gets a task: its tasks are its own.
+    const byOperator = await operator.request('tools/call', {
+      name: 'command_subagent.spawn',
+      arguments: { instruction: 'echo operator task', async: true },
+      _meta: {
+        ...MODERN_META,
+        'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      },
+    });
+    expect(byOperator.result).toMatchObject({ resultType: 'task' });
   });
 });
 

@@ -4,6 +4,7 @@ import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { parseLogLevel } from '../log/log-level.js';
 import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
+import { mayHoldTasks } from './anonymous-tasks.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
 import { starterOf } from './run-access.js';
 import { attachRun } from './run-attach.js';
@@ -137,8 +138,10 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
-        // An async spawn for a client that takes tasks answers with a task that follows the run.
-        const task = request.async === true ? await context.detach() : undefined;
+        // An async spawn for a client that takes tasks answers with a task that follows the run;
+        // an anonymous peer gets the handle instead (anonymous-tasks.ts: they would share one task owner).
+        const task =
+          request.async === true && mayHoldTasks(context.peer) ? await context.detach() : undefined;
         if (task !== undefined) {
           const body = await runSpawnTask(sup(), request, context, (handle) =>
             host.runs().bindTask(handle, task),

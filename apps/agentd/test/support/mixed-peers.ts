@@ -92,7 +92,12 @@ export async function httpRequest(url: string, method: string, params: Json, tok
       ...(typeof target === 'string' ? { 'mcp-name': target } : {}),
       ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: { ...params, _meta: { ...MODERN_META, ...(params._meta as Json | undefined) } },
+    }),
   });
   return (await response.json()) as Json;
 }
