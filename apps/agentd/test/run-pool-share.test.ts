@@ -126,6 +126,21 @@ describe('the run pool’s fair share', () => {
       await operatorTool('command_cancel', { handle: session.handle });
     }
   });
+
+  it('caps a restricted sender’s turn on an operator’s session too', async () => {
+    const session = toolValue(
+      await operatorTool('command_subagent.spawn', { instruction: 'echo hi', warm: true }),
+    );
+    try {
+      const turn = { handle: session.handle, message: 'echo again', timeoutMs: MAX_TIMER_MS };
+      expect(refusalText(await anonymousTool('command_subagent.send', turn))).toContain(
+        'limits.restrictedMaxTimeoutMs',
+      );
+      expect(toolValue(await operatorTool('command_subagent.send', turn))).toMatchObject({ output: 'again' });
+    } finally {
+      await operatorTool('command_cancel', { handle: session.handle });
+    }
+  });
 });
 
 describe('the run pool’s fair share through Code Mode', () => {

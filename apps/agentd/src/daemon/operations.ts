@@ -191,6 +191,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       handler: async (args, context) => {
         const options = {
           onEvent: forwardAgentEvents(context),
+          sentBy: starterOf(context.peer),
           ...(typeof args.timeoutMs === 'number' ? { timeoutMs: args.timeoutMs } : {}),
         };
         const reply = await sendHere(host, args.handle as string, () =>

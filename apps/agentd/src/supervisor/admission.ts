@@ -26,7 +26,7 @@ export function checkText(value: unknown, field: string, maxBytes: number): stri
   return value;
 }
 
-export function checkTimeout(timeoutMs: unknown, max: number): number {
+function checkTimeout(timeoutMs: unknown, max: number): number {
   if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > max) {
     throw new LocalError<AgentdErrorCode>('invalid_request', `timeoutMs must be an integer from 1 to ${max}`);
   }

@@ -6,7 +6,7 @@ import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { logAt } from '../log/log-level.js';
 import { startRunSpan } from '../telemetry/run-span.js';
-import { checkCapacity, checkText, checkTimeout, evictForRoom, runTimeout } from './admission.js';
+import { checkCapacity, checkText, evictForRoom, runTimeout } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import { newHandle, newRunId } from './ids.js';
 import { PlainRun } from './plain-run.js';
@@ -162,11 +162,10 @@ export class Supervisor {
     this.checkAdmission('turn');
     const { limits } = this.config;
     const text = checkText(message, 'message', limits.maxInstructionBytes);
-    // A session keeps its starter's cap for every turn, whoever holds the handle now.
-    const timeoutMs =
-      options.timeoutMs === undefined
-        ? checkTimeout(session.timeoutMs, limits.maxTimeoutMs)
-        : runTimeout(options.timeoutMs, session.timeoutMs, limits, session.startedBy);
+    // A restricted starter's cap holds for every turn, whoever holds the handle now; a restricted
+    // sender gets it too, on anyone's session.
+    const asker = options.sentBy?.trust === 'restricted' ? options.sentBy : session.startedBy;
+    const timeoutMs = runTimeout(options.timeoutMs, session.timeoutMs, limits, asker);
     return session.send(text, timeoutMs, signal, options.onEvent);
   }
 

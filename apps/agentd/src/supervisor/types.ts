@@ -122,6 +122,8 @@ export interface SpawnObserver {
 export interface SendOptions {
   /** Bounds this turn; default: the session's timeout. */
   timeoutMs?: number;
+  /** Who sends the turn: a restricted sender gets the restricted timeout cap whoever started the session. */
+  sentBy?: RunStarter;
   /** The agent's events during this turn. */
   onEvent?: (event: AgentEvent) => void;
 }
