@@ -54,6 +54,8 @@ describe('OpenTelemetry export', () => {
         structuredContent: { result: { output: string; handle: string; runId: string } };
       };
       ({ output, handle, runId } = result.structuredContent.result);
+      // A read by handle: the request span names the resource, and must not carry the handle.
+      await client.request('resources/read', { uri: `agent://subagent/${handle}`, _meta: modernMeta() });
       client.end();
     } finally {
       // Shutdown flushes the batch processor and the metric reader.
@@ -94,6 +96,9 @@ describe('OpenTelemetry export', () => {
     const exported = JSON.stringify(spans);
     expect(exported).not.toContain(handle);
     expect(exported).not.toContain('tp=00-');
+    expect(spanNamed(spans, 'resources/read').attributes).toMatchObject({
+      'mcp.resource.uri': 'agent://subagent/{handle}',
+    });
     const childParent = /tp=00-([0-9a-f]{32})-([0-9a-f]{16})-01/.exec(output);
     expect(childParent?.[1]).toBe(TRACE_ID);
     expect(childParent?.[2]).toBe(run.spanId);
