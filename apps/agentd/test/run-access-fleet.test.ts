@@ -89,4 +89,28 @@ describe.runIf(runnable)('run data across replicas', () => {
       operator.stream.end();
     }
   });
+
+  it('names a run whose record Redis did not take by run id, never by handle', async () => {
+    const c = replicas[0] ?? (await replica('a'));
+    const since = c.logs.length;
+    await redis.stop();
+    const operator = await NdjsonClient.connect(c.socket);
+    try {
+      const run = toolValue(
+        await operator.modernResult('tools/call', {
+          name: 'command_subagent.spawn',
+          arguments: { instruction: 'during the outage' },
+        }),
+      );
+      const line = await c.waitForLog((l) => l.msg === 'run record not written to Redis', {
+        since,
+        timeoutMs: 20_000,
+      });
+      expect(line.runId).toBe(run.runId);
+      expect(JSON.stringify(c.logs.slice(since))).not.toContain(String(run.handle));
+    } finally {
+      operator.stream.end();
+      await redis.start();
+    }
+  }, 60_000);
 });

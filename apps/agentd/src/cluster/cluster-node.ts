@@ -125,7 +125,7 @@ export class ClusterNode implements RunIndex {
     if (this.#closed) return;
     const shared = sharedStatus(status, this.instanceId);
     if (status.terminal) this.#clearTail(status.handle);
-    this.#writes.enqueue(status.handle, () => this.#store.write(shared));
+    this.#writes.enqueue(status.handle, () => this.#store.write(shared), status.runId);
   }
 
   #publishCurrent(handle: string): void {
@@ -227,7 +227,12 @@ export class ClusterNode implements RunIndex {
   bindTask(handle: string, task: TaskRef): void {
     if (this.#closed) return;
     // Behind the run's own writes: the binding lands once the run is registered.
-    this.#writes.enqueue(handle, () => this.#store.bindTask(handle, task));
+    const runId = localStatus(this.#o.supervisor, handle)?.runId;
+    this.#writes.enqueue(
+      handle,
+      () => this.#store.bindTask(handle, task),
+      typeof runId === 'string' ? runId : undefined,
+    );
   }
 
   settled(handle: string): Promise<void> {
