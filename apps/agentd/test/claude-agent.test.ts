@@ -303,7 +303,14 @@ describe.skipIf(!cli.run)('claude mode (real Claude Code CLI, scripted model)', 
     // The same HOME and config dir: Claude Code keeps its sessions there.
     const profile = { ...claude, name: 'resumed' };
     const run = new ClaudeRun(
-      { handle: 'h-resume', runId: 'r-resume', profile, warm: true, timeoutMs: 60_000 },
+      {
+        handle: 'h-resume',
+        runId: 'r-resume',
+        profile,
+        warm: true,
+        timeoutMs: 60_000,
+        startedBy: { trust: 'management', principal: 'test', share: 'test' },
+      },
       {
         limits: () =>
           checkConfig({ profiles: [profile], defaultAgent: 'resumed', limits: TEST_LIMITS }).limits,

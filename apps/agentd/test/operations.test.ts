@@ -141,7 +141,7 @@ describe('SIGTERM drain', () => {
       expect((await agentd.exited).code).toBe(0);
       expect(
         agentd.logs.some(
-          (l) => l.msg === 'subagent ended' && l.handle === slow.handle && l.state === 'cancelled',
+          (l) => l.msg === 'subagent ended' && l.runId === slow.runId && l.state === 'cancelled',
         ),
       ).toBe(true);
     } finally {

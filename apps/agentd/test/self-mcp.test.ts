@@ -263,7 +263,7 @@ describe('management resources', () => {
       await c.modernResult('resources/read', { uri: `agent://events?after=${newest}` }),
     );
     expect((after.events as Json[]).every((e) => Number(e.seq) > newest)).toBe(true);
-    expect((after.events as Json[]).some((e) => e.msg === 'subagent ended' && e.handle === warm.handle)).toBe(
+    expect((after.events as Json[]).some((e) => e.msg === 'subagent ended' && e.runId === warm.runId)).toBe(
       true,
     );
     const bad = await c.request('resources/read', { _meta: modernMeta(), uri: 'agent://events?level=loud' });

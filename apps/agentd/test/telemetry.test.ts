@@ -40,6 +40,8 @@ describe('OpenTelemetry export', () => {
       config: { agents: { tracer: TRACER_AGENT } },
     });
     let output: string;
+    let handle: string;
+    let runId: string;
     try {
       const client = await NdjsonClient.connect(agentd.socket);
       const code = "return await agentd.subagent.spawn({ agent: 'tracer', instruction: 'go' });";
@@ -48,8 +50,12 @@ describe('OpenTelemetry export', () => {
         arguments: { code },
         _meta: modernMeta({ traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` }),
       });
-      const result = response.result as { structuredContent: { result: { output: string } } };
-      output = result.structuredContent.result.output;
+      const result = response.result as {
+        structuredContent: { result: { output: string; handle: string; runId: string } };
+      };
+      ({ output, handle, runId } = result.structuredContent.result);
+      // A read by handle: the request span names the resource, and must not carry the handle.
+      await client.request('resources/read', { uri: `agent://subagent/${handle}`, _meta: modernMeta() });
       client.end();
     } finally {
       // Shutdown flushes the batch processor and the metric reader.
@@ -83,7 +89,15 @@ describe('OpenTelemetry export', () => {
     expect(run.parentSpanId).toBe(operation?.spanId);
     expect(run.attributes).toMatchObject({
       'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.id': runId,
       'agentd.run.state': 'succeeded',
+    });
+    // Only names leave the machine: never the handle (a capability), never the run's output.
+    const exported = JSON.stringify(spans);
+    expect(exported).not.toContain(handle);
+    expect(exported).not.toContain('tp=00-');
+    expect(spanNamed(spans, 'resources/read').attributes).toMatchObject({
+      'mcp.resource.uri': 'agent://subagent/{handle}',
     });
     const childParent = /tp=00-([0-9a-f]{32})-([0-9a-f]{16})-01/.exec(output);
     expect(childParent?.[1]).toBe(TRACE_ID);

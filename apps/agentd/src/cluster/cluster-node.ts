@@ -125,7 +125,7 @@ export class ClusterNode implements RunIndex {
     if (this.#closed) return;
     const shared = sharedStatus(status, this.instanceId);
     if (status.terminal) this.#clearTail(status.handle);
-    this.#writes.enqueue(status.handle, () => this.#store.write(shared));
+    this.#writes.enqueue(status.handle, () => this.#store.write(shared), status.runId);
   }
 
   #publishCurrent(handle: string): void {
@@ -173,7 +173,8 @@ export class ClusterNode implements RunIndex {
     }
     const reason = typeof request.reason === 'string' ? request.reason : 'cancelled through another replica';
     this.#o.supervisor.cancel(request.handle, reason).catch((error: unknown) => {
-      this.#o.logger.debug('routed cancel found no run', { handle: request.handle, error: String(error) });
+      // The handle is a capability: it stays out of the log (the error says what went wrong).
+      this.#o.logger.debug('routed cancel found no run', { component: 'cluster', error: String(error) });
     });
   }
 
@@ -226,7 +227,12 @@ export class ClusterNode implements RunIndex {
   bindTask(handle: string, task: TaskRef): void {
     if (this.#closed) return;
     // Behind the run's own writes: the binding lands once the run is registered.
-    this.#writes.enqueue(handle, () => this.#store.bindTask(handle, task));
+    const runId = localStatus(this.#o.supervisor, handle)?.runId;
+    this.#writes.enqueue(
+      handle,
+      () => this.#store.bindTask(handle, task),
+      typeof runId === 'string' ? runId : undefined,
+    );
   }
 
   settled(handle: string): Promise<void> {

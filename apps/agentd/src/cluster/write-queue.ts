@@ -6,7 +6,11 @@ export class WriteQueue {
 
   constructor(private readonly logger: Logger) {}
 
-  enqueue(key: string, write: () => Promise<unknown>): void {
+  /**
+   * `key` orders the writes (a run's handle); `runId` names the run in the log, since a handle is a
+   * capability and never logged.
+   */
+  enqueue(key: string, write: () => Promise<unknown>, runId: string | undefined): void {
     const before = this.#tails.get(key) ?? Promise.resolve();
     const next = before
       .then(write)
@@ -16,7 +20,7 @@ export class WriteQueue {
           // Redis away: the record is rewritten whole on reconnect (or at the run's next change).
           this.logger.warn('run record not written to Redis', {
             component: 'cluster',
-            key,
+            ...(runId === undefined ? {} : { runId }),
             error: String(error),
           }),
       )

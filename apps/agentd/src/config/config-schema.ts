@@ -19,6 +19,12 @@ interface LimitsConfig {
   maxTrackedHandles: number;
   maxOutputBytes: number;
   defaultTimeoutMs: number;
+  /** The fair share of restricted peers (stdio, anonymous HTTP); see the Supervisor's limits. */
+  reservedRuns?: number;
+  reservedWarmSessions?: number;
+  restrictedRunsPerPrincipal?: number;
+  restrictedWarmSessionsPerPrincipal?: number;
+  restrictedMaxTimeoutMs?: number;
 }
 
 /** Sandbox limits of Code Mode's `execute` (see @agentd/codemode); unset keys keep the sandbox defaults. */
@@ -425,6 +431,28 @@ export const CONFIG_SCHEMA: JsonObject = {
         maxTrackedHandles: positiveInt('Handles remembered; the oldest finished one is evicted first.'),
         maxOutputBytes: positiveInt('Largest result or output accepted from one run.'),
         defaultTimeoutMs: positiveInt('Run timeout when neither the request nor the profile sets one.'),
+        reservedRuns: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'Concurrent runs kept for management peers: restricted peers (stdio, anonymous HTTP) together get at most maxConcurrentRuns minus this (default 1).',
+        },
+        reservedWarmSessions: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'Warm sessions kept for management peers: restricted peers together get at most maxWarmSessions minus this (default 1).',
+        },
+        restrictedRunsPerPrincipal: positiveInt(
+          'Concurrent runs one restricted principal may hold; anonymous HTTP peers are one principal together (default 2).',
+        ),
+        restrictedWarmSessionsPerPrincipal: positiveInt(
+          'Warm sessions one restricted principal may hold; anonymous HTTP peers are one principal together (default 2).',
+        ),
+        restrictedMaxTimeoutMs: positiveInt(
+          'Longest timeoutMs a restricted peer may ask for (per turn for warm sessions); longer requests are refused and defaults are cut to it (default 3600000).',
+          2_147_483_647,
+        ),
       },
     },
   },

@@ -51,6 +51,11 @@ export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.Pr
       maxTrackedHandles: 64,
       maxOutputBytes: 1_048_576,
       defaultTimeoutMs: 600_000,
+      reservedRuns: 1,
+      reservedWarmSessions: 1,
+      restrictedRunsPerPrincipal: 2,
+      restrictedWarmSessionsPerPrincipal: 2,
+      restrictedMaxTimeoutMs: 3_600_000,
     },
   };
 }

@@ -4,7 +4,9 @@ import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { parseLogLevel } from '../log/log-level.js';
 import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
+import { mayHoldTasks } from './anonymous-tasks.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
+import { starterOf } from './run-access.js';
 import { attachRun } from './run-attach.js';
 import type { RunIndex } from './run-index.js';
 import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
@@ -51,7 +53,8 @@ function spawnArgs(host: OperationHost): JsonObject {
       timeoutMs: {
         type: 'integer',
         minimum: 1,
-        description: 'Kill the run if it takes longer (per turn for warm sessions).',
+        description:
+          'Kill the run if it takes longer (per turn for warm sessions). Restricted peers may ask for at most limits.restrictedMaxTimeoutMs.',
       },
     },
   };
@@ -126,13 +129,19 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       operator: false,
       taskTtlMs: SPAWN_TASK_TTL_MS,
       handler: async (args, context) => {
-        const request: SpawnRequest = { instruction: args.instruction as string };
+        // Who asks decides whose run it is: who may read it by run id, whose pool share it takes.
+        const request: SpawnRequest = {
+          instruction: args.instruction as string,
+          startedBy: starterOf(context.peer),
+        };
         if (typeof args.agent === 'string') request.agent = args.agent;
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
-        // An async spawn for a client that takes tasks answers with a task that follows the run.
-        const task = request.async === true ? await context.detach() : undefined;
+        // An async spawn for a client that takes tasks answers with a task that follows the run;
+        // an anonymous peer gets the handle instead (anonymous-tasks.ts: they would share one task owner).
+        const task =
+          request.async === true && mayHoldTasks(context.peer) ? await context.detach() : undefined;
         if (task !== undefined) {
           const body = await runSpawnTask(sup(), request, context, (handle) =>
             host.runs().bindTask(handle, task),
@@ -182,6 +191,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       handler: async (args, context) => {
         const options = {
           onEvent: forwardAgentEvents(context),
+          sentBy: starterOf(context.peer),
           ...(typeof args.timeoutMs === 'number' ? { timeoutMs: args.timeoutMs } : {}),
         };
         const reply = await sendHere(host, args.handle as string, () =>

@@ -4,6 +4,7 @@ import type { Peer } from '@agentd/server';
 import type { EventRing } from '../log/event-ring.js';
 import { parseLogLevel } from '../log/log-level.js';
 import { type AgentUri, parseAgentUri } from './agent-uri.js';
+import { readableByRunId } from './run-access.js';
 import type { RunIndex } from './run-index.js';
 
 export interface ResourceHost {
@@ -54,7 +55,7 @@ export const RESOURCE_SPECS: readonly ResourceSpec[] = [
     management: false,
     subscribable: true,
     description:
-      'One run by its public id. Updated (repeatedly) on each state change, from spawn to terminal.',
+      'One run by its run id: readable by the peer that started it and by operators (to anyone else it does not exist). Updated on each state change, from spawn to terminal.',
   },
   {
     name: 'subagent',
@@ -117,7 +118,7 @@ export class ResourceError extends Error {
   }
 }
 
-/** The public view of a run: everything but the handle, which is a capability. */
+/** A run read by its id: everything but the handle, which is a capability. */
 function runView(status: JsonObject): JsonObject {
   const { handle: _handle, ...rest } = status;
   return rest;
@@ -147,7 +148,7 @@ export async function readResource(host: ResourceHost, text: string, peer: Peer)
       }) as unknown as JsonObject;
     }
     case 'run':
-      return runView((await runs.findByRunId(uri.id)) ?? notFound(text));
+      return runView(readableByRunId(peer, await runs.findByRunId(uri.id)) ?? notFound(text));
     case 'subagent':
       return (await runs.find(uri.id)) ?? notFound(text);
     case 'session': {
@@ -158,14 +159,15 @@ export async function readResource(host: ResourceHost, text: string, peer: Peer)
 }
 
 /** Throws ResourceError when the URI cannot be subscribed (never subscribable, unknown, or already final). */
-export async function checkSubscribable(host: ResourceHost, text: string): Promise<void> {
+export async function checkSubscribable(host: ResourceHost, text: string, peer: Peer): Promise<void> {
   const uri = parseAgentUri(text) ?? notFound(text);
   const spec = specFor(uri);
   if (!spec.subscribable) {
     throw new ResourceError('not_subscribable', `${spec.uri} is not subscribable; read it when you need it`);
   }
   const runs = host.runs();
-  if (uri.kind === 'run' && (await runs.findByRunId(uri.id)) === undefined) notFound(text);
+  if (uri.kind === 'run' && readableByRunId(peer, await runs.findByRunId(uri.id)) === undefined)
+    notFound(text);
   if (uri.kind === 'subagent') {
     const status = (await runs.find(uri.id)) ?? notFound(text);
     if (status.terminal === true) {

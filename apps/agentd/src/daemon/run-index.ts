@@ -14,6 +14,7 @@ export interface RunIndex {
   /** The run's status, wherever it runs; throws `unknown_handle` when no replica knows it. */
   status(handle: string): Promise<JsonObject>;
   find(handle: string): Promise<JsonObject | undefined>;
+  /** By run id, with no authorization: callers apply run-access.ts before showing any of it. */
   findByRunId(runId: string): Promise<JsonObject | undefined>;
   /** Cancels the run on whichever replica owns its process; resolves with its status after. */
   cancel(handle: string, reason: string): Promise<JsonObject>;

@@ -14,6 +14,7 @@ import type { Handler, Peer, TaskStore } from '@agentd/server';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
 import { RUNS_APP_URI, runsPage } from '../ui/runs-page.js';
 import { parseAgentUri } from './agent-uri.js';
+import { refuseAnonymousTasks } from './anonymous-tasks.js';
 import { filterName, type OperationSpec } from './operation-spec.js';
 import {
   checkSubscribable,
@@ -216,6 +217,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
       },
     });
   };
+  dispatcher.use(refuseAnonymousTasks);
   for (const spec of operations) register(spec);
   registerRunsApp(dispatcher, options.exposure);
 
@@ -276,7 +278,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
         uri,
       });
     try {
-      await checkSubscribable(options.resources, uri);
+      await checkSubscribable(options.resources, uri, peer);
       return true;
     } catch (error) {
       if (!(error instanceof ResourceError)) throw error;

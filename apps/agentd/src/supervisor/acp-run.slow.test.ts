@@ -11,11 +11,12 @@ import type { PermissionBroker, RunEvent } from './run-event.js';
 import type { Supervisor } from './supervisor.js';
 import { acpTestProfile, type ScriptedAnswer, scriptedBroker } from './test-support/acp-test-agent.js';
 import { disposeAll, makeSupervisor, processGone, TEST_LIMITS } from './test-support/fixtures.js';
-import type { AgentEvent, AgentProfile } from './types.js';
+import type { AgentEvent, AgentProfile, RunStarter } from './types.js';
 
 afterEach(disposeAll);
 
 const WAIT = { timeout: 10_000, interval: 20 };
+const TEST_STARTER: RunStarter = { trust: 'management', principal: 'test', share: 'test' };
 
 function fixture(
   profile: Partial<AgentProfile> = {},
@@ -313,7 +314,14 @@ describe('acp sessions continued in a new process', () => {
     const sessionId = (first.result as { sessionId: string }).sessionId;
     await supervisor.closeSession(first.handle);
     const profile = acpTestProfile('acp', {}, flags);
-    const identity = { handle: 'h', runId: 'r', profile, warm: false, timeoutMs: 5000 };
+    const identity = {
+      handle: 'h',
+      runId: 'r',
+      profile,
+      warm: false,
+      timeoutMs: 5000,
+      startedBy: TEST_STARTER,
+    };
     const run = new AcpRun(identity, context(scriptedBroker('reject')), { sessionId });
     const events: AgentEvent[] = [];
     run.on('event', (_run, event) => events.push(event));
@@ -332,7 +340,14 @@ describe('acp sessions continued in a new process', () => {
 
   it('fails clearly when the agent cannot continue a session', async () => {
     const run = new AcpRun(
-      { handle: 'h', runId: 'r', profile: acpTestProfile('acp'), warm: false, timeoutMs: 5000 },
+      {
+        handle: 'h',
+        runId: 'r',
+        profile: acpTestProfile('acp'),
+        warm: false,
+        timeoutMs: 5000,
+        startedBy: TEST_STARTER,
+      },
       context(scriptedBroker('reject')),
       { sessionId: 'sess-unknown' },
     );

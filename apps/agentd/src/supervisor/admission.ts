@@ -1,7 +1,8 @@
-/** Admission checks: request fields, capacity per pool, and eviction of finished handles. */
+/** Admission checks: request fields, capacity per pool and per share, and eviction of finished handles. */
 import { LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { EffectiveLimits } from './config-check.js';
+import type { RunStarter } from './types.js';
 
 /** What admission needs to know of a tracked run. */
 interface TrackedRun {
@@ -9,6 +10,7 @@ interface TrackedRun {
   readonly warm: boolean;
   readonly live: boolean;
   readonly endedAt: Date | undefined;
+  readonly startedBy: Readonly<RunStarter>;
 }
 
 export function checkText(value: unknown, field: string, maxBytes: number): string {
@@ -24,25 +26,121 @@ export function checkText(value: unknown, field: string, maxBytes: number): stri
   return value;
 }
 
-export function checkTimeout(timeoutMs: unknown, max: number): number {
+function checkTimeout(timeoutMs: unknown, max: number): number {
   if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > max) {
     throw new LocalError<AgentdErrorCode>('invalid_request', `timeoutMs must be an integer from 1 to ${max}`);
   }
   return timeoutMs;
 }
 
-/** One-shot runs and warm sessions are separate pools, so neither can starve the other. */
-export function checkCapacity(runs: Iterable<TrackedRun>, limits: EffectiveLimits, warm: boolean): void {
-  let live = 0;
-  for (const run of runs) if (run.live && run.warm === warm) live += 1;
-  const max = warm ? limits.maxWarmSessions : limits.maxConcurrentRuns;
-  if (live >= max) {
-    const kind = warm ? 'warm sessions' : 'concurrent runs';
+/** The longest timeout a run started by `starter` may have (per turn for warm sessions). */
+function timeoutCap(limits: EffectiveLimits, starter: Readonly<RunStarter>): number {
+  return starter.trust === 'restricted'
+    ? Math.min(limits.maxTimeoutMs, limits.restrictedMaxTimeoutMs)
+    : limits.maxTimeoutMs;
+}
+
+/**
+ * A run's timeout: what the caller asked for, within its cap (a restricted peer asking for more
+ * is refused, naming the limit); when it asked for none, the configured default, cut to the cap.
+ */
+export function runTimeout(
+  requested: unknown,
+  fallback: number,
+  limits: EffectiveLimits,
+  starter: Readonly<RunStarter>,
+): number {
+  const cap = timeoutCap(limits, starter);
+  if (requested === undefined) return Math.min(fallback, cap);
+  if (typeof requested === 'number' && requested > cap && cap < limits.maxTimeoutMs) {
     throw new LocalError<AgentdErrorCode>(
-      'limit_reached',
-      `limit reached: ${live} of ${max} ${kind} in use; retry later`,
+      'invalid_request',
+      `timeoutMs ${requested} is over the ${cap} ms restricted peers may ask for (limits.restrictedMaxTimeoutMs)`,
     );
   }
+  return checkTimeout(requested, cap);
+}
+
+interface Pool {
+  /** `concurrent runs` or `warm sessions`, as refusals name it. */
+  kind: string;
+  max: number;
+  reserved: number;
+  perPrincipal: number;
+  /** The config keys, so a refusal says what to change. */
+  reservedKey: string;
+  perPrincipalKey: string;
+}
+
+function poolOf(limits: EffectiveLimits, warm: boolean): Pool {
+  return warm
+    ? {
+        kind: 'warm sessions',
+        max: limits.maxWarmSessions,
+        reserved: limits.reservedWarmSessions,
+        perPrincipal: limits.restrictedWarmSessionsPerPrincipal,
+        reservedKey: 'limits.reservedWarmSessions',
+        perPrincipalKey: 'limits.restrictedWarmSessionsPerPrincipal',
+      }
+    : {
+        kind: 'concurrent runs',
+        max: limits.maxConcurrentRuns,
+        reserved: limits.reservedRuns,
+        perPrincipal: limits.restrictedRunsPerPrincipal,
+        reservedKey: 'limits.reservedRuns',
+        perPrincipalKey: 'limits.restrictedRunsPerPrincipal',
+      };
+}
+
+function refuse(message: string): never {
+  throw new LocalError<AgentdErrorCode>('limit_reached', `limit reached: ${message}; retry later`);
+}
+
+/**
+ * One-shot runs and warm sessions are separate pools, so neither can starve the other. Within a
+ * pool, restricted peers together never take the reserve kept for management peers, and one
+ * restricted principal never takes more than its share of what is left (anonymous HTTP peers are
+ * one principal together: a connection costs nothing). A refusal names the limit and whose it is.
+ */
+export function checkCapacity(
+  runs: Iterable<TrackedRun>,
+  limits: EffectiveLimits,
+  warm: boolean,
+  starter: Readonly<RunStarter>,
+): void {
+  const pool = poolOf(limits, warm);
+  let live = 0;
+  let restricted = 0;
+  let mine = 0;
+  for (const run of runs) {
+    if (!run.live || run.warm !== warm) continue;
+    live += 1;
+    if (run.startedBy.trust !== 'restricted') continue;
+    restricted += 1;
+    if (run.startedBy.share === starter.share) mine += 1;
+  }
+  if (starter.trust === 'restricted') {
+    const shared = Math.max(0, pool.max - pool.reserved);
+    const own = Math.min(pool.perPrincipal, shared);
+    const reserve = `${pool.reservedKey} keeps ${pool.max - shared} for operators`;
+    if (shared === 0) refuse(`restricted peers get none of the ${pool.max} ${pool.kind} (${reserve})`);
+    if (restricted >= shared)
+      refuse(
+        `restricted peers share ${shared} of ${pool.max} ${pool.kind} (${reserve}); all ${shared} in use`,
+      );
+    if (mine >= own)
+      refuse(
+        `${whose(starter)} may hold ${own} ${pool.kind} at once (${pool.perPrincipalKey}); all ${own} in use`,
+      );
+  }
+  if (live >= pool.max) refuse(`${live} of ${pool.max} ${pool.kind} in use`);
+}
+
+/** Whose share a refusal names, without revealing a connection key. */
+function whose(starter: Readonly<RunStarter>): string {
+  if (starter.share === 'anonymous') return 'anonymous HTTP peers (one share together)';
+  if (starter.share.startsWith('principal:')) return `restricted principal "${starter.share.slice(10)}"`;
+  return 'this restricted peer';
 }
 
 /**

@@ -24,6 +24,12 @@ const LIMIT_DEFAULTS = {
   warmIdleTimeoutMs: 900_000,
   stderrTailBytes: 4096,
   maxInstructionBytes: 1024 * 1024,
+  // Fair share (issue 39): operators keep one run and one warm session however busy restricted peers are.
+  reservedRuns: 1,
+  reservedWarmSessions: 1,
+  restrictedRunsPerPrincipal: 2,
+  restrictedWarmSessionsPerPrincipal: 2,
+  restrictedMaxTimeoutMs: 3_600_000,
 } as const;
 
 /** Minimum value of each limit; counts may be 0 (that kind of work is switched off). */
@@ -38,6 +44,11 @@ const LIMIT_MINIMUMS: Record<keyof EffectiveLimits, number> = {
   warmIdleTimeoutMs: 0,
   stderrTailBytes: 0,
   maxInstructionBytes: 1,
+  reservedRuns: 0,
+  reservedWarmSessions: 0,
+  restrictedRunsPerPrincipal: 1,
+  restrictedWarmSessionsPerPrincipal: 1,
+  restrictedMaxTimeoutMs: 1,
 };
 
 function invalid(path: string, message: string): LocalError {
@@ -74,7 +85,13 @@ function checkLimits(input: SupervisorLimits): Readonly<EffectiveLimits> {
       );
     }
   }
-  for (const key of ['maxTimeoutMs', 'defaultTimeoutMs', 'killGraceMs', 'warmIdleTimeoutMs'] as const) {
+  for (const key of [
+    'maxTimeoutMs',
+    'defaultTimeoutMs',
+    'killGraceMs',
+    'warmIdleTimeoutMs',
+    'restrictedMaxTimeoutMs',
+  ] as const) {
     if (limits[key] > MAX_TIMER_MS) throw invalid(`limits.${key}`, `must be at most ${MAX_TIMER_MS}`);
   }
   if (limits.defaultTimeoutMs > limits.maxTimeoutMs) {

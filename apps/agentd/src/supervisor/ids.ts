@@ -1,4 +1,4 @@
-/** Identifiers: unguessable handles (capabilities) and run ids (public, time-ordered). */
+/** Identifiers: unguessable handles (capabilities) and run ids (names, time-ordered; they authorize nothing). */
 import { randomBytes } from 'node:crypto';
 
 /** 128 random bits: a handle is the only credential needed to steer or cancel a run. */

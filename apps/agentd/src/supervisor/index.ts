@@ -4,4 +4,11 @@
  */
 export { exampleAgentProfile } from './example-agent-profile.js';
 export { Supervisor } from './supervisor.js';
-export type { AgentEvent, AgentProfile, SpawnRequest, SubagentStatus, SupervisorConfig } from './types.js';
+export type {
+  AgentEvent,
+  AgentProfile,
+  RunStarter,
+  SpawnRequest,
+  SubagentStatus,
+  SupervisorConfig,
+} from './types.js';

@@ -5,6 +5,7 @@ import type {
   PendingPermission,
   PlainTailLine,
   RunBudget,
+  RunStarter,
   SubagentError,
   SubagentState,
   SubagentStatus,
@@ -26,6 +27,7 @@ export interface RunRecord {
   readonly profile: Readonly<AgentProfile>;
   readonly warm: boolean;
   readonly timeoutMs: number;
+  readonly startedBy: Readonly<RunStarter>;
   readonly startedAt: Date;
   state: SubagentState;
   endedAt?: Date;
@@ -51,6 +53,7 @@ export interface RunIdentity {
   warm: boolean;
   timeoutMs: number;
   budget?: RunBudget;
+  startedBy: Readonly<RunStarter>;
 }
 
 /** Facts only the live process knows. */
@@ -75,6 +78,7 @@ export function toStatus(record: RunRecord, live: LiveFacts): SubagentStatus {
   const status: SubagentStatus = {
     handle: record.handle,
     runId: record.runId,
+    startedBy: { trust: record.startedBy.trust, principal: record.startedBy.principal },
     agent: record.profile.name,
     mode: record.profile.mode,
     state: record.state,

@@ -39,6 +39,7 @@ import type {
   PendingPermission,
   PermissionAnswerer,
   PlainTailLine,
+  RunStarter,
   SubagentError,
   SubagentStatus,
 } from './types.js';
@@ -119,6 +120,10 @@ export abstract class Run {
 
   get timeoutMs(): number {
     return this.record.timeoutMs;
+  }
+
+  get startedBy(): Readonly<RunStarter> {
+    return this.record.startedBy;
   }
 
   get turns(): number {
@@ -428,6 +433,10 @@ export abstract class Run {
   }
 }
 
-export function runFields(record: Pick<RunRecord, 'handle' | 'runId' | 'profile'>): Record<string, unknown> {
-  return { handle: record.handle, runId: record.runId, agent: record.profile.name };
+/**
+ * What names a run in log lines (every level, and so agent://events): its run id, never its
+ * handle. The handle is a capability; logs are read by people and tools that must not act on runs.
+ */
+export function runFields(record: Pick<RunRecord, 'runId' | 'profile'>): Record<string, unknown> {
+  return { runId: record.runId, agent: record.profile.name };
 }

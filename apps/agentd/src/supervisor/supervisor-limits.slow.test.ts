@@ -24,6 +24,60 @@ async function refusal(promise: Promise<unknown> | (() => unknown)): Promise<Loc
 }
 
 describe('limits', () => {
+  it('keeps a reserve for management, a share per restricted principal, and caps restricted timeouts', async () => {
+    const supervisor = makeSupervisor({
+      limits: {
+        maxConcurrentRuns: 3,
+        reservedRuns: 1,
+        restrictedRunsPerPrincipal: 1,
+        restrictedMaxTimeoutMs: 5000,
+      },
+    });
+    const peer = (principal: string) => ({ trust: 'restricted', principal, share: principal }) as const;
+    const first = await supervisor.spawn({
+      agent: 'hang',
+      instruction: 'x',
+      async: true,
+      startedBy: peer('p1'),
+    });
+    expect(first.startedBy).toEqual({ trust: 'restricted', principal: 'p1' });
+    // Its own share is used up; another restricted principal still gets the last restricted run.
+    const own = await refusal(supervisor.spawn({ agent: 'hang', instruction: 'x', startedBy: peer('p1') }));
+    expect(own.message).toContain(
+      'restricted peer may hold 1 concurrent runs at once (limits.restrictedRunsPerPrincipal)',
+    );
+    await supervisor.spawn({ agent: 'hang', instruction: 'x', async: true, startedBy: peer('p2') });
+    const shared = await refusal(
+      supervisor.spawn({ agent: 'hang', instruction: 'x', startedBy: peer('p3') }),
+    );
+    expect(shared.message).toContain('restricted peers share 2 of 3 concurrent runs');
+    // Management (the embedder by default) has the reserve.
+    expect((await supervisor.spawn({ instruction: 'echo mine', timeoutMs: 60_000 })).output).toBe('mine');
+    // The restricted timeout cap: asking for more is refused.
+    await supervisor.cancel(first.handle);
+    const long = await refusal(
+      supervisor.spawn({ instruction: 'echo x', timeoutMs: 5001, startedBy: peer('p1') }),
+    );
+    expect(long.message).toContain('limits.restrictedMaxTimeoutMs');
+  });
+
+  it('cuts a longer default timeout to the restricted cap', async () => {
+    const supervisor = makeSupervisor({ limits: { defaultTimeoutMs: 600_000, restrictedMaxTimeoutMs: 200 } });
+    const restricted = { trust: 'restricted', principal: 'p', share: 'p' } as const;
+    const run = await supervisor.spawn({ agent: 'hang', instruction: 'x', startedBy: restricted });
+    expect(run.state).toBe('timed_out');
+  });
+
+  it('gives restricted peers nothing when the reserve is the whole pool, and says so', async () => {
+    const supervisor = makeSupervisor({ limits: { maxConcurrentRuns: 1 } });
+    const restricted = { trust: 'restricted', principal: 'p', share: 'p' } as const;
+    const refused = await refusal(supervisor.spawn({ instruction: 'echo x', startedBy: restricted }));
+    expect(refused.message).toContain(
+      'restricted peers get none of the 1 concurrent runs (limits.reservedRuns keeps 1 for operators)',
+    );
+    expect((await supervisor.spawn({ instruction: 'echo op' })).output).toBe('op');
+  });
+
   it('refuses runs past maxConcurrentRuns and admits again once one ends', async () => {
     const supervisor = makeSupervisor({ limits: { maxConcurrentRuns: 2 } });
     const a = await supervisor.spawn({ agent: 'hang', instruction: 'x', async: true });

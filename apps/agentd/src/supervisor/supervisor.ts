@@ -7,7 +7,7 @@ import type { AgentdErrorCode } from '../local-errors.js';
 import { logAt } from '../log/log-level.js';
 import { startRunSpan } from '../telemetry/run-span.js';
 import { AcpRun } from './acp-run.js';
-import { checkCapacity, checkText, checkTimeout, evictForRoom } from './admission.js';
+import { checkCapacity, checkText, evictForRoom, runTimeout } from './admission.js';
 import { ClaudeRun } from './claude-run.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import { ConversationRun } from './conversation-run.js';
@@ -24,6 +24,7 @@ import type {
   AgentEvent,
   AgentProfile,
   LogEntry,
+  RunStarter,
   SendOptions,
   SendResult,
   SpawnObserver,
@@ -45,6 +46,9 @@ export type SupervisorListeners = {
   /** Every `event` notification of a protocol agent (progress, log, custom). */
   event: (handle: string, event: AgentEvent) => void;
 };
+
+/** Who starts a run the request does not attribute: the process embedding the supervisor. */
+const EMBEDDER: RunStarter = Object.freeze({ trust: 'management', principal: 'embedder', share: 'embedder' });
 
 const TOTAL_KEY: Record<TerminalState, keyof SupervisorTotals> = {
   succeeded: 'succeeded',
@@ -125,7 +129,7 @@ export class Supervisor {
     run.callObserver('onStart', () => observer.onStart?.(run.status()));
     const unobserve = observer.onEvent === undefined ? undefined : run.observe(observer.onEvent);
     const unanswer = observer.onPermission === undefined ? undefined : run.answerWith(observer.onPermission);
-    const endSpan = startRunSpan({ handle: run.handle, runId: run.runId, agent: run.profile.name }, () =>
+    const endSpan = startRunSpan({ runId: run.runId, agent: run.profile.name }, () =>
       run.start(request.instruction),
     );
     if (endSpan !== undefined) void run.until((r) => isTerminal(r.state)).then(() => endSpan(run.state));
@@ -165,7 +169,10 @@ export class Supervisor {
     this.checkAdmission('turn');
     const { limits } = this.config;
     const text = checkText(message, 'message', limits.maxInstructionBytes);
-    const timeoutMs = checkTimeout(options.timeoutMs ?? session.timeoutMs, limits.maxTimeoutMs);
+    // A restricted starter's cap holds for every turn, whoever holds the handle now; a restricted
+    // sender gets it too, on anyone's session.
+    const asker = options.sentBy?.trust === 'restricted' ? options.sentBy : session.startedBy;
+    const timeoutMs = runTimeout(options.timeoutMs, session.timeoutMs, limits, asker);
     return session.send(text, timeoutMs, signal, options);
   }
 
@@ -175,7 +182,7 @@ export class Supervisor {
    * `already_decided`; a request that never was, with `unknown_request`.
    */
   approve(handle: string, requestId: string, answer: PermissionAnswer): PermissionDecision {
-    this.get(handle);
+    const run = this.get(handle);
     if (this.broker === undefined)
       throw new LocalError<AgentdErrorCode>(
         'invalid_request',
@@ -184,7 +191,7 @@ export class Supervisor {
     if (typeof requestId !== 'string' || requestId.length === 0)
       throw new LocalError<AgentdErrorCode>('invalid_request', 'requestId must be a non-empty string');
     const decision = this.broker.answer(handle, requestId, answer);
-    this.log('info', 'permission answered by an operator', { handle, requestId });
+    this.log('info', 'permission answered by an operator', { ...runFields(run), requestId });
     return decision;
   }
 
@@ -192,7 +199,10 @@ export class Supervisor {
     return this.get(handle).status();
   }
 
-  /** The run with this public run id, if it is still tracked (run ids are not capabilities: no handle needed). */
+  /**
+   * The run with this run id, if it is still tracked. A run id is a name, not a capability: the
+   * caller decides who may see the answer (daemon/run-access.ts).
+   */
   statusByRunId(runId: string): SubagentStatus | undefined {
     for (const run of this.runs.values()) if (run.runId === runId) return run.status();
     return undefined;
@@ -354,11 +364,10 @@ export class Supervisor {
         throw new LocalError<AgentdErrorCode>('invalid_request', `budget${problem[0]} ${problem[1]}`);
     }
     const budget = effectiveBudget(profile.budget, request.budget);
-    const timeoutMs = checkTimeout(
-      request.timeoutMs ?? profile.timeoutMs ?? limits.defaultTimeoutMs,
-      limits.maxTimeoutMs,
-    );
-    checkCapacity(this.runs.values(), limits, warm);
+    const startedBy = request.startedBy ?? EMBEDDER;
+    const fallback = profile.timeoutMs ?? limits.defaultTimeoutMs;
+    const timeoutMs = runTimeout(request.timeoutMs, fallback, limits, startedBy);
+    checkCapacity(this.runs.values(), limits, warm, startedBy);
     for (const evicted of evictForRoom(this.runs, limits.maxTrackedHandles)) {
       this.totals.evicted += 1;
       this.log('debug', 'finished run evicted', runFields(evicted));
@@ -369,6 +378,7 @@ export class Supervisor {
       profile,
       warm,
       timeoutMs,
+      startedBy,
       ...(budget === undefined ? {} : { budget }),
     };
     switch (profile.mode) {

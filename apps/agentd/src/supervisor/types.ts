@@ -86,6 +86,31 @@ export interface SupervisorLimits {
   stderrTailBytes?: number;
   /** Largest accepted instruction or turn message in UTF-8 bytes. Default 1 MiB. */
   maxInstructionBytes?: number;
+  /** Concurrent runs only management peers may use: restricted peers share the rest. Default 1. */
+  reservedRuns?: number;
+  /** Warm sessions only management peers may use: restricted peers share the rest. Default 1. */
+  reservedWarmSessions?: number;
+  /** Concurrent runs one restricted principal may hold (anonymous HTTP peers are one together). Default 2. */
+  restrictedRunsPerPrincipal?: number;
+  /** Warm sessions one restricted principal may hold. Default 2. */
+  restrictedWarmSessionsPerPrincipal?: number;
+  /** Longest run or turn timeout a restricted peer may ask for (and get by default). Default 3600000 (1 h). */
+  restrictedMaxTimeoutMs?: number;
+}
+
+/** The trust domain of the peer that started a run (the daemon decides it, see daemon/trust.ts). */
+export type RunTrust = 'management' | 'restricted';
+
+/** Who started a run: whose content it is, and whose share of the pool it counts against. */
+export interface RunStarter {
+  trust: RunTrust;
+  /**
+   * Who, as an opaque key: `principal:<name>` for an authenticated peer, else a digest of its
+   * connection (never the connection or session id itself, which a status must not reveal).
+   */
+  principal: string;
+  /** The pool share it counts against: its principal, except that anonymous HTTP peers share one. */
+  share: string;
 }
 
 export interface SpawnRequest {
@@ -102,6 +127,8 @@ export interface SpawnRequest {
   timeoutMs?: number;
   /** A budget for this run; where the profile has one too, each limit is the smaller of the two. */
   budget?: RunBudget;
+  /** Who asks; default: the embedding process itself (management). */
+  startedBy?: RunStarter;
 }
 
 export type SubagentState =
@@ -170,6 +197,8 @@ export interface SpawnObserver {
 export interface SendOptions {
   /** Bounds this turn; default: the session's timeout. */
   timeoutMs?: number;
+  /** Who sends the turn: a restricted sender gets the restricted timeout cap whoever started the session. */
+  sentBy?: RunStarter;
   /** The agent's events during this turn. */
   onEvent?: (event: AgentEvent) => void;
   /** Answers the agent's permission requests during this turn. */
@@ -179,8 +208,13 @@ export interface SendOptions {
 export interface SubagentStatus {
   /** Unguessable capability: whoever holds it may send turns and cancel. */
   handle: string;
-  /** Public identifier of this run (logs, `agent://run/<id>`). Not a capability. */
+  /**
+   * Names the run (logs, traces, `agent://run/<id>`) but never authorizes anything: its content
+   * is readable by id only by its starter and by management peers.
+   */
   runId: string;
+  /** Who started it (trust domain and opaque principal key), which decides who may read it by run id. */
+  startedBy: { trust: RunTrust; principal: string };
   agent: string;
   mode: AgentMode;
   state: SubagentState;

@@ -14,6 +14,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { TelemetrySettings } from '../config/telemetry-config.js';
+import { redactingExporter } from './handle-redaction.js';
 import type { TelemetryHandle } from './start-telemetry.js';
 
 export function registerOtelSdk(settings: TelemetrySettings, version: string): TelemetryHandle {
@@ -34,7 +35,7 @@ export function registerOtelSdk(settings: TelemetrySettings, version: string): T
     const exporter = json ? new JsonTraceExporter({ url }) : new ProtoTraceExporter({ url });
     const provider = new BasicTracerProvider({
       resource,
-      spanProcessors: [new BatchSpanProcessor(exporter)],
+      spanProcessors: [new BatchSpanProcessor(redactingExporter(exporter))],
     });
     trace.setGlobalTracerProvider(provider);
     shutdowns.push(() => provider.shutdown());

@@ -6,8 +6,8 @@ import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace } from '@o
 
 const tracer = trace.getTracer('@agentd/agentd');
 
+/** Names only: a span is exported off the machine, so it never carries the handle nor any content. */
 interface RunFacts {
-  readonly handle: string;
   readonly runId: string;
   readonly agent: string;
 }
@@ -27,7 +27,6 @@ export function startRunSpan(run: RunFacts, start: () => void): ((state: string)
     'gen_ai.operation.name': 'invoke_agent',
     'gen_ai.agent.name': run.agent,
     'gen_ai.agent.id': run.runId,
-    'agentd.run.handle': run.handle,
   });
   context.with(trace.setSpan(parent, span), start);
   return (state) => {
