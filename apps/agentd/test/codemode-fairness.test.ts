@@ -21,7 +21,8 @@ function execute(client: NdjsonClient, code: string): Promise<Json> {
 /** Queued plus running Code Mode executions, from the daemon's own metrics. */
 async function inFlight(metricsUrl: string): Promise<number> {
   const text = await (await fetch(metricsUrl)).text();
-  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  const value = (name: string) =>
+    Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return value('agentd_admission_queue_depth') + value('agentd_codemode_running');
 }
 

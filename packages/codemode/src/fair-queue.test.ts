@@ -50,7 +50,6 @@ function drain(queue: FairQueue<Item>, priority = false): string[] {
   return order;
 }
 
-
 /**
  * 24 looping CPU hogs (1500 ms each) on 8 workers, the scheduler simulated, and one trivial execute
  * of a light caller arriving at `lightArrives`. `freshHogs`: each hog loop comes back as a new
@@ -67,7 +66,8 @@ function lightAmongHogs(options: { lightArrives: number; lightRanBefore: boolean
   }
   const workers: Array<{ ends: number; item: Item } | undefined> = Array.from({ length: 8 }, () => undefined);
   let serial = 0;
-  const hogItem = (i: number) => item(options.freshHogs ? `hog-${i}#${serial}` : `hog-${i}`, `hog-${i}#${serial++}`);
+  const hogItem = (i: number) =>
+    item(options.freshHogs ? `hog-${i}#${serial}` : `hog-${i}`, `hog-${i}#${serial++}`);
   const hogOf = new Map<Item, number>();
   for (let i = 0; i < 24; i++) {
     const hog = hogItem(i);
@@ -109,7 +109,9 @@ function lightAmongHogs(options: { lightArrives: number; lightRanBefore: boolean
       hogOf.set(again, hog);
       queue.admit(again);
     }
-    for (const worker of workers) if (worker !== undefined && worker.item.principal !== 'light') worker.item.used = cpuLimit - (worker.ends - clock.ms);
+    for (const worker of workers)
+      if (worker !== undefined && worker.item.principal !== 'light')
+        worker.item.used = cpuLimit - (worker.ends - clock.ms);
     fill();
   }
   const light = starts.find((start) => start.name === 'light');

@@ -118,7 +118,12 @@ describe('Host and Origin guard', () => {
     ]) {
       expect(isAllowedOrigin(origin, loopbackOnly), origin).toBe(false);
     }
-    for (const origin of ['http://localhost:1', 'http://127.0.0.1:65535', 'https://[::1]:8443', 'http://app.localhost']) {
+    for (const origin of [
+      'http://localhost:1',
+      'http://127.0.0.1:65535',
+      'https://[::1]:8443',
+      'http://app.localhost',
+    ]) {
       expect(isAllowedOrigin(origin, loopbackOnly), origin).toBe(true);
     }
   });

@@ -36,7 +36,13 @@ export function parseHost(hostHeader: string): HostAuthority | undefined {
   }
   // The parser rewrites what it reads another way (`127.1`, `0x7f.0.0.1`, a trailing dot kept, IDNA): refuse those.
   const samePort = url.port === (port ?? '') || (url.port === '' && port === '80');
-  if (url.hostname !== name || !samePort || url.username !== '' || url.password !== '' || url.pathname !== '/')
+  if (
+    url.hostname !== name ||
+    !samePort ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.pathname !== '/'
+  )
     return undefined;
   return { name, port };
 }

@@ -133,7 +133,12 @@ describe('request rules common to both eras', () => {
         port,
         `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
-    for (const host of ['127.0.0.1:x@attacker.example', `localhost:${port}@attacker.example`, 'localhost:99999', '127.1']) {
+    for (const host of [
+      '127.0.0.1:x@attacker.example',
+      `localhost:${port}@attacker.example`,
+      'localhost:99999',
+      '127.1',
+    ]) {
       expect(await post(host), host).toMatch(/^HTTP\/1\.1 403/);
     }
     const plain = await post(`127.0.0.1:${port}`);
