@@ -13,9 +13,10 @@
  * now if more). A principal costs a caller nothing to make (each connection is one), so "unknown"
  * must not outrank "known to be light": else every fresh principal of a CPU hog goes before the
  * light caller, which then waits for their turns after all. Half, not all: an unknown still goes
- * before the principals that have just run a typical execution. The priority lane (management
- * callers) is always looked at
- * first. Pure bookkeeping: the runner decides whether a worker can take it.
+ * before the principals that have just run a typical execution.
+ *
+ * The priority lane (management callers) is always looked at first. Pure bookkeeping: the runner
+ * decides whether a worker can take it.
  */
 export interface Queued {
   readonly principal: string;
@@ -224,7 +225,7 @@ export class FairQueue<T extends Queued> {
 
   /** CPU ms of a typical execution: the recent mean of those that ended, or of those running now if more. */
   #typical(): number {
-    // The mean is the same decayed or not: decay only weighs recent executions over old ones.
+    // CPU and count decay alike, so their ratio needs no decaying here: older executions weigh less.
     const ended = this.#ended.count > 0 ? this.#ended.ms / this.#ended.count : 0;
     let running = 0;
     let runningCount = 0;
