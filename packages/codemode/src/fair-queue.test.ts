@@ -50,6 +50,78 @@ function drain(queue: FairQueue<Item>, priority = false): string[] {
   return order;
 }
 
+/**
+ * 24 looping CPU hogs (1500 ms each) on 8 workers, the scheduler simulated, and one trivial execute
+ * of a light caller arriving at `lightArrives`. `freshHogs`: each hog loop comes back as a new
+ * principal (a new connection per execute). Returns how many hog executions started between the
+ * light caller's arrival and its start, and how long it waited.
+ */
+function lightAmongHogs(options: { lightArrives: number; lightRanBefore: boolean; freshHogs: boolean }) {
+  const { queue, clock } = fairQueue({ maxRunningPerPrincipal: 4 });
+  const cpuLimit = 1500;
+  if (options.lightRanBefore) {
+    // The light caller's earlier trivial executes: it has a history, of next to no CPU.
+    queue.admit(item('light', 'light-before'));
+    runOne(queue, 0);
+  }
+  const workers: Array<{ ends: number; item: Item } | undefined> = Array.from({ length: 8 }, () => undefined);
+  let serial = 0;
+  const hogItem = (i: number) =>
+    item(options.freshHogs ? `hog-${i}#${serial}` : `hog-${i}`, `hog-${i}#${serial++}`);
+  const hogOf = new Map<Item, number>();
+  for (let i = 0; i < 24; i++) {
+    const hog = hogItem(i);
+    hogOf.set(hog, i);
+    queue.admit(hog);
+  }
+  const starts: Array<{ name: string; at: number }> = [];
+  const fill = (): void => {
+    for (const [index, worker] of workers.entries()) {
+      if (worker !== undefined) continue;
+      const next = queue.peek(false);
+      if (next === undefined) return;
+      queue.start(next);
+      starts.push({ name: next.name, at: clock.ms });
+      workers[index] = { ends: clock.ms + (next.principal === 'light' ? 1 : cpuLimit), item: next };
+    }
+  };
+  fill();
+  let lightAdmitted = false;
+  while (clock.ms < options.lightArrives + 10_000) {
+    const ends = Math.min(...workers.map((worker) => worker?.ends ?? Number.POSITIVE_INFINITY));
+    if (!lightAdmitted && options.lightArrives <= ends) {
+      clock.ms = options.lightArrives;
+      queue.admit(item('light', 'light'));
+      lightAdmitted = true;
+      fill();
+      continue;
+    }
+    // A running execution's CPU so far, as its worker publishes it.
+    clock.ms = ends;
+    for (const [index, worker] of workers.entries()) {
+      if (worker === undefined || worker.ends !== ends) continue;
+      workers[index] = undefined;
+      worker.item.used = worker.item.principal === 'light' ? 0 : cpuLimit;
+      queue.finish(worker.item);
+      const hog = hogOf.get(worker.item);
+      if (hog === undefined) continue;
+      const again = hogItem(hog);
+      hogOf.set(again, hog);
+      queue.admit(again);
+    }
+    for (const worker of workers)
+      if (worker !== undefined && worker.item.principal !== 'light')
+        worker.item.used = cpuLimit - (worker.ends - clock.ms);
+    fill();
+  }
+  const light = starts.find((start) => start.name === 'light');
+  const startedAt = light?.at ?? Number.POSITIVE_INFINITY;
+  return {
+    hogsFirst: starts.filter((start) => start.at >= options.lightArrives && start.at < startedAt).length,
+    waited: startedAt - options.lightArrives,
+  };
+}
+
 describe('FairQueue', () => {
   it('takes turns across principals that have used the same (none), instead of first come, first served', () => {
     const queue = fairQueue().queue;
@@ -171,6 +243,38 @@ describe('FairQueue', () => {
     expect(queue.remembered).toBeLessThanOrEqual(25);
   });
 
+  it('serves a light caller with a history before hog principals that have not run yet (24 hogs just queued)', () => {
+    // The issue's daemon case: every hog is a new connection, so a new principal, and the light
+    // caller ran before. An unknown principal used to count as having used nothing, so all 16
+    // queued hogs went first and the light caller waited three CPU limits.
+    for (const lightArrives of [10, 700, 1_400]) {
+      const { hogsFirst, waited } = lightAmongHogs({ lightArrives, lightRanBefore: true, freshHogs: false });
+      expect(hogsFirst).toBe(0);
+      expect(waited).toBeLessThanOrEqual(1500);
+    }
+  });
+
+  it('gives a hog nothing for coming back as a new principal each time (a connection per execute)', () => {
+    for (const lightArrives of [10, 5_000, 10_123]) {
+      const { hogsFirst } = lightAmongHogs({ lightArrives, lightRanBefore: true, freshHogs: true });
+      expect(hogsFirst).toBe(0);
+    }
+  });
+
+  it('charges a principal without a history half a typical execution, not nothing', () => {
+    const { queue } = fairQueue();
+    queue.admit(item('hog', 'h1'));
+    runOne(queue, 1000);
+    queue.admit(item('light', 'l1'));
+    runOne(queue, 0);
+    // The mean of the two that ended is 500: an unknown principal is charged 250.
+    queue.admit(item('unknown', 'u1'));
+    expect(queue.usage('unknown')).toBe(250);
+    queue.admit(item('light', 'l2'));
+    queue.admit(item('hog', 'h2'));
+    expect(drain(queue)).toEqual(['l2', 'u1', 'h2']);
+  });
+
   it('counts older CPU for less: usage halves every half-life', () => {
     const { queue, clock } = fairQueue();
     queue.admit(item('a', 'a1'));
@@ -226,9 +330,17 @@ describe('FairQueue', () => {
     runOne(queue, 50);
     expect(queue.usage('old')).toBe(0);
     expect(queue.remembered).toBe(1);
-    // A principal that used next to nothing is not kept at all.
+    // A principal that used next to nothing is kept for its history (it ran, lightly) a few half-lives.
     queue.admit(item('tiny', 't1'));
     runOne(queue, 0.1);
+    expect(queue.remembered).toBe(2);
+    clock.ms += 3_000;
+    queue.admit(item('new', 'n2'));
+    runOne(queue, 50);
+    expect(queue.remembered).toBe(2);
+    clock.ms += 2_000;
+    queue.admit(item('new', 'n3'));
+    runOne(queue, 50);
     expect(queue.remembered).toBe(1);
     // Many principals in a short time: only the most recent 100 idle ones are kept.
     for (let i = 0; i < 1_000; i++) {

@@ -6,8 +6,17 @@
  * ones have used so far), among those under their running cap; ties go to the principal served
  * least recently, then to the earliest queued. A light caller therefore goes before every principal
  * that has just run a CPU hog, however many of them were queued first: it waits for the next worker
- * to free, not for their turns. The priority lane (management callers) is always looked at first.
- * Pure bookkeeping: the runner decides whether a worker can take it.
+ * to free, not for their turns.
+ *
+ * A principal without a history (none of its executions started lately) is not taken to have used
+ * nothing: it is charged half a typical execution (the recent mean CPU of one, or of those running
+ * now if more). A principal costs a caller nothing to make (each connection is one), so "unknown"
+ * must not outrank "known to be light": else every fresh principal of a CPU hog goes before the
+ * light caller, which then waits for their turns after all. Half, not all: an unknown still goes
+ * before the principals that have just run a typical execution.
+ *
+ * The priority lane (management callers) is always looked at first. Pure bookkeeping: the runner
+ * decides whether a worker can take it.
  */
 export interface Queued {
   readonly principal: string;
@@ -33,6 +42,8 @@ interface Usage {
   at: number;
   /** When this principal last had an execution started (a tick), for ties; 0 = never. */
   served: number;
+  /** When one of its executions last started or ended; undefined = never (no history). */
+  seen?: number;
 }
 
 interface PrincipalState<T> {
@@ -47,8 +58,10 @@ interface Entry<T> {
   readonly seq: number;
 }
 
-/** An idle principal charged less than this is forgotten: it would come back as new, which is the same. */
+/** An idle principal charged less than this, and without a recent execution, is forgotten. */
 const FORGET_BELOW_MS = 1;
+/** How many half-lives an idle principal's history (that it ran, however lightly) is remembered. */
+const HISTORY_HALF_LIVES = 4;
 
 function cpuOf(item: Queued): number {
   const ms = item.cpuSoFar?.() ?? 0;
@@ -67,6 +80,8 @@ export class FairQueue<T extends Queued> {
   readonly #maxRemembered: number;
   readonly #now: () => number;
   #lastSweep: number;
+  /** Decayed CPU and count of the executions that ended, for the typical execution's cost. */
+  #ended = { ms: 0, count: 0, at: 0 };
   #tick = 0;
   #seq = 0;
   #size = 0;
@@ -78,6 +93,7 @@ export class FairQueue<T extends Queued> {
     this.#maxRemembered = Math.max(0, Math.floor(options.maxRememberedPrincipals ?? 10_000));
     this.#now = options.now ?? (() => performance.now());
     this.#lastSweep = this.#now();
+    this.#ended.at = this.#lastSweep;
   }
 
   /** Executions waiting, all principals together. */
@@ -98,7 +114,7 @@ export class FairQueue<T extends Queued> {
     return this.#active.get(principal)?.queue.length ?? 0;
   }
 
-  /** CPU ms this principal has used recently: decayed charges plus its running executions so far. */
+  /** CPU ms this principal is ranked by: decayed charges (or half a typical execution without a history) plus its running ones so far. */
   usage(principal: string): number {
     const now = this.#now();
     const state = this.#active.get(principal);
@@ -140,6 +156,7 @@ export class FairQueue<T extends Queued> {
    */
   peek(priority: boolean): T | undefined {
     const now = this.#now();
+    const unknown = this.#typical() / 2;
     let best: Entry<T> | undefined;
     let bestUsage = 0;
     let bestServed = 0;
@@ -147,7 +164,7 @@ export class FairQueue<T extends Queued> {
       if (state.running.size >= this.#maxRunning) continue;
       const entry = state.queue.find((queued) => queued.item.priority === priority);
       if (entry === undefined) continue;
-      const usage = this.#current(state, now);
+      const usage = this.#current(state, now, unknown);
       const served = state.usage.served;
       if (
         best === undefined ||
@@ -175,6 +192,7 @@ export class FairQueue<T extends Queued> {
     this.#entries.set(item, entry);
     this.#tick += 1;
     state.usage.served = this.#tick;
+    state.usage.seen = this.#now();
   }
 
   /** A started item ended: the CPU it used is charged to its principal. */
@@ -184,8 +202,12 @@ export class FairQueue<T extends Queued> {
     if (entry === undefined || state === undefined || !state.running.delete(entry)) return;
     this.#entries.delete(item);
     const now = this.#now();
-    state.usage.ms = this.#decayed(state.usage, now) + cpuOf(item);
+    const cpu = cpuOf(item);
+    state.usage.ms = this.#decayed(state.usage, now) + cpu;
     state.usage.at = now;
+    state.usage.seen = now;
+    const scale = 2 ** (-(now - this.#ended.at) / this.#halfLifeMs);
+    this.#ended = { ms: this.#ended.ms * scale + cpu, count: this.#ended.count * scale + 1, at: now };
     this.#forgetIfIdle(item.principal, state);
   }
 
@@ -194,10 +216,26 @@ export class FairQueue<T extends Queued> {
     return elapsed <= 0 ? usage.ms : usage.ms * 2 ** (-elapsed / this.#halfLifeMs);
   }
 
-  #current(state: PrincipalState<Entry<T>>, now: number): number {
-    let total = this.#decayed(state.usage, now);
+  /** Recent usage (or, without a history, `unknown`) plus what its running executions have used so far. */
+  #current(state: PrincipalState<Entry<T>>, now: number, unknown = this.#typical() / 2): number {
+    let total = state.usage.seen === undefined ? unknown : this.#decayed(state.usage, now);
     for (const entry of state.running) total += cpuOf(entry.item);
     return total;
+  }
+
+  /** CPU ms of a typical execution: the recent mean of those that ended, or of those running now if more. */
+  #typical(): number {
+    // CPU and count decay alike, so their ratio needs no decaying here: older executions weigh less.
+    const ended = this.#ended.count > 0 ? this.#ended.ms / this.#ended.count : 0;
+    let running = 0;
+    let runningCount = 0;
+    for (const state of this.#active.values()) {
+      for (const entry of state.running) {
+        running += cpuOf(entry.item);
+        runningCount += 1;
+      }
+    }
+    return Math.max(ended, runningCount > 0 ? running / runningCount : 0);
   }
 
   #state(principal: string): PrincipalState<Entry<T>> {
@@ -212,24 +250,30 @@ export class FairQueue<T extends Queued> {
     return state;
   }
 
-  /** An idle principal keeps only its usage, until that has decayed away (bounded memory). */
+  /** Whether an idle principal is still worth remembering: usage not decayed away, or a recent history. */
+  #remembers(usage: Usage, now: number): boolean {
+    if (this.#decayed(usage, now) >= FORGET_BELOW_MS) return true;
+    return usage.seen !== undefined && now - usage.seen < HISTORY_HALF_LIVES * this.#halfLifeMs;
+  }
+
+  /** An idle principal keeps only its usage and history, until both have decayed away (bounded memory). */
   #forgetIfIdle(principal: string, state: PrincipalState<Entry<T>>): void {
     if (state.running.size > 0 || state.queue.length > 0) return;
     this.#active.delete(principal);
     const now = this.#now();
-    if (this.#decayed(state.usage, now) >= FORGET_BELOW_MS) this.#idle.set(principal, state.usage);
+    if (this.#remembers(state.usage, now)) this.#idle.set(principal, state.usage);
     this.#sweep(now);
   }
 
   /**
-   * Forgets idle principals whose usage has decayed away (a full pass at most once per half-life,
+   * Forgets idle principals whose usage and history have decayed away (a full pass at most once per half-life,
    * so the cost per call stays constant), and the longest idle past `maxRememberedPrincipals`.
    */
   #sweep(now: number): void {
     if (now - this.#lastSweep >= this.#halfLifeMs) {
       this.#lastSweep = now;
       for (const [principal, usage] of this.#idle) {
-        if (this.#decayed(usage, now) < FORGET_BELOW_MS) this.#idle.delete(principal);
+        if (!this.#remembers(usage, now)) this.#idle.delete(principal);
       }
     }
     for (const principal of this.#idle.keys()) {

@@ -2,12 +2,12 @@
  * Code Mode fairness: a trivial `execute` while CPU hogs from other principals run, as a ratio to
  * the same execute on an idle pool (goal: ≤ 2× with 16 hogs). The victim is measured in both lanes:
  * priority (a management caller) and standard (another restricted principal). Then fair share:
- * 24 hog principals looping at `cpuMs` 1500 on 8 workers, more than the workers can take, and a
- * light principal's trivial execute (goal: it waits at most about one CPU limit, not for the turns
- * of the hogs queued before it).
+ * 24 hog principals looping at `cpuMs` 1500, more than the workers can take, and a light
+ * principal's trivial execute (goal: it waits at most about one CPU limit, not for the turns of the
+ * hogs queued before it), in the package's setting and with the daemon's defaults.
  */
 import { bench, describe } from 'vitest';
-import { CodeModeRunner } from './code-mode-runner.js';
+import { CodeModeRunner, type CodeModeRunnerOptions } from './code-mode-runner.js';
 import type { ExecuteRequest } from './execute-types.js';
 
 const call = async (_kind: string, _id: string, args: unknown) => args;
@@ -45,6 +45,7 @@ function startHogs(
   count: number,
   cpuMs = 2_000,
   onEnd: (hog: number) => void = () => {},
+  priority = false,
 ): () => Promise<void> {
   let stopped = false;
   const controllers: AbortController[] = [];
@@ -55,6 +56,7 @@ function startHogs(
       await runner.execute(
         request('while (true) {}', {
           principal: `hog-${i}`,
+          priority,
           signal: controller.signal,
           limits: { cpuMs },
         }),
@@ -99,20 +101,37 @@ async function summary(): Promise<string> {
   return `\nCode Mode fairness (trivial execute, 16 CPU hogs from other principals)\n${rows.join('\n')}\n`;
 }
 
-/** The issue's scenario: more CPU hogs than workers, each its own principal, and one light principal. */
-async function fairShareSummary(): Promise<string> {
-  const hogs = 24;
-  const cpuMs = 1_500;
-  const maxWorkers = 8;
-  const runs = 30;
-  const runner = new CodeModeRunner({ workers: maxWorkers - 1, maxWorkers });
-  const light = { principal: 'light' };
-  await trivialTimes(runner, {}, 20); // warm the pool
+interface FairShareSetting {
+  readonly label: string;
+  readonly runner: CodeModeRunnerOptions;
+  /** The lane every caller is in (the daemon puts its local unix callers in the priority lane). */
+  readonly priority: boolean;
+  /** Measure only once every hog has run once (else from the moment the hogs are submitted). */
+  readonly afterFirstRound: boolean;
+}
+
+interface FairShare {
+  readonly idle: number[];
+  readonly loaded: number[];
+}
+
+/** More CPU hogs than workers, each its own principal, and one light principal that has run before. */
+async function fairShare(
+  setting: FairShareSetting,
+  hogs: number,
+  cpuMs: number,
+  runs: number,
+): Promise<FairShare> {
+  const runner = new CodeModeRunner(setting.runner);
+  const light = { principal: 'light', priority: setting.priority };
+  await trivialTimes(runner, light, 20); // warm the pool
   const idle = await trivialTimes(runner, light, runs);
   const ended = new Set<number>();
-  const stop = startHogs(runner, hogs, cpuMs, (hog) => ended.add(hog));
-  // Until every hog has run once: before that, a queued hog has used no more than the light caller.
-  while (ended.size < hogs) await new Promise((resolve) => setTimeout(resolve, 50));
+  const stop = startHogs(runner, hogs, cpuMs, (hog) => ended.add(hog), setting.priority);
+  // Before every hog has run once, the hogs are callers without a history: the daemon's case, since
+  // each local connection is a principal of its own.
+  while (setting.afterFirstRound && ended.size < hogs)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   const loaded: number[] = [];
   for (let i = 0; i < runs; i++) {
     // Arrive at unrelated moments of the hogs' cycle.
@@ -121,16 +140,46 @@ async function fairShareSummary(): Promise<string> {
   }
   await stop();
   await runner.close();
-  const [i50, iMax, l50, lMax] = [
-    percentile(idle, 50),
-    Math.max(...idle),
-    percentile(loaded, 50),
-    Math.max(...loaded),
+  return { idle, loaded };
+}
+
+/**
+ * The issue's scenario in two settings: the package's own (7 standard-lane threads, measured once
+ * every hog ran) and the daemon's defaults (default pool, priority lane, measured from the start),
+ * the light caller's p50 and max side by side, and the daemon's as ratios to the package's.
+ */
+async function fairShareSummary(): Promise<string> {
+  const hogs = 24;
+  const cpuMs = 1_500;
+  const runs = 30;
+  const settings: FairShareSetting[] = [
+    {
+      label: 'package setting',
+      runner: { workers: 7, maxWorkers: 8 },
+      priority: false,
+      afterFirstRound: true,
+    },
+    { label: "daemon's defaults", runner: {}, priority: true, afterFirstRound: false },
   ];
+  const results: Array<{ label: string; p50: number; max: number; idle: number }> = [];
+  for (const setting of settings) {
+    const { idle, loaded } = await fairShare(setting, hogs, cpuMs, runs);
+    results.push({
+      label: setting.label,
+      p50: percentile(loaded, 50),
+      max: Math.max(...loaded),
+      idle: percentile(idle, 50),
+    });
+  }
+  const rows = results.map(
+    (r) =>
+      `  ${r.label.padEnd(18)} idle p50 ${r.idle.toFixed(2)} ms | loaded p50 ${r.p50.toFixed(2)} ms max ${r.max.toFixed(2)} ms (${(r.max / cpuMs).toFixed(2)} CPU limits)`,
+  );
+  const [pkg, daemon] = results as [(typeof results)[0], (typeof results)[0]];
   return (
-    `\nCode Mode fair share (trivial execute of a light principal, ${hogs} hog principals at cpuMs ${cpuMs}, maxWorkers ${maxWorkers}, ${maxWorkers - 1} standard-lane threads)\n` +
-    `  idle p50 ${i50.toFixed(2)} ms max ${iMax.toFixed(2)} ms | loaded p50 ${l50.toFixed(2)} ms max ${lMax.toFixed(2)} ms ` +
-    `(${(lMax / cpuMs).toFixed(2)} CPU limits) | ratio p50 ${(l50 / i50).toFixed(2)}× max ${(lMax / iMax).toFixed(2)}×\n`
+    `\nCode Mode fair share (trivial execute of a light principal that ran before, ${hogs} hog principals looping at cpuMs ${cpuMs})\n` +
+    `${rows.join('\n')}\n` +
+    `  daemon / package: p50 ${(daemon.p50 / pkg.p50).toFixed(2)}× max ${(daemon.max / pkg.max).toFixed(2)}×\n`
   );
 }
 

@@ -172,6 +172,18 @@ describe('CodeModeRunner fairness', () => {
         limits: { cpuMs, wallMs: 60_000 },
         ...(signal === undefined ? {} : { signal }),
       });
+    const lightRun = () =>
+      runner.execute({
+        code: `await agentd.query('wait', { who: 'light' }); return 'light';`,
+        namespace: 'agentd',
+        operations: OPS,
+        call: mark,
+        principal: 'light',
+      });
+    // The light caller has run before, using next to no CPU: it is known to be light (a principal
+    // without a history is charged half a typical execution, here more than the hogs' 150 ms).
+    expect(await lightRun()).toMatchObject({ ok: true, value: 'light' });
+    entered.splice(0);
     // Round 1: four principals each run a hog to its CPU limit; all four are now heavy.
     const first = await Promise.all(['h0', 'h1', 'h2', 'h3'].map((name) => hog(`${name}.1`, 150)));
     for (const outcome of first)
@@ -184,13 +196,7 @@ describe('CodeModeRunner fairness', () => {
     second.push(hog('h2.2', 300), hog('h3.2', 300));
     await vi.waitFor(() => expect(runner.stats().queued, 'two runs queued').toBe(2), COUNTERS);
     // The light caller queued last; round-robin started h2.2 and h3.2 first (two CPU limits).
-    const light = await runner.execute({
-      code: `await agentd.query('wait', { who: 'light' }); return 'light';`,
-      namespace: 'agentd',
-      operations: OPS,
-      call: mark,
-      principal: 'light',
-    });
+    const light = await lightRun();
     expect(light).toMatchObject({ ok: true, value: 'light' });
     // It took the first worker to free (h1.2's): neither queued hog had started.
     expect(entered).toContain('light');

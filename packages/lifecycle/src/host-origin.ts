@@ -5,15 +5,46 @@
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-/** Splits `name[:port]` (and `[v6]:port`) into a lower-case host name. */
-export function hostName(hostHeader: string): string {
+/** A `Host` header as a URL authority: its host name (lower-case; `[v6]` with brackets) and port, if any. */
+export interface HostAuthority {
+  readonly name: string;
+  readonly port: string | undefined;
+}
+
+/** `host` or `[v6]`, then an optional `:port` of digits; nothing else (no userinfo, path or spaces). */
+const AUTHORITY = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?$/;
+
+/**
+ * Parses a `Host` header as a URL authority (RFC 9110: `uri-host [ ":" port ]`), or undefined when
+ * it is not one: userinfo (`127.0.0.1:x@evil.example`), a port that is not a number in 0–65535, an
+ * empty host, or anything a URL parser would read as another host. `new URL('http://' + value)`
+ * must give back exactly this host name and port, so the name checked is the name a client meant.
+ */
+export function parseHost(hostHeader: string): HostAuthority | undefined {
   const value = hostHeader.trim().toLowerCase();
-  if (value.startsWith('[')) {
-    const end = value.indexOf(']');
-    return end === -1 ? value : value.slice(0, end + 1);
+  const match = AUTHORITY.exec(value);
+  if (match === null) return undefined;
+  const name = match[1] as string;
+  const port = match[2];
+  // A number in 0–65535 written the one way (`080` would be read as 80).
+  if (port !== undefined && (Number(port) > 65_535 || String(Number(port)) !== port)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(`http://${value}`);
+  } catch {
+    return undefined;
   }
-  const colon = value.indexOf(':');
-  return colon === -1 ? value : value.slice(0, colon);
+  // The parser rewrites what it reads another way (`127.1`, `0x7f.0.0.1`, a trailing dot kept, IDNA): refuse those.
+  const samePort = url.port === (port ?? '') || (url.port === '' && port === '80');
+  if (
+    url.hostname !== name ||
+    !samePort ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.pathname !== '/'
+  )
+    return undefined;
+  return { name, port };
 }
 
 function isLoopbackName(name: string): boolean {
@@ -37,26 +68,31 @@ export function hostPolicy(
   };
 }
 
-/** A missing Host is refused: HTTP/1.1 requires it and the guard cannot work without it. */
+/**
+ * A missing Host is refused: HTTP/1.1 requires it and the guard cannot work without it. So is one
+ * that is not a plain `host[:port]` authority (see `parseHost`), whatever the allow-list says.
+ */
 export function isAllowedHost(host: string | undefined, policy: HostPolicy): boolean {
-  if (host === undefined || host === '') return false;
-  const value = host.trim().toLowerCase();
-  const name = hostName(value);
-  return isLoopbackName(name) || policy.hosts.has(value) || policy.hosts.has(name) || policy.hosts.has('*');
+  if (host === undefined) return false;
+  const authority = parseHost(host);
+  if (authority === undefined) return false;
+  const { name, port } = authority;
+  if (isLoopbackName(name) || policy.hosts.has('*') || policy.hosts.has(name)) return true;
+  return port !== undefined && policy.hosts.has(`${name}:${port}`);
 }
 
-/** An absent Origin is fine (non-browser clients); a present one must be loopback or allow-listed. */
+/**
+ * An absent Origin is fine (non-browser clients); a present one must be allow-listed, or a loopback
+ * `http(s)://host[:port]` origin, on any port: pages served from this machine may call the server
+ * (no CORS headers are sent for them, only for allow-listed origins). An Origin a browser would
+ * never send (userinfo, a path, a port out of range) is refused.
+ */
 export function isAllowedOrigin(origin: string | undefined, policy: HostPolicy): boolean {
   if (origin === undefined) return true;
   const value = origin.trim().toLowerCase().replace(/\/+$/, '');
   if (policy.origins.has(value)) return true;
-  if (value === 'null') return false;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-  return isLoopbackName(url.hostname.toLowerCase());
+  const scheme = /^(https?):\/\/(.*)$/.exec(value);
+  if (scheme === null) return false;
+  const authority = parseHost(scheme[2] as string);
+  return authority !== undefined && isLoopbackName(authority.name);
 }

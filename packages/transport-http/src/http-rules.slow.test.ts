@@ -125,6 +125,27 @@ describe('request rules common to both eras', () => {
     await local.text();
   });
 
+  it('403 for a Host that only starts like a loopback one (userinfo, a bad port), 200 for the plain one', async () => {
+    const port = h.transport.address.port;
+    const body = JSON.stringify(LIST);
+    const post = (host: string) =>
+      raw(
+        port,
+        `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    for (const host of [
+      '127.0.0.1:x@attacker.example',
+      `localhost:${port}@attacker.example`,
+      'localhost:99999',
+      '127.1',
+    ]) {
+      expect(await post(host), host).toMatch(/^HTTP\/1\.1 403/);
+    }
+    const plain = await post(`127.0.0.1:${port}`);
+    expect(plain).toMatch(/^HTTP\/1\.1 200/);
+    expect(plain).toContain('"tools"');
+  });
+
   it('404 for other paths, 405 for other methods and for GET/DELETE without a session', async () => {
     const other = await fetch(h.url.replace('/mcp', '/other'), {
       method: 'POST',

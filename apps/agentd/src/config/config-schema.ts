@@ -350,7 +350,7 @@ export const CONFIG_SCHEMA: JsonObject = {
           description: 'console.* lines kept per execute (default 200).',
         },
         maxRunningPerPrincipal: positiveInt(
-          'Executions one caller (principal) runs at once; its others wait; the next execution goes to the caller that used the least CPU recently (default 4).',
+          'Executions one caller (principal) runs at once; its others wait; the next execution goes to the caller that used the least CPU recently, a caller not seen lately counting as half a typical execution (default 4).',
         ),
         maxQueuedPerPrincipal: {
           type: 'integer',
