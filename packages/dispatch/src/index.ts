@@ -13,6 +13,16 @@ export type { SurfaceKind } from './catalogue.js';
 /** @public */
 export { MissingClientCapabilityError } from './client-capability.js';
 export { type ClientFilters, compileFilters } from './client-filters.js';
+/**
+ * What a server author throws or checks, re-exported so one import is enough: `WireError` (sent to
+ * the client: a JSON-RPC `code`, message, data), `ErrorCode` (those numeric codes, JSON-RPC's and
+ * MCP's: `ErrorCode.InvalidParams` is -32602), `LocalError` (never sent; its `code` is a string such
+ * as a `DispatchErrorCode`).
+ * @public
+ */
+export { ErrorCode } from '@agentd/lifecycle';
+/** @public */
+export { LocalError, WireError } from '@agentd/rpc-frame';
 /** @public */
 export type {
   Completer,
@@ -40,6 +50,8 @@ export { defaultScopesOf } from './scopes.js';
 export { http, type ServedTransport, type ServerTransport, stdio, unix } from './server-transport.js';
 /** @public */
 export type { SkillDefinition } from './skill-build.js';
+/** @public */
+export type { SkillsFolder, SkillsFolderOptions } from './skills-folder.js';
 export { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 export { MemoryTaskStore } from './task-store.js';
 /** @public */

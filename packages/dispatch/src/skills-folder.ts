@@ -10,7 +10,7 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SKILL_LIMITS, SKILL_MANIFEST } from '@agentd/lifecycle';
 import { type Logger, stderrLogger } from '@agentd/rpc-frame';
-import type { Dispatcher } from './dispatcher.js';
+import { type DispatcherHost, dispatcherOf } from './dispatcher-host.js';
 import { canonicalJson } from './json.js';
 import { dispatchError } from './local-errors.js';
 import { buildSkill, type SkillDefinition } from './skill-build.js';
@@ -144,11 +144,13 @@ function problemsUnder(problems: readonly Problem[], dir: string): Problem[] {
   return problems.filter((problem) => problem.path.startsWith(`${dir}/`));
 }
 
+/** Serves the skills under `folder` on an McpServer or a Dispatcher (`server.serveSkillsFolder` does the same). */
 export async function serveSkillsFolder(
-  dispatcher: Dispatcher,
+  host: DispatcherHost,
   folder: string,
   options: SkillsFolderOptions = {},
 ): Promise<SkillsFolder> {
+  const dispatcher = dispatcherOf(host, 'serveSkillsFolder');
   const debounceMs = options.debounceMs ?? 100;
   if (!Number.isFinite(debounceMs) || debounceMs < 0)
     throw dispatchError('invalid_option', 'debounceMs must be a non-negative number');
