@@ -5,14 +5,6 @@
  * package's public API.
  * `@public` tags the names no code in this repository imports: they are for users (knip keeps them).
  */
-/** @public */
-export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
-/** @public */
-export { type AppToolDefinition, registerAppTool } from './app-tool.js';
-export type { SurfaceKind } from './catalogue.js';
-/** @public */
-export { MissingClientCapabilityError } from './client-capability.js';
-export { type ClientFilters, compileFilters } from './client-filters.js';
 /**
  * What a server author throws or checks, re-exported so one import is enough: `WireError` (sent to
  * the client: a JSON-RPC `code`, message, data), `ErrorCode` (those numeric codes, JSON-RPC's and
@@ -23,6 +15,14 @@ export { type ClientFilters, compileFilters } from './client-filters.js';
 export { ErrorCode } from '@agentd/lifecycle';
 /** @public */
 export { LocalError, WireError } from '@agentd/rpc-frame';
+/** @public */
+export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
+/** @public */
+export { type AppToolDefinition, registerAppTool } from './app-tool.js';
+export type { SurfaceKind } from './catalogue.js';
+/** @public */
+export { MissingClientCapabilityError } from './client-capability.js';
+export { type ClientFilters, compileFilters } from './client-filters.js';
 /** @public */
 export type {
   Completer,

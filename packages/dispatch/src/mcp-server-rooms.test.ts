@@ -49,7 +49,10 @@ function skillsFolder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-server-skills-'));
   opened.push({ close: async () => rmSync(dir, { recursive: true, force: true }) });
   mkdirSync(join(dir, 'reading'));
-  writeFileSync(join(dir, 'reading', 'SKILL.md'), '---\nname: reading\ndescription: How to read\n---\n# Read\n');
+  writeFileSync(
+    join(dir, 'reading', 'SKILL.md'),
+    '---\nname: reading\ndescription: How to read\n---\n# Read\n',
+  );
   return dir;
 }
 
@@ -166,7 +169,8 @@ describe('@agentd/dispatch exports what a server author throws or checks', () =>
 });
 
 describe('a raw zod shape (the official SDK v1 habit)', () => {
-  const wrap = /is a raw shape \(property "name" is a zod schema\), the official SDK v1 habit: wrap it in `z\.object\(\{\.\.\.\}\)`/;
+  const wrap =
+    /is a raw shape \(property "name" is a zod schema\), the official SDK v1 habit: wrap it in `z\.object\(\{\.\.\.\}\)`/;
 
   it('is refused as a tool inputSchema or outputSchema, saying to wrap it in z.object({...})', () => {
     const server = newServer();

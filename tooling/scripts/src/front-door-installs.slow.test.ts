@@ -55,7 +55,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
-  if (scratch !== '' && process.env.AGENTD_KEEP_PACK !== '1') await rm(scratch, { recursive: true, force: true });
+  if (scratch !== '' && process.env.AGENTD_KEEP_PACK !== '1')
+    await rm(scratch, { recursive: true, force: true });
 });
 
 /** Writes the marked example into `project` as it is written (types stripped); answers its path. */
@@ -111,7 +112,9 @@ describe('the front door of @agentd/dispatch, installed from its README line', (
     expect(await client.readResource({ uri: 'docs://readme' })).toMatchObject({
       contents: [{ uri: 'docs://readme', text: 'Read me first.' }],
     });
-    expect(await client.readResource({ uri: 'notes://42' })).toMatchObject({ contents: [{ text: 'Note 42' }] });
+    expect(await client.readResource({ uri: 'notes://42' })).toMatchObject({
+      contents: [{ text: 'Note 42' }],
+    });
     const prompt = await client.getPrompt({ name: 'review', arguments: { topic: 'the plan' } });
     expect(JSON.stringify(prompt.messages)).toContain('Review the plan.');
   }, 60_000);
