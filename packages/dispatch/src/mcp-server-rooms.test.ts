@@ -18,6 +18,7 @@ import * as dispatch from './index.js';
 import { McpServer } from './mcp-server.js';
 import { serveSkillsFolder } from './node.js';
 import { stdio } from './server-transport.js';
+import { createTestClient } from './testing.js';
 
 const FRAMING = { ReadBuffer, serializeMessage };
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -140,6 +141,16 @@ describe('McpServer opens every room', () => {
     expect(await client.readResource({ uri: 'skill://reading/SKILL.md' })).toMatchObject({
       contents: [{ uri: 'skill://reading/SKILL.md' }],
     });
+  });
+});
+
+describe('createTestClient', () => {
+  it('takes the McpServer itself', async () => {
+    const server = newServer();
+    server.registerTool('greet', { description: 'Greets' }, () => 'hi');
+    const client = await createTestClient(server);
+    opened.unshift(client);
+    expect((await client.callTool('greet', {})).content).toEqual([{ type: 'text', text: 'hi' }]);
   });
 });
 
