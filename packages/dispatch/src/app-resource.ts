@@ -72,7 +72,10 @@ export function declareApps(dispatcher: Dispatcher, registry: AppRegistry): void
 export function registerAppResource(host: DispatcherHost, definition: AppResourceDefinition): () => boolean {
   const dispatcher = dispatcherOf(host, 'registerAppResource');
   if (typeof definition !== 'object' || definition === null)
-    throw dispatchError('invalid_definition', 'registerAppResource needs a definition object');
+    throw dispatchError(
+      'invalid_definition',
+      "registerAppResource(server, { uri, name, html, … }) takes one definition object (ext-apps' (server, name, uri, config, read) is server.registerAppResource(name, uri, config, html))",
+    );
   const { uri, html } = definition;
   if (!isUiUri(uri))
     throw dispatchError('invalid_definition', `UI resource uri ${JSON.stringify(uri)} must start with ui://`);

@@ -37,7 +37,10 @@ export function registerAppTool<
 >(host: DispatcherHost, definition: AppToolDefinition<In, Out>): () => boolean {
   const dispatcher = dispatcherOf(host, 'registerAppTool');
   if (typeof definition !== 'object' || definition === null)
-    throw dispatchError('invalid_definition', 'registerAppTool needs a definition object');
+    throw dispatchError(
+      'invalid_definition',
+      "registerAppTool(server, { name, ui, handler, … }) takes one definition object (ext-apps' (server, name, config, handler) is server.registerAppTool(name, config, handler))",
+    );
   const name = definition.name;
   const problem = appToolUiProblem(definition.ui);
   if (problem !== undefined) throw dispatchError('invalid_definition', `tool ${name}: ${problem}`);

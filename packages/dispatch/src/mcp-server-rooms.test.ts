@@ -113,6 +113,18 @@ describe('McpServer opens every room', () => {
     );
   });
 
+  it("points ext-apps' positional form at the McpServer methods", () => {
+    const server = newServer();
+    const positional = dispatch.registerAppResource as unknown as (...args: unknown[]) => unknown;
+    expect(() => positional(server, 'weather_view', VIEW, {}, () => HTML)).toThrow(
+      /takes one definition object .*server\.registerAppResource\(name, uri, config, html\)/,
+    );
+    const tool = dispatch.registerAppTool as unknown as (...args: unknown[]) => unknown;
+    expect(() => tool(server, 'get_weather', { ui: { resourceUri: VIEW } }, () => 'x')).toThrow(
+      /server\.registerAppTool\(name, config, handler\)/,
+    );
+  });
+
   it('registers a skill and serves a skills folder, and closes the folder with the server', async () => {
     const server = newServer();
     server.registerSkill({
