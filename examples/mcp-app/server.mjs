@@ -8,9 +8,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Dispatcher, registerAppResource, registerAppTool, ToolResult } from '@agentd/dispatch';
-import { serveSkillsFolder } from '@agentd/dispatch/node';
-import { createServerCore, serveStdio, stderrLogger } from '@agentd/server';
+import { http, McpServer, stdio, ToolResult } from '@agentd/dispatch';
+import { stderrLogger } from '@agentd/server';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const VIEW = 'ui://forecast/view.html';
@@ -41,66 +40,58 @@ const CITY = {
 };
 
 export async function createForecastServer() {
-  const logger = stderrLogger({ level: 'warn' });
-  const dispatcher = new Dispatcher({ logger });
-  registerAppResource(dispatcher, {
-    uri: VIEW,
-    name: 'forecast_view',
-    title: 'Forecast',
-    description: 'Three-day forecast view',
-    html: readFileSync(join(here, 'app', 'forecast.html'), 'utf8'),
-    ui: { prefersBorder: true },
-    cache: { ttlMs: 3_600_000 },
-  });
-  registerAppTool(dispatcher, {
-    name: 'show_forecast',
-    title: 'Show forecast',
-    description:
-      'Three-day weather forecast for a city, shown in the forecast view where the host renders MCP Apps',
-    inputSchema: CITY,
-    ui: { resourceUri: VIEW },
-    handler: (args) => forecastResult(args.city),
-  });
-  registerAppTool(dispatcher, {
-    name: 'refresh_forecast',
-    description: "Refreshes the forecast view's data (called by the view, never by the model)",
-    inputSchema: CITY,
-    ui: { resourceUri: VIEW, visibility: ['app'] },
-    handler: (args) => forecastResult(args.city),
-  });
-  // One call wires the skill folder: every skills/<name>/SKILL.md becomes a skill:// resource.
-  const skills = await serveSkillsFolder(dispatcher, join(here, 'skills'));
-  const core = createServerCore({
-    handler: dispatcher,
-    serverInfo: { name: 'forecast-app', version: '1.0.0' },
-    logger,
-  });
-  dispatcher.onSurfaceChanged((kinds) => {
-    for (const kind of kinds) core.notifyListChanged(kind);
-  });
-  return {
-    core,
-    async close() {
-      skills.close();
-      await core.close();
-      await dispatcher.close();
+  const server = new McpServer(
+    { name: 'forecast-app', version: '1.0.0' },
+    { logger: stderrLogger({ level: 'warn' }) },
+  );
+  server.registerAppResource(
+    'forecast_view',
+    VIEW,
+    {
+      title: 'Forecast',
+      description: 'Three-day forecast view',
+      ui: { prefersBorder: true },
+      cache: { ttlMs: 3_600_000 },
     },
-  };
+    readFileSync(join(here, 'app', 'forecast.html'), 'utf8'),
+  );
+  server.registerAppTool(
+    'show_forecast',
+    {
+      title: 'Show forecast',
+      description:
+        'Three-day weather forecast for a city, shown in the forecast view where the host renders MCP Apps',
+      inputSchema: CITY,
+      ui: { resourceUri: VIEW },
+    },
+    (args) => forecastResult(args.city),
+  );
+  server.registerAppTool(
+    'refresh_forecast',
+    {
+      description: "Refreshes the forecast view's data (called by the view, never by the model)",
+      inputSchema: CITY,
+      ui: { resourceUri: VIEW, visibility: ['app'] },
+    },
+    (args) => forecastResult(args.city),
+  );
+  // One call wires the skill folder: every skills/<name>/SKILL.md becomes a skill:// resource.
+  await server.serveSkillsFolder(join(here, 'skills'));
+  return server;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { http: { type: 'string' } } });
   const server = await createForecastServer();
   if (values.http === undefined) {
-    await serveStdio(server.core);
+    const served = await server.connect(stdio());
+    await served.closed;
     await server.close();
   } else {
-    const { serveHttp } = await import('@agentd/transport-http/node');
-    const http = await serveHttp(server.core, { port: Number(values.http) });
-    console.log(`listening ${http.url}`);
+    const served = await server.connect(http({ port: Number(values.http) }));
+    console.log(`listening ${served.url}`);
     const stop = async () => {
-      await http.close(2_000);
-      await server.close();
+      await server.close(2_000);
       process.exit(0);
     };
     process.once('SIGINT', stop);

@@ -14,6 +14,7 @@ import {
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { CacheHints } from './definitions.js';
 import type { Dispatcher } from './dispatcher.js';
+import { type DispatcherHost, dispatcherOf } from './dispatcher-host.js';
 import type { HandlerContext } from './handler-context.js';
 import { isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
@@ -64,14 +65,17 @@ export function declareApps(dispatcher: Dispatcher, registry: AppRegistry): void
 }
 
 /**
- * Registers a UI resource. Throws LocalError `invalid_definition` for a uri outside `ui://`, a
+ * Registers a UI resource on an McpServer or a Dispatcher. Throws LocalError `invalid_definition` for a uri outside `ui://`, a
  * static `html` that is not an HTML document, or a malformed `ui`; `duplicate` for a taken uri.
  * The returned function removes it, and throws `invalid_definition` while app tools still link it.
  */
-export function registerAppResource(
-  dispatcher: Dispatcher,
-  definition: AppResourceDefinition,
-): () => boolean {
+export function registerAppResource(host: DispatcherHost, definition: AppResourceDefinition): () => boolean {
+  const dispatcher = dispatcherOf(host, 'registerAppResource');
+  if (typeof definition !== 'object' || definition === null)
+    throw dispatchError(
+      'invalid_definition',
+      "registerAppResource(server, { uri, name, html, … }) takes one definition object (ext-apps' (server, name, uri, config, read) is server.registerAppResource(name, uri, config, html))",
+    );
   const { uri, html } = definition;
   if (!isUiUri(uri))
     throw dispatchError('invalid_definition', `UI resource uri ${JSON.stringify(uri)} must start with ui://`);

@@ -3,6 +3,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { registerAppTool } from './app-tool.js';
 import { Dispatcher } from './dispatcher.js';
+import { McpServer } from './mcp-server.js';
 
 const d = new Dispatcher();
 const ui = { resourceUri: 'ui://demo/view.html' };
@@ -59,5 +60,29 @@ describe('registerAppTool types', () => {
       onlyForExtension: 'dev.agentd/x',
       handler: () => 'x',
     });
+  });
+
+  it('types McpServer.registerAppTool like registerTool, and the helper takes the server', () => {
+    const server = new McpServer({ name: 'types', version: '1.0.0' });
+    server.registerAppTool(
+      'zod',
+      { description: 'd', ui, inputSchema: z.object({ city: z.string() }) },
+      (args) => {
+        expectTypeOf(args.city).toEqualTypeOf<string>();
+        return { city: args.city };
+      },
+    );
+    registerAppTool(server, {
+      name: 'helper',
+      description: 'd',
+      ui,
+      inputSchema: z.object({ days: z.number() }),
+      handler: (args) => {
+        expectTypeOf(args.days).toEqualTypeOf<number>();
+        return 'ok';
+      },
+    });
+    // @ts-expect-error ui is required
+    server.registerAppTool('no_ui', { description: 'd' }, () => 'x');
   });
 });

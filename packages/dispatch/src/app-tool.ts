@@ -13,7 +13,7 @@ import {
 import type { JsonObject } from '@agentd/rpc-frame';
 import { appRegistryOf, declareApps } from './app-resource.js';
 import type { ToolDefinition } from './definitions.js';
-import type { Dispatcher } from './dispatcher.js';
+import { type DispatcherHost, dispatcherOf } from './dispatcher-host.js';
 import { isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
 import type { ToolSchema } from './tool-schema.js';
@@ -25,8 +25,8 @@ export type AppToolDefinition<
 > = Omit<ToolDefinition<In, Out>, 'onlyForExtension'> & { ui: AppToolUi };
 
 /**
- * Registers a tool rendered with a UI resource. The resource must already be registered with
- * `registerAppResource` on this dispatcher: a link to a missing one is a LocalError
+ * Registers a tool rendered with a UI resource, on an McpServer or a Dispatcher. The resource must already be registered with
+ * `registerAppResource` on the same server: a link to a missing one is a LocalError
  * `invalid_definition` here, at registration (the spec's "Resource MUST exist"), never at list
  * time. So are a malformed `ui` and a handler that returns nothing: hosts without the extension
  * show only `content`, so every call must produce some (a return of undefined is logged and answered with an error result).
@@ -34,7 +34,13 @@ export type AppToolDefinition<
 export function registerAppTool<
   const In extends ToolSchema = JsonObject,
   const Out extends ToolSchema | undefined = undefined,
->(dispatcher: Dispatcher, definition: AppToolDefinition<In, Out>): () => boolean {
+>(host: DispatcherHost, definition: AppToolDefinition<In, Out>): () => boolean {
+  const dispatcher = dispatcherOf(host, 'registerAppTool');
+  if (typeof definition !== 'object' || definition === null)
+    throw dispatchError(
+      'invalid_definition',
+      "registerAppTool(server, { name, ui, handler, … }) takes one definition object (ext-apps' (server, name, config, handler) is server.registerAppTool(name, config, handler))",
+    );
   const name = definition.name;
   const problem = appToolUiProblem(definition.ui);
   if (problem !== undefined) throw dispatchError('invalid_definition', `tool ${name}: ${problem}`);

@@ -5,6 +5,16 @@
  * package's public API.
  * `@public` tags the names no code in this repository imports: they are for users (knip keeps them).
  */
+/**
+ * What a server author throws or checks, re-exported so one import is enough: `WireError` (sent to
+ * the client: a JSON-RPC `code`, message, data), `ErrorCode` (those numeric codes, JSON-RPC's and
+ * MCP's: `ErrorCode.InvalidParams` is -32602), `LocalError` (never sent; its `code` is a string such
+ * as a `DispatchErrorCode`).
+ * @public
+ */
+export { ErrorCode } from '@agentd/lifecycle';
+/** @public */
+export { LocalError, WireError } from '@agentd/rpc-frame';
 /** @public */
 export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
 /** @public */
@@ -40,6 +50,8 @@ export { defaultScopesOf } from './scopes.js';
 export { http, type ServedTransport, type ServerTransport, stdio, unix } from './server-transport.js';
 /** @public */
 export type { SkillDefinition } from './skill-build.js';
+/** @public */
+export type { SkillsFolder, SkillsFolderOptions } from './skills-folder.js';
 export { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 export { MemoryTaskStore } from './task-store.js';
 /** @public */

@@ -1,11 +1,13 @@
 /**
- * McpServer: the front door. One object registers tools, resources, prompts, operations and
- * skills, pushes `list_changed` by itself, and serves on any transport (`connect(stdio())`).
+ * McpServer: the front door. One object registers tools, resources, prompts, operations, MCP Apps
+ * and skills, pushes `list_changed` by itself, and serves on any transport (`connect(stdio())`).
  * Named and shaped like the official SDK v2 server so its users find their way; underneath it is
  * a Dispatcher served by the shared server core, both reachable for what the face does not cover.
  */
-import type { JsonObject } from '@agentd/rpc-frame';
+import type { JsonObject, Logger } from '@agentd/rpc-frame';
 import { createServerCore, type ServerCoreOptions } from '@agentd/server';
+import { type AppResourceDefinition, registerAppResource } from './app-resource.js';
+import { type AppToolDefinition, registerAppTool } from './app-tool.js';
 import type {
   PromptDefinition,
   ResourceDefinition,
@@ -16,6 +18,7 @@ import type {
 import { Dispatcher } from './dispatcher.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { ServedDispatcher } from './served-dispatcher.js';
+import type { SkillsFolder, SkillsFolderOptions } from './skills-folder.js';
 import type { ToolSchema } from './tool-schema.js';
 import { UriTemplate } from './uri-template.js';
 
@@ -38,6 +41,8 @@ type Config<Definition, Omitted extends string> = Omit<Definition, 'name' | Omit
 };
 
 export class McpServer extends ServedDispatcher {
+  readonly #logger: Logger | undefined;
+
   constructor(info: McpServerInfo, options: McpServerOptions = {}) {
     const { core: coreOptions, ...dispatcherOptions } = options;
     const dispatcher = new Dispatcher(dispatcherOptions);
@@ -48,6 +53,7 @@ export class McpServer extends ServedDispatcher {
       ...(options.logger ? { logger: options.logger } : {}),
     });
     super(dispatcher, core);
+    this.#logger = options.logger;
     dispatcher.onSurfaceChanged((kinds) => {
       for (const kind of kinds) core.notifyListChanged(kind);
     });
@@ -139,12 +145,69 @@ export class McpServer extends ServedDispatcher {
     } as PromptDefinition<In>);
   }
 
+  /**
+   * Registers an MCP App's view: `registerAppResource(name, 'ui://…', { title, description, ui }, html)`;
+   * `html` is the HTML document, or a function that builds it for each read. Register it before
+   * the tools that link it. Returns a function that removes it.
+   */
+  registerAppResource(
+    name: string,
+    uri: string,
+    config: Config<AppResourceDefinition, 'uri' | 'html'>,
+    html: AppResourceDefinition['html'],
+  ): () => boolean {
+    const { _meta, ...rest } = config ?? {};
+    return registerAppResource(this.dispatcher, {
+      ...rest,
+      ...withMeta(_meta, rest.meta),
+      name,
+      uri,
+      html,
+    });
+  }
+
+  /**
+   * Registers a tool rendered by an MCP App's view: `registerAppTool(name, { description,
+   * inputSchema, ui: { resourceUri } }, handler)`, typed like `registerTool`.
+   */
+  registerAppTool<
+    const In extends ToolSchema = JsonObject,
+    const Out extends ToolSchema | undefined = undefined,
+  >(
+    name: string,
+    config: Config<AppToolDefinition<In, Out>, 'handler' | 'description'> & { description?: string },
+    handler: TypedToolHandler<In, Out>,
+  ): () => boolean {
+    const { _meta, description, ...rest } = config ?? {};
+    return registerAppTool<In, Out>(this.dispatcher, {
+      ...rest,
+      ...withMeta(_meta, rest.meta),
+      name,
+      description: description ?? '',
+      handler,
+    } as AppToolDefinition<In, Out>);
+  }
+
   /** Registers an operation: a tool `{kind}_{id}`, or reached through `search`/`execute` in code mode. */
   registerOperation: Dispatcher['registerOperation'] = (definition) =>
     this.dispatcher.registerOperation(definition);
 
   /** Registers a skill (its files become `skill://` resources). */
   registerSkill: Dispatcher['registerSkill'] = (definition) => this.dispatcher.registerSkill(definition);
+
+  /**
+   * Serves every skill under `folder` (each directory holding a SKILL.md), watched and rescanned
+   * when it changes; closed with the server. Node, Bun and Deno only (it reads the file system).
+   */
+  async serveSkillsFolder(folder: string, options: SkillsFolderOptions = {}): Promise<SkillsFolder> {
+    // Imported here, not at the top: the rest of McpServer runs where there is no file system.
+    const { serveSkillsFolder } = await import('./skills-folder.js');
+    const logger = this.#logger;
+    return serveSkillsFolder(this.dispatcher, folder, {
+      ...(logger === undefined ? {} : { logger }),
+      ...options,
+    });
+  }
 
   /** Offers an extension in `capabilities.extensions`; returns a function that withdraws it. */
   declareExtension: Dispatcher['declareExtension'] = (id, settings) =>

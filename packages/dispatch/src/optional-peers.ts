@@ -7,7 +7,7 @@
  */
 
 import type * as CodeModeTools from '@agentd/codemode/tools';
-import { type RuntimeRequire, runtimeRequire } from '@agentd/rpc-frame';
+import { LocalError, type RuntimeRequire, runtimeRequire } from '@agentd/rpc-frame';
 import type * as Cfworker from '@cfworker/json-schema';
 import type AjvDraft07 from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020.js';
@@ -20,22 +20,40 @@ function isNotFound(thrown: unknown): boolean {
   return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
-async function absentAsUndefined<Module>(loading: Promise<Module>): Promise<Module | undefined> {
-  try {
-    return await loading;
-  } catch (thrown) {
-    if (isNotFound(thrown)) return undefined;
-    throw thrown;
-  }
+/**
+ * For `import('peer').catch(absent)`: a peer that is not installed loads as undefined. The
+ * `.catch` right on the literal `import()` is also what tells bundlers (esbuild) that a peer they
+ * cannot resolve is a run-time matter: a server that installed none of them still bundles.
+ */
+function absent(thrown: unknown): undefined {
+  if (isNotFound(thrown)) return undefined;
+  throw thrown;
 }
 
-/** The LocalError for a feature whose optional peer is not installed. */
+/**
+ * The LocalError for a feature whose optional peer is not installed, with the install line. A
+ * caller meeting it for many items (skills of a folder) stops at the first: it is one problem.
+ */
 export function missingPeer(packages: string, what: string, cause?: unknown) {
   return dispatchError(
     'missing_dependency',
     `${what} needs ${packages}: npm install ${packages}`,
     cause === undefined ? undefined : { cause },
   );
+}
+
+const logged = new Set<string>();
+
+/**
+ * True the first time this process logs `error` if it is a missing peer's (then false for that
+ * message again: a folder rescanned on every change says "npm install yaml" once); true for any
+ * other error.
+ */
+export function firstTimeLogged(error: unknown): boolean {
+  if (!(error instanceof LocalError) || error.code !== 'missing_dependency') return true;
+  if (logged.has(error.message)) return false;
+  logged.add(error.message);
+  return true;
 }
 
 /**
@@ -57,11 +75,11 @@ interface Peers {
 const imported: Peers | undefined =
   requirePeer === undefined
     ? await Promise.all([
-        absentAsUndefined(import('ajv')),
-        absentAsUndefined(import('ajv/dist/2020.js')),
-        absentAsUndefined(import('ajv-formats')),
-        absentAsUndefined(import('@cfworker/json-schema')),
-        absentAsUndefined(import('yaml')),
+        import('ajv').catch(absent),
+        import('ajv/dist/2020.js').catch(absent),
+        import('ajv-formats').catch(absent),
+        import('@cfworker/json-schema').catch(absent),
+        import('yaml').catch(absent),
       ]).then(([draft07, modern, formats, cfworker, yaml]) => ({ draft07, modern, formats, cfworker, yaml }))
     : undefined;
 
@@ -111,7 +129,7 @@ export function yamlModule(): typeof Yaml | undefined {
 }
 
 // Code Mode's tools are ESM, which not every synchronous require can load: imported with dispatch.
-const toolsModule = await absentAsUndefined(import('@agentd/codemode/tools'));
+const toolsModule = await import('@agentd/codemode/tools').catch(absent);
 
 /**
  * Code Mode's runtime-neutral half (search, tool definitions, the schema-to-TypeScript renderer), when

@@ -7,7 +7,7 @@ import { Dispatcher } from './dispatcher.js';
 import { InputRequired } from './input-required.js';
 
 describe('README examples', () => {
-  it('the Dispatcher example serves its tools through a real server core', async () => {
+  it('the Example, on the Dispatcher below McpServer, serves its tools through a real server core', async () => {
     const dispatcher = new Dispatcher({
       filtersFor: (peer) => (peer.origin === 'management' ? undefined : { visible: { deny: ['command_*'] } }),
     });

@@ -9,10 +9,11 @@ import { type FSWatcher, watch } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SKILL_LIMITS, SKILL_MANIFEST } from '@agentd/lifecycle';
-import { type Logger, stderrLogger } from '@agentd/rpc-frame';
-import type { Dispatcher } from './dispatcher.js';
+import { LocalError, type Logger, stderrLogger } from '@agentd/rpc-frame';
+import { type DispatcherHost, dispatcherOf } from './dispatcher-host.js';
 import { canonicalJson } from './json.js';
 import { dispatchError } from './local-errors.js';
+import { firstTimeLogged } from './optional-peers.js';
 import { buildSkill, type SkillDefinition } from './skill-build.js';
 
 export interface SkillsFolderOptions {
@@ -144,11 +145,13 @@ function problemsUnder(problems: readonly Problem[], dir: string): Problem[] {
   return problems.filter((problem) => problem.path.startsWith(`${dir}/`));
 }
 
+/** Serves the skills under `folder` on an McpServer or a Dispatcher (`server.serveSkillsFolder` does the same). */
 export async function serveSkillsFolder(
-  dispatcher: Dispatcher,
+  host: DispatcherHost,
   folder: string,
   options: SkillsFolderOptions = {},
 ): Promise<SkillsFolder> {
+  const dispatcher = dispatcherOf(host, 'serveSkillsFolder');
   const debounceMs = options.debounceMs ?? 100;
   if (!Number.isFinite(debounceMs) || debounceMs < 0)
     throw dispatchError('invalid_option', 'debounceMs must be a non-negative number');
@@ -213,6 +216,8 @@ export async function serveSkillsFolder(
         const built = buildSkill(definition);
         next.set(built.uri, { definition, canonical: canonicalJson(built.entry) });
       } catch (error) {
+        // A missing peer (yaml) is the folder's one problem, not each skill's: said once.
+        if (error instanceof LocalError && error.code === 'missing_dependency') throw error;
         refused.push((error as Error).message);
       }
     }
@@ -257,9 +262,10 @@ export async function serveSkillsFolder(
     running = (async () => {
       do {
         again = false;
-        await load(false).catch((error: unknown) =>
-          logger.error('skills folder rescan failed', { folder: root, error: String(error) }),
-        );
+        await load(false).catch((error: unknown) => {
+          if (firstTimeLogged(error))
+            logger.error('skills folder rescan failed', { folder: root, error: String(error) });
+        });
       } while (again && !closed);
       running = undefined;
     })();

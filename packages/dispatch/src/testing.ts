@@ -75,13 +75,15 @@ export interface TestClient {
 const MAX_INPUT_ROUNDS = 16;
 
 /**
- * Connects an in-memory client to `handler` through `createServerCore`. In the legacy era the
- * `initialize` handshake has run when the promise resolves.
+ * Connects an in-memory client to `target` (a Dispatcher or any Handler, or an McpServer: its
+ * dispatcher) through `createServerCore`. In the legacy era the `initialize` handshake has run
+ * when the promise resolves.
  */
 export async function createTestClient(
-  handler: Handler,
+  target: Handler | { readonly dispatcher: Handler },
   options: TestClientOptions = {},
 ): Promise<TestClient> {
+  const handler = 'handle' in target ? target : target.dispatcher;
   const era = options.era ?? 'modern';
   const capabilities = options.capabilities ?? {};
   const clientInfo = options.clientInfo ?? { name: 'agentd-test-client', version: '0.0.0' };

@@ -55,9 +55,31 @@ export function resolveSchema(schema: unknown, what: string, io: 'input' | 'outp
   const standard = standardProps(schema);
   if (standard) return fromStandard(standard, what, io);
   if (!isJsonObject(schema)) throw dispatchError('invalid_schema', `${what} must be a JSON Schema object`);
+  const shape = rawShapeProblem(schema);
+  if (shape !== undefined) throw dispatchError('invalid_schema', `${what} ${shape}`);
   const foreign = foreignValue(schema);
   if (foreign !== undefined) throw dispatchError('invalid_schema', `${what} ${foreign}`);
   return { json: schema, standard: undefined };
+}
+
+/**
+ * The official SDK v1 took a raw shape (`{ name: z.string() }`); here a schema is one value. A plain
+ * object whose properties are schemas of a library is that habit: say how to wrap it.
+ */
+function rawShapeProblem(schema: Record<string, unknown>): string | undefined {
+  for (const [key, value] of Object.entries(schema)) {
+    if (typeof value !== 'object' && typeof value !== 'function') continue;
+    if (value === null || Array.isArray(value)) continue;
+    const standard = (value as Record<string, unknown>)['~standard'];
+    const vendor = isJsonObject(standard) ? standard.vendor : isZod3(value) ? 'zod' : undefined;
+    if (vendor === undefined) continue;
+    const wrap =
+      vendor === 'zod'
+        ? 'wrap it in `z.object({...})`'
+        : `wrap it in ${String(vendor)}'s object schema (zod: \`z.object({...})\`)`;
+    return `is a raw shape (property ${JSON.stringify(key)} is a ${String(vendor)} schema), the official SDK v1 habit: ${wrap}`;
+  }
+  return undefined;
 }
 
 /** The `~standard` props of a Standard Schema value (a function too: ArkType types are callable). */

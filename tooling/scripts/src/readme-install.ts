@@ -36,6 +36,16 @@ export function readmeInstall(path: string): ReadmeInstall | undefined {
   };
 }
 
+const MARKED = /^<!-- readme-example: ([\w-]+) -->\n```(ts|js)\n([\s\S]*?)^```$/gm;
+
+/** The README's marked examples (`<!-- readme-example: NAME -->` right above a ```ts/```js block), by name. */
+export function readmeExamples(path: string): Map<string, ReadmeInstall['example']> {
+  const examples = new Map<string, ReadmeInstall['example']>();
+  for (const match of readFileSync(path, 'utf8').matchAll(MARKED))
+    examples.set(match[1] as string, { code: match[3] as string, typescript: match[2] === 'ts' });
+  return examples;
+}
+
 /** Every package installed under `nodeModules`, nested ones included, by name. */
 export function installedPackages(nodeModules: string): string[] {
   const names: string[] = [];
