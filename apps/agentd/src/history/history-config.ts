@@ -43,6 +43,6 @@ export const HISTORY_SCHEMA: JsonObject = {
 export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_STATE_HOME;
   // The XDG spec: a relative path is invalid and must be ignored.
-  if (xdg !== undefined && xdg.startsWith('/')) return join(xdg, 'agentd');
+  if (xdg?.startsWith('/')) return join(xdg, 'agentd');
   return join(homedir(), '.local', 'state', 'agentd');
 }

@@ -25,7 +25,7 @@ export interface IndexEntry {
   eventBytes: number;
 }
 
-export function isLive(record: StoredRecord): boolean {
+function isLive(record: StoredRecord): boolean {
   if (typeof record.terminal === 'boolean') return !record.terminal;
   return !FINAL_STATES.has(record.state);
 }
@@ -34,7 +34,10 @@ function summarise(record: StoredRecord): RunSummary {
   const summary: JsonObject = {};
   for (const [key, value] of Object.entries(record)) {
     if (SUMMARY_DROPS.includes(key)) continue;
-    summary[key] = typeof value === 'string' && value.length > MAX_SUMMARY_STRING ? `${value.slice(0, MAX_SUMMARY_STRING)}…` : value;
+    summary[key] =
+      typeof value === 'string' && value.length > MAX_SUMMARY_STRING
+        ? `${value.slice(0, MAX_SUMMARY_STRING)}…`
+        : value;
   }
   return summary as RunSummary;
 }
@@ -68,7 +71,12 @@ function decodeCursor(cursor: string): { startedMs: number; runId: string } | un
   return undefined;
 }
 
-function matches(entry: IndexEntry, query: ListQuery, sinceMs: number | undefined, text: string | undefined): boolean {
+function matches(
+  entry: IndexEntry,
+  query: ListQuery,
+  sinceMs: number | undefined,
+  text: string | undefined,
+): boolean {
   const summary = entry.summary;
   if (query.agent !== undefined && summary.agent !== query.agent) return false;
   if (query.state !== undefined && summary.state !== query.state) return false;
@@ -145,7 +153,10 @@ export class HistoryIndex {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), 1000);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     if (query.cursor !== undefined && after === undefined) {
-      throw new LocalError<AgentdErrorCode>('invalid_request', 'invalid cursor: pass the nextCursor of a previous page');
+      throw new LocalError<AgentdErrorCode>(
+        'invalid_request',
+        'invalid cursor: pass the nextCursor of a previous page',
+      );
     }
     let i = after === undefined ? this.#order.length - 1 : this.#search(after) - 1;
     const sinceMs = query.since?.getTime();

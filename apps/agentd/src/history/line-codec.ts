@@ -16,7 +16,8 @@ const TABLE = (() => {
 // zlib.crc32 arrived in Node 20.15; agentd supports 20.6.
 function crc32(bytes: Uint8Array, start: number, end: number): number {
   let crc = 0xffffffff;
-  for (let i = start; i < end; i++) crc = (TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
+  for (let i = start; i < end; i++)
+    crc = (TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 

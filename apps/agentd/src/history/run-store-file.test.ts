@@ -1,5 +1,15 @@
 /** The run store on real files: round trips, pages, damage, retention and a disk that refuses writes. */
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
@@ -59,12 +69,17 @@ describe('records and events', () => {
   it('keeps records and whole event logs across a restart, found by run id or handle', async () => {
     const { store } = await storeAt(await tempDir());
     store.recordRun(run(1, { state: 'running', terminal: false, endedAt: undefined as never }));
-    for (let i = 1; i <= 2500; i++) store.appendEvent('run_00001', { type: 'message', text: `line ${i}`, stream: 'stdout' });
+    for (let i = 1; i <= 2500; i++)
+      store.appendEvent('run_00001', { type: 'message', text: `line ${i}`, stream: 'stdout' });
     store.recordRun(run(1, { usage: { inputTokens: 3 }, owner: 'alice' }));
     const { store: again } = await reopen(store);
 
     const record = await again.get('run_00001');
-    expect(record).toMatchObject({ state: 'succeeded', result: { text: 'answer 1' }, usage: { inputTokens: 3 } });
+    expect(record).toMatchObject({
+      state: 'succeeded',
+      result: { text: 'answer 1' },
+      usage: { inputTokens: 3 },
+    });
     expect(await again.get('sa_handle1')).toEqual(record);
     expect(await again.get('run_nope')).toBeUndefined();
 
@@ -107,7 +122,12 @@ describe('records and events', () => {
     const lost = await again.markLiveRunsLost(new Date('2026-02-01T00:00:00Z'));
     expect(lost.map((r) => r.runId)).toEqual(['run_00001']);
     const record = await again.get('sa_handle1');
-    expect(record).toMatchObject({ state: 'lost', terminal: true, endedAt: '2026-02-01T00:00:00.000Z', error: { code: 'lost' } });
+    expect(record).toMatchObject({
+      state: 'lost',
+      terminal: true,
+      endedAt: '2026-02-01T00:00:00.000Z',
+      error: { code: 'lost' },
+    });
     expect(record?.pid).toBeUndefined();
     expect((await again.get('run_00002'))?.state).toBe('succeeded');
     expect((await again.events('run_00001')).events.map((e) => e.event.text)).toEqual(['before the restart']);
@@ -171,7 +191,9 @@ describe('list', () => {
     expect(again.list({ text: 'needle' }).runs.map((r) => r.runId)).toEqual(['run_00013']);
     expect(again.list({ text: 'answer 21' }).runs.map((r) => r.runId)).toEqual(['run_00021']);
     const first = again.list({ limit: 2, owner: 'alice' });
-    expect(again.list({ limit: 10, owner: 'alice', cursor: first.nextCursor as string }).runs).toHaveLength(3);
+    expect(again.list({ limit: 10, owner: 'alice', cursor: first.nextCursor as string }).runs).toHaveLength(
+      3,
+    );
     expect(() => again.list({ cursor: 'nonsense' })).toThrow(LocalError);
   });
 });
@@ -188,10 +210,16 @@ describe('damaged files', () => {
 
     const { store: again, logger } = await storeAt(store.dir);
     await again.markLiveRunsLost();
-    expect((await again.events('run_00001')).events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ path }) }));
+    expect((await again.events('run_00001')).events.map((e) => e.seq)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ path }) }),
+    );
     again.appendEvent('run_00001', { type: 'message', text: 'after' });
-    expect((await again.events('run_00001', { after: 10 })).events).toMatchObject([{ seq: 11, event: { text: 'after' } }]);
+    expect((await again.events('run_00001', { after: 10 })).events).toMatchObject([
+      { seq: 11, event: { text: 'after' } },
+    ]);
   });
 
   it('sets a corrupted index aside in corrupt/, keeps its good records and opens', async () => {
@@ -229,7 +257,9 @@ describe('damaged files', () => {
     again.appendEvent('run_00001', { type: 'message', text: 'e6' });
     const events = (await again.events('run_00001')).events;
     expect(events.map((e) => e.event.text)).toEqual(['e1', 'e2', 'e4', 'e5', 'e6']);
-    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ path }) }));
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({ level: 'error', fields: expect.objectContaining({ path }) }),
+    );
     expect(await readdir(join(store.dir, 'history', 'corrupt'))).toHaveLength(1);
   });
 
@@ -256,7 +286,12 @@ describe('retention', () => {
       store.appendEvent(run(n).runId, { type: 'message', text: 'x' });
     }
     await store.flush();
-    expect(store.list().runs.map((r) => r.runId)).toEqual(['run_00006', 'run_00005', 'run_00004', 'run_00001']);
+    expect(store.list().runs.map((r) => r.runId)).toEqual([
+      'run_00006',
+      'run_00005',
+      'run_00004',
+      'run_00001',
+    ]);
     expect((await readdir(join(store.dir, 'history', 'events'))).sort()).toEqual([
       'run_00004.jsonl',
       'run_00005.jsonl',
@@ -272,9 +307,21 @@ describe('retention', () => {
     const { store } = await storeAt(await tempDir());
     const day = 24 * 60 * 60 * 1000;
     const now = Date.now();
-    store.recordRun(run(1, { startedAt: new Date(now - 40 * day).toISOString(), endedAt: new Date(now - 40 * day).toISOString() }));
-    store.recordRun(run(2, { startedAt: new Date(now - 20 * day).toISOString(), endedAt: new Date(now - 20 * day).toISOString() }));
-    store.recordRun(run(3, { startedAt: new Date(now - 1 * day).toISOString(), endedAt: new Date(now).toISOString() }));
+    store.recordRun(
+      run(1, {
+        startedAt: new Date(now - 40 * day).toISOString(),
+        endedAt: new Date(now - 40 * day).toISOString(),
+      }),
+    );
+    store.recordRun(
+      run(2, {
+        startedAt: new Date(now - 20 * day).toISOString(),
+        endedAt: new Date(now - 20 * day).toISOString(),
+      }),
+    );
+    store.recordRun(
+      run(3, { startedAt: new Date(now - 1 * day).toISOString(), endedAt: new Date(now).toISOString() }),
+    );
     const { store: again } = await reopen(store, { maxAgeDays: 10 });
     expect(again.list().runs.map((r) => r.runId)).toEqual(['run_00003']);
   });

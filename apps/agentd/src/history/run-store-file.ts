@@ -23,8 +23,9 @@
  * its write). A run's events and record are `fsync`ed when its record becomes terminal, so a power
  * loss can lose events of live runs from the last few seconds, not a finished run.
  */
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+
 import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
 import { defaultStateDir, HISTORY_DEFAULTS, type HistoryConfig } from './history-config.js';
@@ -162,7 +163,8 @@ class FileRunStore implements RunStore {
       await this.#loadIndex();
       await this.#loadEventSizes();
       // Compacted at every start unless it is already one line per run.
-      if (this.#indexLines === this.#index.size + 1) this.#indexFile = await open(this.#indexPath, 'a', 0o600);
+      if (this.#indexLines === this.#index.size + 1)
+        this.#indexFile = await open(this.#indexPath, 'a', 0o600);
       else await this.#compact();
       await this.#applyRetention(Date.now());
     } catch (error) {
@@ -246,34 +248,37 @@ class FileRunStore implements RunStore {
     await this.flush();
     const after = Math.max(0, Math.trunc(query.after ?? 0));
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 1000), 1), 10_000);
-    return this.#enqueue(async () => {
-      const events: StoredEvent[] = [];
-      const cached = this.#readAt.get(runId);
-      const from = cached !== undefined && cached.seq === after ? cached.offset : 0;
-      let end = from;
-      try {
-        await readLog(
-          join(this.#eventsDir, `${runId}.jsonl`),
-          (line) => {
-            const stored = JSON.parse(line.json) as StoredEvent;
-            if (stored.seq <= after) return;
-            events.push(stored);
-            end = line.offset + line.length;
-            return events.length < limit;
-          },
-          from,
-        );
-      } catch (error) {
-        this.#logger.warn('run events not readable', { ...FIELDS, runId, error: String(error) });
-        return { events };
-      }
-      const last = events[events.length - 1];
-      if (last === undefined) return { events };
-      this.#readAt.delete(runId);
-      this.#readAt.set(runId, { seq: last.seq, offset: end });
-      if (this.#readAt.size > 64) this.#readAt.delete(this.#readAt.keys().next().value as string);
-      return events.length === limit ? { events, next: last.seq } : { events };
-    }, { events: [] });
+    return this.#enqueue(
+      async () => {
+        const events: StoredEvent[] = [];
+        const cached = this.#readAt.get(runId);
+        const from = cached !== undefined && cached.seq === after ? cached.offset : 0;
+        let end = from;
+        try {
+          await readLog(
+            join(this.#eventsDir, `${runId}.jsonl`),
+            (line) => {
+              const stored = JSON.parse(line.json) as StoredEvent;
+              if (stored.seq <= after) return true;
+              events.push(stored);
+              end = line.offset + line.length;
+              return events.length < limit;
+            },
+            from,
+          );
+        } catch (error) {
+          this.#logger.warn('run events not readable', { ...FIELDS, runId, error: String(error) });
+          return { events };
+        }
+        const last = events[events.length - 1];
+        if (last === undefined) return { events };
+        this.#readAt.delete(runId);
+        this.#readAt.set(runId, { seq: last.seq, offset: end });
+        if (this.#readAt.size > 64) this.#readAt.delete(this.#readAt.keys().next().value as string);
+        return events.length === limit ? { events, next: last.seq } : { events };
+      },
+      { events: [] },
+    );
   }
 
   list(query: ListQuery = {}): RunPage {
@@ -473,7 +478,11 @@ class FileRunStore implements RunStore {
         await handle.close();
       }
     } catch (error) {
-      this.#logger.warn('run record not readable', { ...FIELDS, path: this.#indexPath, error: String(error) });
+      this.#logger.warn('run record not readable', {
+        ...FIELDS,
+        path: this.#indexPath,
+        error: String(error),
+      });
       return undefined;
     }
     const json = scanLines(buffer, 0).lines[0]?.json;
@@ -521,7 +530,8 @@ class FileRunStore implements RunStore {
       entry.eventBytes = (await stat(path)).size;
       this.#eventBytes += entry.eventBytes;
     }
-    if (orphans > 0) this.#logger.info('removed event logs without a run record', { ...FIELDS, count: orphans });
+    if (orphans > 0)
+      this.#logger.info('removed event logs without a run record', { ...FIELDS, count: orphans });
   }
 
   async #checkEvents(entry: IndexEntry): Promise<void> {
@@ -541,7 +551,9 @@ class FileRunStore implements RunStore {
   async #compact(): Promise<void> {
     const tmp = `${this.#indexPath}.tmp`;
     const lines: Buffer[] = [encodeLine(HEADER)];
-    const entries = this.#index.entries().filter((entry) => entry.full !== undefined || entry.loc !== undefined);
+    const entries = this.#index
+      .entries()
+      .filter((entry) => entry.full !== undefined || entry.loc !== undefined);
     for (const entry of entries) {
       const record = entry.full ?? (await this.#readRecord(entry));
       lines.push(encodeLine(JSON.stringify(record ?? entry.summary)));

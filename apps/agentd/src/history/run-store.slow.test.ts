@@ -61,7 +61,11 @@ afterAll(async () => {
 });
 
 /** Starts the child and resolves once `ready(line)` holds for a line of its output. */
-function start(dir: string, mode: string, ready: (line: string) => boolean): Promise<{ proc: ChildProcess; last: () => string }> {
+function start(
+  dir: string,
+  mode: string,
+  ready: (line: string) => boolean,
+): Promise<{ proc: ChildProcess; last: () => string }> {
   const proc = spawn(process.execPath, [child, dir, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   let last = '';
   let buffered = '';

@@ -21,7 +21,7 @@ export interface ReadResult {
 /** `onLine` may return false to stop early (the result then describes the file up to there). */
 export async function readLog(
   path: string,
-  onLine: (line: ScannedLine) => boolean | undefined | void,
+  onLine: (line: ScannedLine) => boolean | undefined,
   from = 0,
 ): Promise<ReadResult> {
   let handle: Awaited<ReturnType<typeof open>>;
@@ -42,7 +42,10 @@ export async function readLog(
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;
-      const buffer = carry.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+      const buffer =
+        carry.length === 0
+          ? chunk.subarray(0, bytesRead)
+          : Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
       const base = position - buffer.length;
       const scan = scanLines(buffer, base);
       for (const line of scan.lines) {
@@ -72,6 +75,7 @@ export async function checkLog(path: string, corruptDir: string, logger: Logger)
   const lines: ScannedLine[] = [];
   const read = await readLog(path, (line) => {
     lines.push(line);
+    return true;
   });
   if (read.damaged > 0) {
     const aside = await setAside(path, corruptDir);

@@ -43,7 +43,10 @@ export async function copyDirectory(source: string, path: string, skip: string):
 }
 
 /** Counts lines with `git diff --no-index` between the source (as it is now) and the copy. */
-async function diffSummary(source: string, path: string): Promise<Omit<CopySummary, 'mode' | 'source' | 'path'>> {
+async function diffSummary(
+  source: string,
+  path: string,
+): Promise<Omit<CopySummary, 'mode' | 'source' | 'path'>> {
   let out: string;
   try {
     out = await git(path, ['diff', '--no-index', '--numstat', '--no-renames', '-z', source, path], [0, 1]);

@@ -26,13 +26,20 @@ export function git(cwd: string, args: readonly string[], okCodes: readonly numb
         if (code !== undefined && okCodes.includes(code)) resolve(stdout);
         else if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
           reject(new GitFailure('git is not installed (or not on PATH)', '', undefined));
-        } else reject(new GitFailure(`git ${args[0] ?? ''} failed: ${stderr.trim() || String(error)}`, stderr, code));
+        } else
+          reject(
+            new GitFailure(`git ${args[0] ?? ''} failed: ${stderr.trim() || String(error)}`, stderr, code),
+          );
       },
     );
   });
 }
 
-export function workspaceError(code: AgentdErrorCode, message: string, cause?: unknown): LocalError<AgentdErrorCode> {
+export function workspaceError(
+  code: AgentdErrorCode,
+  message: string,
+  cause?: unknown,
+): LocalError<AgentdErrorCode> {
   return new LocalError<AgentdErrorCode>(code, message, cause === undefined ? undefined : { cause });
 }
 

@@ -1,8 +1,7 @@
 /** A git worktree per run: made on a new branch from HEAD, summarised and cleaned up at its end. */
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { WorkspaceConfig } from './workspace-config.js';
 import { asWorkspaceError, GitFailure, git, workspaceError } from './git-command.js';
+import type { WorkspaceConfig } from './workspace-config.js';
 
 export interface WorktreeSummary {
   mode: 'worktree';
@@ -39,7 +38,10 @@ export async function repositoryOf(repo: string): Promise<string> {
   try {
     return (await git(repo, ['rev-parse', '--show-toplevel'])).trim();
   } catch (error) {
-    if (error instanceof GitFailure && /not a git repository|must be run in a work tree/i.test(error.stderr)) {
+    if (
+      error instanceof GitFailure &&
+      /not a git repository|must be run in a work tree/i.test(error.stderr)
+    ) {
       throw workspaceError('not_a_git_repo', `not a git repository: ${repo}`, error);
     }
     throw asWorkspaceError(error, `cannot read the repository ${repo}`);
@@ -52,10 +54,15 @@ export async function addWorktree(toplevel: string, path: string, runId: string)
   try {
     base = (await git(toplevel, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
   } catch (error) {
-    throw workspaceError('workspace_failed', `the repository ${toplevel} has no commit to start a worktree from`, error);
+    throw workspaceError(
+      'workspace_failed',
+      `the repository ${toplevel} has no commit to start a worktree from`,
+      error,
+    );
   }
   const exists = await git(toplevel, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], [0, 1]);
-  if (exists.trim() !== '') throw workspaceError('branch_exists', `the branch ${branch} already exists in ${toplevel}`);
+  if (exists.trim() !== '')
+    throw workspaceError('branch_exists', `the branch ${branch} already exists in ${toplevel}`);
   try {
     await git(toplevel, ['worktree', 'add', '--quiet', '-b', branch, path, base]);
   } catch (error) {
@@ -142,8 +149,4 @@ export async function removeWorktree(toplevel: string, path: string): Promise<vo
 
 export async function pruneWorktrees(toplevel: string): Promise<void> {
   await git(toplevel, ['worktree', 'prune']);
-}
-
-export function worktreePath(workspaces: string, runId: string): string {
-  return join(workspaces, runId);
 }

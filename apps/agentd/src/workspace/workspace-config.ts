@@ -34,11 +34,13 @@ export const WORKSPACE_SCHEMA: JsonObject = {
     repo: {
       type: 'string',
       minLength: 1,
-      description: "The git repository (worktree) or directory (copy), relative to the profile's cwd. Default '.'.",
+      description:
+        "The git repository (worktree) or directory (copy), relative to the profile's cwd. Default '.'.",
     },
     keep: {
       enum: ['changed', 'always', 'never'],
-      description: "When a run ends, keep its workspace only if it changed something (default), always, or never.",
+      description:
+        'When a run ends, keep its workspace only if it changed something (default), always, or never.',
     },
     maxLive: {
       type: 'integer',

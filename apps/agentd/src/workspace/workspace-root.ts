@@ -13,19 +13,29 @@ export function isInside(root: string, path: string): boolean {
  * The real path of `subdir` (relative to `root`, or absolute) when it resolves inside the real
  * `root`; `workspace_escape` otherwise (`..`, an absolute path elsewhere, a symlink pointing out).
  */
-export async function resolveSubdir(root: string, subdir: string | undefined): Promise<{ root: string; dir: string }> {
+export async function resolveSubdir(
+  root: string,
+  subdir: string | undefined,
+): Promise<{ root: string; dir: string }> {
   const realRoot = await realpath(root).catch((error: unknown) => {
     throw workspaceError('repo_missing', `the profile's directory does not exist: ${root}`, error);
   });
   if (subdir === undefined || subdir === '' || subdir === '.') return { root: realRoot, dir: realRoot };
   const wanted = resolve(realRoot, subdir);
-  const escape = () =>
-    workspaceError('workspace_escape', `the directory ${JSON.stringify(subdir)} is outside the profile's directory ${realRoot}`);
+  const outside = () =>
+    workspaceError(
+      'workspace_escape',
+      `the directory ${JSON.stringify(subdir)} is outside the profile's directory ${realRoot}`,
+    );
   // Refused before touching the file system when the path itself leaves the root.
-  if (!isInside(realRoot, wanted)) throw escape();
+  if (!isInside(realRoot, wanted)) throw outside();
   const real = await realpath(wanted).catch((error: unknown) => {
-    throw workspaceError('repo_missing', `the directory ${JSON.stringify(subdir)} does not exist in ${realRoot}`, error);
+    throw workspaceError(
+      'repo_missing',
+      `the directory ${JSON.stringify(subdir)} does not exist in ${realRoot}`,
+      error,
+    );
   });
-  if (!isInside(realRoot, real)) throw escape();
+  if (!isInside(realRoot, real)) throw outside();
   return { root: realRoot, dir: real };
 }

@@ -70,7 +70,9 @@ describe('worktree', () => {
   it('gives two concurrent runs their own worktree and branch; each result names its diff', async () => {
     const { dir, state, head } = await repo();
     const [one, two] = (await Promise.all(
-      ['run_one', 'run_two'].map((runId) => prepareWorkspace({ workspace: worktree, cwd: dir, runId, stateDir: state })),
+      ['run_one', 'run_two'].map((runId) =>
+        prepareWorkspace({ workspace: worktree, cwd: dir, runId, stateDir: state }),
+      ),
     )) as [PreparedWorkspace, PreparedWorkspace];
     expect(one.cwd).not.toBe(two.cwd);
     expect(one.branch).toBe('agentd/run_one');
@@ -107,67 +109,130 @@ describe('worktree', () => {
 
   it('applies keep: changed keeps changed work, drops unchanged; never drops the worktree, not the work; always keeps', async () => {
     const { dir, state } = await repo();
-    const unchanged = await prepareWorkspace({ workspace: worktree, cwd: dir, runId: 'run_idle', stateDir: state });
+    const unchanged = await prepareWorkspace({
+      workspace: worktree,
+      cwd: dir,
+      runId: 'run_idle',
+      stateDir: state,
+    });
     const idle = await unchanged.finish();
     expect(idle).toMatchObject({ files: 0, insertions: 0, deletions: 0 });
     expect(idle?.path).toBeUndefined();
     expect(await exists(unchanged.path as string)).toBe(false);
     expect(sh(dir, 'branch', '--list', 'agentd/run_idle')).toBe('');
 
-    const never = await prepareWorkspace({ workspace: { ...worktree, keep: 'never' }, cwd: dir, runId: 'run_never', stateDir: state });
+    const never = await prepareWorkspace({
+      workspace: { ...worktree, keep: 'never' },
+      cwd: dir,
+      runId: 'run_never',
+      stateDir: state,
+    });
     await writeFile(join(never.cwd, 'shared.txt'), 'changed\n');
     expect(await never.finish()).toMatchObject({ files: 1 });
     expect(await exists(never.path as string)).toBe(false);
     expect(sh(dir, 'show', 'agentd/run_never:shared.txt')).toBe('changed');
 
-    const always = await prepareWorkspace({ workspace: { ...worktree, keep: 'always' }, cwd: dir, runId: 'run_always', stateDir: state });
+    const always = await prepareWorkspace({
+      workspace: { ...worktree, keep: 'always' },
+      cwd: dir,
+      runId: 'run_always',
+      stateDir: state,
+    });
     expect(await always.finish()).toMatchObject({ files: 0, path: always.path });
     expect(await exists(always.path as string)).toBe(true);
   });
 
   it('starts a spawn in its subdirectory, and refuses one outside the profile directory', async () => {
     const { dir, state } = await repo();
-    const inSrc = await prepareWorkspace({ workspace: worktree, cwd: dir, runId: 'run_sub', stateDir: state, subdir: 'src' });
+    const inSrc = await prepareWorkspace({
+      workspace: worktree,
+      cwd: dir,
+      runId: 'run_sub',
+      stateDir: state,
+      subdir: 'src',
+    });
     expect(inSrc.cwd).toBe(join(inSrc.path as string, 'src'));
     expect(await readFile(join(inSrc.cwd, 'a.ts'), 'utf8')).toBe('export const a = 1;\n');
     await inSrc.finish();
 
     await symlink(work, join(dir, 'out'));
     for (const subdir of ['..', '../..', '/etc', 'out', 'src/../../']) {
-      expect((await refusal(prepareWorkspace({ workspace: worktree, cwd: dir, runId: 'run_esc', stateDir: state, subdir }))).code).toBe(
-        'workspace_escape',
-      );
+      expect(
+        (
+          await refusal(
+            prepareWorkspace({ workspace: worktree, cwd: dir, runId: 'run_esc', stateDir: state, subdir }),
+          )
+        ).code,
+      ).toBe('workspace_escape');
     }
-    const inPlace = await prepareWorkspace({ workspace: undefined, cwd: dir, runId: 'run_here', stateDir: state, subdir: 'src' });
+    const inPlace = await prepareWorkspace({
+      workspace: undefined,
+      cwd: dir,
+      runId: 'run_here',
+      stateDir: state,
+      subdir: 'src',
+    });
     expect(inPlace).toMatchObject({ mode: 'in-place', cwd: join(dir, 'src') });
     expect(await inPlace.finish()).toBeUndefined();
-    expect((await refusal(prepareWorkspace({ workspace: undefined, cwd: dir, runId: 'r', stateDir: state, subdir: 'out' }))).code).toBe(
-      'workspace_escape',
-    );
+    expect(
+      (
+        await refusal(
+          prepareWorkspace({ workspace: undefined, cwd: dir, runId: 'r', stateDir: state, subdir: 'out' }),
+        )
+      ).code,
+    ).toBe('workspace_escape');
   });
 
   it('refuses plainly: not a repository, a missing one, an existing branch, past maxLive', async () => {
     const { dir, state } = await repo();
     const plain = join(work, 'plain');
     await mkdir(plain, { recursive: true });
-    const notRepo = await refusal(prepareWorkspace({ workspace: worktree, cwd: plain, runId: 'run_a', stateDir: state }));
+    const notRepo = await refusal(
+      prepareWorkspace({ workspace: worktree, cwd: plain, runId: 'run_a', stateDir: state }),
+    );
     expect(notRepo.code).toBe('not_a_git_repo');
     expect(notRepo.message).toContain(plain);
     const missing = await refusal(
-      prepareWorkspace({ workspace: { ...worktree, repo: 'nowhere' }, cwd: dir, runId: 'run_a', stateDir: state }),
+      prepareWorkspace({
+        workspace: { ...worktree, repo: 'nowhere' },
+        cwd: dir,
+        runId: 'run_a',
+        stateDir: state,
+      }),
     );
     expect(missing.code).toBe('repo_missing');
 
     sh(dir, 'branch', 'agentd/run_taken');
-    const taken = await refusal(prepareWorkspace({ workspace: worktree, cwd: dir, runId: 'run_taken', stateDir: state }));
+    const taken = await refusal(
+      prepareWorkspace({ workspace: worktree, cwd: dir, runId: 'run_taken', stateDir: state }),
+    );
     expect(taken.code).toBe('branch_exists');
     expect(taken.message).toContain('agentd/run_taken');
 
-    const first = await prepareWorkspace({ workspace: { ...worktree, maxLive: 1 }, cwd: dir, runId: 'run_l1', stateDir: state });
-    const limited = await refusal(prepareWorkspace({ workspace: { ...worktree, maxLive: 1 }, cwd: dir, runId: 'run_l2', stateDir: state }));
+    const first = await prepareWorkspace({
+      workspace: { ...worktree, maxLive: 1 },
+      cwd: dir,
+      runId: 'run_l1',
+      stateDir: state,
+    });
+    const limited = await refusal(
+      prepareWorkspace({
+        workspace: { ...worktree, maxLive: 1 },
+        cwd: dir,
+        runId: 'run_l2',
+        stateDir: state,
+      }),
+    );
     expect(limited.code).toBe('workspace_limit');
     await first.finish();
-    await (await prepareWorkspace({ workspace: { ...worktree, maxLive: 1 }, cwd: dir, runId: 'run_l2', stateDir: state })).finish();
+    await (
+      await prepareWorkspace({
+        workspace: { ...worktree, maxLive: 1 },
+        cwd: dir,
+        runId: 'run_l2',
+        stateDir: state,
+      })
+    ).finish();
   });
 
   it('names a full disk as such', () => {
@@ -183,16 +248,34 @@ describe('copy', () => {
     await writeFile(join(source, 'a.txt'), 'alpha\n');
     await writeFile(join(source, 'deep', 'b.txt'), 'beta\n');
     const state = join(work, 'copy-state');
-    const ws = await prepareWorkspace({ workspace: { ...WORKSPACE_DEFAULTS, mode: 'copy' }, cwd: source, runId: 'run_c', stateDir: state, subdir: 'deep' });
+    const ws = await prepareWorkspace({
+      workspace: { ...WORKSPACE_DEFAULTS, mode: 'copy' },
+      cwd: source,
+      runId: 'run_c',
+      stateDir: state,
+      subdir: 'deep',
+    });
     expect(ws.cwd).toBe(join(ws.path as string, 'deep'));
     await writeFile(join(ws.cwd, 'b.txt'), 'BETA\nmore\n');
     await writeFile(join(ws.path as string, 'c.txt'), 'new\n');
     const summary = await ws.finish();
-    expect(summary).toMatchObject({ mode: 'copy', source, files: 2, insertions: 3, deletions: 1, path: ws.path });
+    expect(summary).toMatchObject({
+      mode: 'copy',
+      source,
+      files: 2,
+      insertions: 3,
+      deletions: 1,
+      path: ws.path,
+    });
     expect(summary?.mode === 'copy' && [...(summary.paths ?? [])].sort()).toEqual(['c.txt', 'deep/b.txt']);
     expect(await readFile(join(source, 'deep', 'b.txt'), 'utf8')).toBe('beta\n');
 
-    const dropped = await prepareWorkspace({ workspace: { ...WORKSPACE_DEFAULTS, mode: 'copy', keep: 'never' }, cwd: source, runId: 'run_d', stateDir: state });
+    const dropped = await prepareWorkspace({
+      workspace: { ...WORKSPACE_DEFAULTS, mode: 'copy', keep: 'never' },
+      cwd: source,
+      runId: 'run_d',
+      stateDir: state,
+    });
     await writeFile(join(dropped.cwd, 'a.txt'), 'changed\n');
     expect(await dropped.finish()).toMatchObject({ files: 1 });
     expect(await exists(dropped.path as string)).toBe(false);
@@ -202,10 +285,20 @@ describe('copy', () => {
 describe('pruneWorkspaces', () => {
   it('removes the kept workspaces of ended runs, leaves live ones and the branches', async () => {
     const { dir, state } = await repo();
-    const kept = await prepareWorkspace({ workspace: { ...worktree, keep: 'always' }, cwd: dir, runId: 'run_kept', stateDir: state });
+    const kept = await prepareWorkspace({
+      workspace: { ...worktree, keep: 'always' },
+      cwd: dir,
+      runId: 'run_kept',
+      stateDir: state,
+    });
     await writeFile(join(kept.cwd, 'shared.txt'), 'kept work\n');
     await kept.finish();
-    const running = await prepareWorkspace({ workspace: worktree, cwd: dir, runId: 'run_live', stateDir: state });
+    const running = await prepareWorkspace({
+      workspace: worktree,
+      cwd: dir,
+      runId: 'run_live',
+      stateDir: state,
+    });
 
     const report = await pruneWorkspaces({ stateDir: state });
     expect(report).toEqual({ removed: ['run_kept'], live: ['run_live'] });

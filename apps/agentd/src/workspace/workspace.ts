@@ -16,9 +16,16 @@
  */
 import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { addWorktree, finishWorktree, pruneWorktrees, removeWorktree, repositoryOf, type WorktreeSummary } from './git-worktree.js';
 import { type CopySummary, copyDirectory, finishCopy } from './copy-workspace.js';
 import { asWorkspaceError, git, workspaceError } from './git-command.js';
+import {
+  addWorktree,
+  finishWorktree,
+  pruneWorktrees,
+  removeWorktree,
+  repositoryOf,
+  type WorktreeSummary,
+} from './git-worktree.js';
 import { type WorkspaceConfig, workspaceConfig } from './workspace-config.js';
 import { isInside, resolveSubdir } from './workspace-root.js';
 
@@ -78,13 +85,18 @@ function workspacesDir(stateDir: string): string {
 }
 
 async function writeMeta(stateDir: string, meta: WorkspaceMeta): Promise<void> {
-  await writeFile(join(workspacesDir(stateDir), `${meta.runId}.json`), `${JSON.stringify(meta)}\n`, { mode: 0o600 });
+  await writeFile(join(workspacesDir(stateDir), `${meta.runId}.json`), `${JSON.stringify(meta)}\n`, {
+    mode: 0o600,
+  });
 }
 
 function claim(source: string, runId: string, maxLive: number): () => void {
   const count = live.get(source) ?? 0;
   if (count >= maxLive) {
-    throw workspaceError('workspace_limit', `${count} runs already work in their own workspace of ${source} (workspace.maxLive)`);
+    throw workspaceError(
+      'workspace_limit',
+      `${count} runs already work in their own workspace of ${source} (workspace.maxLive)`,
+    );
   }
   live.set(source, count + 1);
   liveRuns.add(runId);
@@ -100,10 +112,19 @@ function claim(source: string, runId: string, maxLive: number): () => void {
 }
 
 /** Where the agent works inside the workspace: the same place relative to the source as `dir`. */
-function placeIn(source: string, workspace: string, dir: string, root: string, subdir: string | undefined): string {
+function placeIn(
+  source: string,
+  workspace: string,
+  dir: string,
+  root: string,
+  subdir: string | undefined,
+): string {
   if (isInside(source, dir)) return join(workspace, relative(source, dir));
   if (subdir !== undefined && dir !== root) {
-    throw workspaceError('workspace_escape', `the directory ${JSON.stringify(subdir)} is not inside ${source}`);
+    throw workspaceError(
+      'workspace_escape',
+      `the directory ${JSON.stringify(subdir)} is not inside ${source}`,
+    );
   }
   return workspace;
 }
@@ -128,12 +149,21 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
     try {
       const tree = await inTurn(toplevel, () => addWorktree(toplevel, path, options.runId));
       made = tree;
-      await writeMeta(options.stateDir, { runId: options.runId, mode: 'worktree', path, source: toplevel, daemonPid: process.pid, ended: false });
+      await writeMeta(options.stateDir, {
+        runId: options.runId,
+        mode: 'worktree',
+        path,
+        source: toplevel,
+        daemonPid: process.pid,
+        ended: false,
+      });
       const cwd = placeIn(toplevel, path, dir, root, options.subdir);
       await mkdir(cwd, { recursive: true });
       const finish = once(async () => {
         try {
-          const { summary, kept } = await inTurn(toplevel, () => finishWorktree(tree, options.runId, config.keep));
+          const { summary, kept } = await inTurn(toplevel, () =>
+            finishWorktree(tree, options.runId, config.keep),
+          );
           await ended(options.stateDir, options.runId, kept);
           return summary;
         } finally {
@@ -150,7 +180,11 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
   const source = await resolveSubdir(root, config.repo === '.' ? undefined : config.repo)
     .then((found) => found.dir)
     .catch((error: unknown) => {
-      throw workspaceError('repo_missing', `the directory to copy does not exist in ${root}: ${config.repo}`, error);
+      throw workspaceError(
+        'repo_missing',
+        `the directory to copy does not exist in ${root}: ${config.repo}`,
+        error,
+      );
     });
   const release = claim(source, options.runId, config.maxLive);
   let copied = false;
@@ -158,7 +192,14 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
     // A partial copy is removed by copyDirectory itself; a path that existed is never touched.
     await copyDirectory(source, path, workspaces);
     copied = true;
-    await writeMeta(options.stateDir, { runId: options.runId, mode: 'copy', path, source, daemonPid: process.pid, ended: false });
+    await writeMeta(options.stateDir, {
+      runId: options.runId,
+      mode: 'copy',
+      path,
+      source,
+      daemonPid: process.pid,
+      ended: false,
+    });
     const cwd = placeIn(source, path, dir, root, options.subdir);
     const finish = once(async () => {
       try {
@@ -181,7 +222,10 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
 }
 
 /** Undoes a worktree whose run never started. */
-async function discardWorktree(stateDir: string, tree: Awaited<ReturnType<typeof addWorktree>>): Promise<void> {
+async function discardWorktree(
+  stateDir: string,
+  tree: Awaited<ReturnType<typeof addWorktree>>,
+): Promise<void> {
   await inTurn(tree.toplevel, async () => {
     await removeWorktree(tree.toplevel, tree.path).catch(() => {});
     await git(tree.toplevel, ['branch', '-D', tree.branch]).catch(() => {});
@@ -245,7 +289,8 @@ export async function pruneWorkspaces(options: { stateDir: string }): Promise<Pr
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const meta = await readMeta(join(workspaces, name));
     if (meta === undefined) continue;
-    const running = liveRuns.has(meta.runId) || (!meta.ended && meta.daemonPid !== process.pid && pidAlive(meta.daemonPid));
+    const running =
+      liveRuns.has(meta.runId) || (!meta.ended && meta.daemonPid !== process.pid && pidAlive(meta.daemonPid));
     if (running) {
       report.live.push(meta.runId);
       continue;
