@@ -24,24 +24,15 @@
  * loss can lose events of live runs from the last few seconds, not a finished run.
  */
 
-import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
+import { EventLogs, pendingEvent } from './event-logs.js';
 import { defaultStateDir, HISTORY_DEFAULTS, type HistoryConfig } from './history-config.js';
-import { HistoryIndex, type IndexEntry } from './history-index.js';
-import type {
-  EventPage,
-  EventQuery,
-  ListQuery,
-  RunPage,
-  StoredEvent,
-  StoredRecord,
-  StoreInfo,
-} from './history-types.js';
-import { encodeLine, scanLines } from './line-codec.js';
+import { HistoryIndex } from './history-index.js';
+import type { EventPage, EventQuery, ListQuery, RunPage, StoredRecord, StoreInfo } from './history-types.js';
+import { IndexLog } from './index-log.js';
 import { retentionVictims } from './retention.js';
-import { checkLog, readLog, setAside } from './segment-log.js';
 import { acquireStoreLock, type StoreLock } from './store-lock.js';
 
 export interface RunStore {
@@ -67,28 +58,15 @@ export interface RunStoreOptions {
   logger: Logger;
 }
 
-const HEADER = JSON.stringify({ $format: 'agentd-run-index', version: 1 });
 const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const RETENTION_EVERY_MS = 60 * 60 * 1000;
 /** Events waiting for a slow disk beyond this are dropped (and that is reported). */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 const FIELDS = { component: 'history' };
 
-interface EventFile {
-  handle: FileHandle;
-  size: number;
-  lastSeq: number;
-}
-
 interface PendingRecord {
   record: StoredRecord;
   version: number;
-}
-
-function lastSeqOf(json: string | undefined): number {
-  if (json === undefined) return 0;
-  const seq = (JSON.parse(json) as { seq?: unknown }).seq;
-  return typeof seq === 'number' ? seq : 0;
 }
 
 function validRecord(record: unknown): record is StoredRecord {
@@ -115,21 +93,16 @@ export async function openRunStore(options: RunStoreOptions): Promise<RunStore> 
 class FileRunStore implements RunStore {
   readonly dir: string;
   readonly #history: string;
-  readonly #eventsDir: string;
-  readonly #corrupt: string;
-  readonly #indexPath: string;
   readonly #limits: HistoryConfig;
   readonly #logger: Logger;
   readonly #index = new HistoryIndex();
-  readonly #files = new Map<string, EventFile>();
+  readonly #log: IndexLog;
+  readonly #events: EventLogs;
   readonly #pendingRecords = new Map<string, PendingRecord>();
   readonly #pendingEvents = new Map<string, string[]>();
-  readonly #readAt = new Map<string, { seq: number; offset: number }>();
   #pendingBytes = 0;
   #lock: StoreLock | undefined;
-  #indexFile: FileHandle | undefined;
-  #indexSize = 0;
-  #indexLines = 0;
+  /** Bytes of every event log (those of runs in the index). */
   #eventBytes = 0;
   #chain: Promise<void> = Promise.resolve();
   #scheduled = false;
@@ -142,16 +115,16 @@ class FileRunStore implements RunStore {
   constructor(dir: string, limits: HistoryConfig, logger: Logger) {
     this.dir = dir;
     this.#history = join(dir, 'history');
-    this.#eventsDir = join(this.#history, 'events');
-    this.#corrupt = join(this.#history, 'corrupt');
-    this.#indexPath = join(this.#history, 'index.jsonl');
+    const corrupt = join(this.#history, 'corrupt');
+    this.#log = new IndexLog(join(this.#history, 'index.jsonl'), corrupt, logger);
+    this.#events = new EventLogs(join(this.#history, 'events'), corrupt, logger);
     this.#limits = limits;
     this.#logger = logger;
   }
 
   async open(): Promise<void> {
     try {
-      await mkdir(this.#eventsDir, { recursive: true, mode: 0o700 });
+      await mkdir(this.#events.dir, { recursive: true, mode: 0o700 });
       this.#lock = await acquireStoreLock(join(this.dir, 'agentd.lock'));
     } catch (error) {
       if (error instanceof LocalError) throw error;
@@ -160,12 +133,8 @@ class FileRunStore implements RunStore {
       return;
     }
     try {
-      await this.#loadIndex();
+      await this.#log.load(this.#index, validRecord);
       await this.#loadEventSizes();
-      // Compacted at every start unless it is already one line per run.
-      if (this.#indexLines === this.#index.size + 1)
-        this.#indexFile = await open(this.#indexPath, 'a', 0o600);
-      else await this.#compact();
       await this.#applyRetention(Date.now());
     } catch (error) {
       this.#disabled = true;
@@ -218,13 +187,11 @@ class FileRunStore implements RunStore {
       return;
     }
     if (this.#pendingBytes + json.length > MAX_PENDING_BYTES) {
-      this.#down(new Error('the disk is not keeping up: events dropped'), this.#eventsDir);
+      this.#down(new Error('the disk is not keeping up: events dropped'), this.#events.dir);
       return;
     }
-    const at = new Date().toISOString();
+    const line = pendingEvent(json, new Date());
     const pending = this.#pendingEvents.get(runId);
-    // The sequence number is given at write time, once the file's last one is known.
-    const line = `,"at":"${at}","event":${json}}`;
     if (pending === undefined) this.#pendingEvents.set(runId, [line]);
     else pending.push(line);
     this.#pendingBytes += line.length;
@@ -239,7 +206,8 @@ class FileRunStore implements RunStore {
       const current = this.#index.get(runIdOrHandle);
       if (current === undefined) return undefined;
       if (current.full !== undefined) return structuredClone(current.full);
-      return (await this.#readRecord(current)) ?? current.summary;
+      const read = current.loc === undefined ? undefined : await this.#log.read(current.loc);
+      return read ?? current.summary;
     }, entry.summary);
   }
 
@@ -250,32 +218,16 @@ class FileRunStore implements RunStore {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 1000), 1), 10_000);
     return this.#enqueue(
       async () => {
-        const events: StoredEvent[] = [];
-        const cached = this.#readAt.get(runId);
-        const from = cached !== undefined && cached.seq === after ? cached.offset : 0;
-        let end = from;
         try {
-          await readLog(
-            join(this.#eventsDir, `${runId}.jsonl`),
-            (line) => {
-              const stored = JSON.parse(line.json) as StoredEvent;
-              if (stored.seq <= after) return true;
-              events.push(stored);
-              end = line.offset + line.length;
-              return events.length < limit;
-            },
-            from,
-          );
+          return await this.#events.read(runId, after, limit);
         } catch (error) {
-          this.#logger.warn('run events not readable', { ...FIELDS, runId, error: String(error) });
-          return { events };
+          this.#logger.warn('run events not readable', {
+            ...FIELDS,
+            path: this.#events.path(runId),
+            error: String(error),
+          });
+          return { events: [] };
         }
-        const last = events[events.length - 1];
-        if (last === undefined) return { events };
-        this.#readAt.delete(runId);
-        this.#readAt.set(runId, { seq: last.seq, offset: end });
-        if (this.#readAt.size > 64) this.#readAt.delete(this.#readAt.keys().next().value as string);
-        return events.length === limit ? { events, next: last.seq } : { events };
       },
       { events: [] },
     );
@@ -288,9 +240,8 @@ class FileRunStore implements RunStore {
   async markLiveRunsLost(now = new Date()): Promise<StoredRecord[]> {
     const lost: StoredRecord[] = [];
     for (const entry of [...this.#index.entries()]) {
-      if (!entry.live || this.#files.has(entry.runId)) continue;
-      const record = (await this.get(entry.runId)) ?? entry.summary;
-      const { pid: _pid, ...rest } = record;
+      if (!entry.live || this.#events.isOpen(entry.runId)) continue;
+      const { pid: _pid, ...rest } = (await this.get(entry.runId)) ?? entry.summary;
       const ended: StoredRecord = {
         ...rest,
         state: 'lost',
@@ -303,7 +254,13 @@ class FileRunStore implements RunStore {
         },
       };
       // Its log may end in a write cut by the crash: checked (and cut) now, reported with its path.
-      if (!this.#disabled) await this.#enqueue(() => this.#checkEvents(entry), undefined);
+      if (!this.#disabled) {
+        await this.#enqueue(async () => {
+          const size = await this.#events.check(entry.runId);
+          this.#eventBytes += size - entry.eventBytes;
+          entry.eventBytes = size;
+        }, undefined);
+      }
       this.recordRun(ended);
       lost.push(ended);
     }
@@ -320,7 +277,7 @@ class FileRunStore implements RunStore {
     return {
       dir: this.dir,
       runs: this.#index.size,
-      bytes: this.#indexSize + this.#eventBytes,
+      bytes: this.#log.size + this.#eventBytes,
       keeping: this.#keeping && !this.#disabled,
     };
   }
@@ -331,15 +288,11 @@ class FileRunStore implements RunStore {
     await this.flush();
     this.#closed = true;
     await this.#enqueue(async () => {
-      for (const [runId, file] of this.#files) await this.#closeFile(runId, file, true);
-      await this.#indexFile?.sync().catch(() => {});
-      await this.#indexFile?.close().catch(() => {});
-      this.#indexFile = undefined;
+      await this.#events.closeAll();
+      await this.#log.close();
       await this.#lock?.release();
     }, undefined);
   }
-
-  // --- writing ---
 
   #schedule(): void {
     if (this.#scheduled) return;
@@ -360,7 +313,7 @@ class FileRunStore implements RunStore {
   }
 
   async #writeBatch(): Promise<void> {
-    if (this.#disabled || this.#indexFile === undefined) return;
+    if (this.#disabled || !this.#log.open) return;
     const records = [...this.#pendingRecords.values()];
     const events = [...this.#pendingEvents];
     this.#pendingRecords.clear();
@@ -370,233 +323,79 @@ class FileRunStore implements RunStore {
     let failed = false;
     // Events first: a record never names more than its log holds.
     for (const [runId, lines] of events) {
-      if (!(await this.#writeEvents(runId, lines))) failed = true;
+      try {
+        const size = await this.#events.write(runId, lines);
+        const entry = this.#index.get(runId);
+        if (entry !== undefined) {
+          this.#eventBytes += size - entry.eventBytes;
+          entry.eventBytes = size;
+        }
+      } catch (error) {
+        failed = true;
+        this.#down(error, this.#events.path(runId));
+      }
     }
     if (records.length > 0 && !(await this.#writeRecords(records))) failed = true;
     const ended = records.filter((p) => !this.#index.get(p.record.runId)?.live);
-    for (const { record } of ended) {
-      const file = this.#files.get(record.runId);
-      if (file !== undefined) await this.#closeFile(record.runId, file, true);
-    }
-    if (ended.length > 0) await this.#indexFile?.sync().catch(() => {});
+    for (const { record } of ended) await this.#events.close(record.runId, true);
+    if (ended.length > 0) await this.#log.sync();
     if (failed) return;
     this.#up();
     await this.#applyRetention(Date.now(), true);
-    if (this.#indexLines > 2 * this.#index.size + 1000) await this.#compact();
-  }
-
-  async #writeEvents(runId: string, lines: readonly string[]): Promise<boolean> {
-    let file: EventFile | undefined;
-    const path = join(this.#eventsDir, `${runId}.jsonl`);
-    try {
-      file = await this.#openEvents(runId, path);
-      let seq = file.lastSeq;
-      const buffer = Buffer.concat(lines.map((line) => encodeLine(`{"seq":${++seq}${line}`)));
-      await file.handle.write(buffer);
-      file.size += buffer.length;
-      file.lastSeq = seq;
-      this.#eventBytes += buffer.length;
-      const entry = this.#index.get(runId);
-      if (entry !== undefined) entry.eventBytes = file.size;
-      return true;
-    } catch (error) {
-      // Whole lines only: a cut write is taken back, so later events are not appended to a torn one.
-      if (file !== undefined) await file.handle.truncate(file.size).catch(() => {});
-      this.#down(error, path);
-      return false;
-    }
-  }
-
-  async #openEvents(runId: string, path: string): Promise<EventFile> {
-    const open_ = this.#files.get(runId);
-    if (open_ !== undefined) return open_;
-    const entry = this.#index.get(runId);
-    const checked = await checkLog(path, this.#corrupt, this.#logger);
-    const handle = await open(path, 'a', 0o600);
-    const file = { handle, size: checked.size, lastSeq: lastSeqOf(checked.lines.at(-1)?.json) };
-    this.#eventBytes += checked.size - (entry?.eventBytes ?? 0);
-    if (entry !== undefined) entry.eventBytes = checked.size;
-    this.#files.set(runId, file);
-    return file;
-  }
-
-  async #closeFile(runId: string, file: EventFile, sync: boolean): Promise<void> {
-    this.#files.delete(runId);
-    if (sync) await file.handle.sync().catch(() => {});
-    await file.handle.close().catch(() => {});
+    if (this.#log.lines > 2 * this.#index.size + 1000) await this.#log.compact(this.#index);
   }
 
   async #writeRecords(records: readonly PendingRecord[]): Promise<boolean> {
-    const lines = records.map((p) => encodeLine(JSON.stringify(p.record)));
-    return this.#appendIndex(lines, (offsets) => {
-      records.forEach((pending, i) => {
-        const entry = this.#index.get(pending.record.runId);
-        if (entry === undefined || entry.runId !== pending.record.runId) return;
-        entry.loc = offsets[i];
-        if (entry.version === pending.version) entry.full = undefined;
-      });
-    });
-  }
-
-  async #appendIndex(
-    lines: readonly Buffer[],
-    onWritten: (offsets: { offset: number; length: number }[]) => void,
-  ): Promise<boolean> {
-    const file = this.#indexFile;
-    if (file === undefined) return false;
-    const buffer = Buffer.concat(lines);
+    let written: { offset: number; length: number }[];
     try {
-      await file.write(buffer);
+      written = await this.#log.appendRecords(records.map((p) => p.record));
     } catch (error) {
-      await file.truncate(this.#indexSize).catch(() => {});
-      this.#down(error, this.#indexPath);
+      this.#down(error, this.#log.path);
       return false;
     }
-    let offset = this.#indexSize;
-    onWritten(
-      lines.map((line) => {
-        const at = { offset, length: line.length };
-        offset += line.length;
-        return at;
-      }),
-    );
-    this.#indexSize += buffer.length;
-    this.#indexLines += lines.length;
+    records.forEach((pending, i) => {
+      const entry = this.#index.get(pending.record.runId);
+      if (entry === undefined) return;
+      entry.loc = written[i];
+      if (entry.version === pending.version) entry.full = undefined;
+    });
     return true;
-  }
-
-  // --- reading ---
-
-  async #readRecord(entry: IndexEntry): Promise<StoredRecord | undefined> {
-    if (entry.loc === undefined) return undefined;
-    const buffer = Buffer.alloc(entry.loc.length);
-    try {
-      const handle = await open(this.#indexPath, 'r');
-      try {
-        await handle.read(buffer, 0, buffer.length, entry.loc.offset);
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      this.#logger.warn('run record not readable', {
-        ...FIELDS,
-        path: this.#indexPath,
-        error: String(error),
-      });
-      return undefined;
-    }
-    const json = scanLines(buffer, 0).lines[0]?.json;
-    return json === undefined ? undefined : (JSON.parse(json) as StoredRecord);
-  }
-
-  async #loadIndex(): Promise<void> {
-    let checked = await checkLog(this.#indexPath, this.#corrupt, this.#logger);
-    const first = checked.lines[0];
-    if (first !== undefined && first.json !== HEADER) {
-      const aside = await setAside(this.#indexPath, this.#corrupt);
-      this.#logger.error('run store index is not one this agentd reads: set aside, starting afresh', {
-        ...FIELDS,
-        path: this.#indexPath,
-        setAside: aside,
-      });
-      checked = { lines: [], size: 0 };
-    }
-    this.#indexSize = checked.size;
-    this.#indexLines = checked.lines.length;
-    for (const line of checked.lines.slice(1)) {
-      const value = JSON.parse(line.json) as { $deleted?: unknown };
-      if (typeof value.$deleted === 'string') {
-        this.#index.remove(value.$deleted);
-        continue;
-      }
-      if (!validRecord(value)) continue;
-      const entry = this.#index.upsert(value);
-      entry.loc = { offset: line.offset, length: line.length };
-    }
   }
 
   async #loadEventSizes(): Promise<void> {
     let orphans = 0;
-    for (const name of await readdir(this.#eventsDir)) {
-      const runId = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : undefined;
-      const entry = runId === undefined ? undefined : this.#index.get(runId);
-      const path = join(this.#eventsDir, name);
+    for (const [runId, size] of await this.#events.sizes()) {
+      const entry = this.#index.get(runId);
       if (entry === undefined || entry.runId !== runId) {
         // Events of a run whose record was removed (or never written): nothing can reach them.
-        await unlink(path).catch(() => {});
+        await this.#events.remove(runId);
         orphans++;
         continue;
       }
-      entry.eventBytes = (await stat(path)).size;
-      this.#eventBytes += entry.eventBytes;
+      entry.eventBytes = size;
+      this.#eventBytes += size;
     }
     if (orphans > 0)
       this.#logger.info('removed event logs without a run record', { ...FIELDS, count: orphans });
   }
 
-  async #checkEvents(entry: IndexEntry): Promise<void> {
-    const path = join(this.#eventsDir, `${entry.runId}.jsonl`);
-    try {
-      const checked = await checkLog(path, this.#corrupt, this.#logger);
-      this.#eventBytes += checked.size - entry.eventBytes;
-      entry.eventBytes = checked.size;
-    } catch (error) {
-      this.#down(error, path);
-    }
-  }
-
-  // --- upkeep ---
-
-  /** Rewrites the index with one line per run (through a synced temporary file and a rename). */
-  async #compact(): Promise<void> {
-    const tmp = `${this.#indexPath}.tmp`;
-    const lines: Buffer[] = [encodeLine(HEADER)];
-    const entries = this.#index
-      .entries()
-      .filter((entry) => entry.full !== undefined || entry.loc !== undefined);
-    for (const entry of entries) {
-      const record = entry.full ?? (await this.#readRecord(entry));
-      lines.push(encodeLine(JSON.stringify(record ?? entry.summary)));
-    }
-    const out = await open(tmp, 'w', 0o600);
-    try {
-      await out.write(Buffer.concat(lines));
-      await out.sync();
-    } finally {
-      await out.close();
-    }
-    await this.#indexFile?.close().catch(() => {});
-    await rename(tmp, this.#indexPath);
-    await syncDir(this.#history);
-    this.#indexFile = await open(this.#indexPath, 'a', 0o600);
-    let offset = (lines[0] as Buffer).length;
-    entries.forEach((entry, i) => {
-      const length = (lines[i + 1] as Buffer).length;
-      entry.loc = { offset, length };
-      entry.full = undefined;
-      offset += length;
-    });
-    this.#indexSize = offset;
-    this.#indexLines = lines.length;
-  }
-
   /** Removes runs past the bounds, oldest first. `cheap`: skip unless a count or size bound is passed. */
   async #applyRetention(now: number, cheap = false): Promise<void> {
-    if (this.#disabled || this.#indexFile === undefined) return;
-    const bytes = this.#indexSize + this.#eventBytes;
+    if (this.#disabled || !this.#log.open) return;
+    const bytes = this.#log.size + this.#eventBytes;
     if (cheap && bytes <= this.#limits.maxBytes && this.#index.size <= this.#limits.maxRuns) return;
     const victims = retentionVictims(this.#index.entries(), bytes, this.#limits, now);
     if (victims.length === 0) return;
     for (const victim of victims) {
       this.#index.remove(victim.runId);
-      this.#readAt.delete(victim.runId);
-      const file = this.#files.get(victim.runId);
-      if (file !== undefined) await this.#closeFile(victim.runId, file, false);
-      await unlink(join(this.#eventsDir, `${victim.runId}.jsonl`)).catch(() => {});
+      await this.#events.remove(victim.runId);
       this.#eventBytes -= victim.eventBytes;
     }
-    const tombstones = victims.map((victim) => encodeLine(JSON.stringify({ $deleted: victim.runId })));
-    await this.#appendIndex(tombstones, () => {});
+    try {
+      await this.#log.appendDeletions(victims.map((victim) => victim.runId));
+    } catch (error) {
+      this.#down(error, this.#log.path);
+    }
     this.#logger.info('old runs removed from history', { ...FIELDS, count: victims.length });
   }
 
@@ -615,11 +414,4 @@ class FileRunStore implements RunStore {
     this.#keeping = true;
     this.#logger.warn('history is being kept again', { ...FIELDS, dir: this.#history });
   }
-}
-
-async function syncDir(path: string): Promise<void> {
-  // A rename is durable once its directory is synced; not every file system allows it.
-  const handle = await open(path, 'r').catch(() => undefined);
-  await handle?.sync().catch(() => {});
-  await handle?.close();
 }
