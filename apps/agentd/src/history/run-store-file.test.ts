@@ -377,6 +377,20 @@ describe('a disk that refuses writes', () => {
   });
 });
 
+describe('the lock', () => {
+  it('takes over a lock naming its own pid that it does not hold (a previous life in a container)', async () => {
+    const dir = await tempDir();
+    const { store } = await storeAt(dir);
+    await store.close();
+    open.length = 0;
+    await writeFile(join(dir, 'agentd.lock'), `${process.pid}\n`);
+    const { store: again } = await storeAt(dir);
+    expect(again.info().keeping).toBe(true);
+    const second = await openRunStore({ dir, logger: captureLogger() }).catch((error: unknown) => error);
+    expect(second).toMatchObject({ code: 'store_locked' });
+  });
+});
+
 describe('defaultStateDir', () => {
   it('follows XDG_STATE_HOME, else ~/.local/state', () => {
     expect(defaultStateDir({ XDG_STATE_HOME: '/var/state' })).toBe('/var/state/agentd');

@@ -37,19 +37,24 @@ async function ownerOf(path: string): Promise<{ pid: number | undefined; text: s
   return { pid: Number.isSafeInteger(pid) && pid > 0 ? pid : undefined, text };
 }
 
+/** Creates the lock with its content in one step (a link of a written file): never seen empty. */
 async function create(path: string): Promise<boolean> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  const handle = await open(tmp, 'w', 0o600);
   try {
-    const handle = await open(path, 'wx', 0o600);
-    try {
-      await handle.write(`${process.pid}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await handle.write(`${process.pid}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(tmp, path);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  } finally {
+    await unlink(tmp).catch(() => {});
   }
 }
 
