@@ -168,7 +168,7 @@ export class HistoryIndex {
       // Newest first: everything further down started earlier.
       if (sinceMs !== undefined && entry.startedMs < sinceMs) break;
       if (!matches(entry, query, sinceMs, text)) continue;
-      runs.push(entry.summary);
+      runs.push({ ...entry.summary });
       last = entry;
     }
     const more = last !== undefined && runs.length === limit && i >= 0;

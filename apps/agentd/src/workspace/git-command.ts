@@ -14,13 +14,21 @@ export class GitFailure extends Error {
   }
 }
 
+/** The daemon's environment without what would point git elsewhere than `-C` says (agentd started from a hook). */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
+  for (const key of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY'])
+    delete env[key];
+  return env;
+}
+
 /** Runs `git args` in `cwd`; resolves with stdout. `okCodes`: exit codes that are answers, not failures. */
 export function git(cwd: string, args: readonly string[], okCodes: readonly number[] = [0]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       ['-C', cwd, ...args],
-      { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      { maxBuffer: 64 * 1024 * 1024, env: gitEnv() },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : undefined;
         if (code !== undefined && okCodes.includes(code)) resolve(stdout);
