@@ -8,7 +8,7 @@ import type { Logger } from '@agentd/rpc-frame';
 import type { HistoryIndex, IndexEntry } from './history-index.js';
 import type { StoredRecord } from './history-types.js';
 import { encodeLine, scanLines } from './line-codec.js';
-import { checkLog, setAside } from './segment-log.js';
+import { checkLog, setAside, writeAll } from './segment-log.js';
 
 const HEADER = JSON.stringify({ $format: 'agentd-run-index', version: 1 });
 
@@ -67,7 +67,7 @@ export class IndexLog {
     if (file === undefined) throw new Error('the run store index is not open');
     const buffer = Buffer.concat(lines);
     try {
-      await file.write(buffer);
+      await writeAll(file, buffer);
     } catch (error) {
       await file.truncate(this.size).catch(() => {});
       throw error;
@@ -125,7 +125,7 @@ export class IndexLog {
     const tmp = `${this.path}.tmp`;
     const out = await open(tmp, 'w', 0o600);
     try {
-      await out.write(Buffer.concat(lines));
+      await writeAll(out, Buffer.concat(lines));
       await out.sync();
     } finally {
       await out.close();

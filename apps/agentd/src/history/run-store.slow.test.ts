@@ -1,6 +1,6 @@
 /** The run store against real child processes: `kill -9` mid-stream, and the lock between two processes. */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,4 +152,73 @@ describe('the lock', () => {
     // Released on close: the next opener gets it at once.
     await (await openRunStore({ dir, logger: captureLogger() })).close();
   });
+});
+
+function canMount(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = join(tmpdir(), `agentd-mount-probe-${process.pid}`);
+  try {
+    execFileSync('mkdir', ['-p', probe]);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    execFileSync('rmdir', [probe]);
+  }
+}
+
+describe('a disk that fills up', () => {
+  // A real full disk needs a small file system: a tmpfs, where this user may mount one.
+  it.skipIf(!canMount())(
+    'reports once, never throws, keeps whole events only, and resumes once there is room',
+    async () => {
+      const disk = join(work, 'tiny');
+      await mkdir(disk);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', disk]);
+      try {
+        await writeFile(join(disk, 'filler'), Buffer.alloc(200 * 1024));
+        const dir = join(disk, 'state');
+        const logger = captureLogger();
+        const store = await openRunStore({ dir, logger });
+        store.recordRun({
+          handle: 'sa_f',
+          runId: 'run_f',
+          agent: 'a',
+          state: 'running',
+          startedAt: new Date().toISOString(),
+        });
+        let i = 0;
+        while (store.info().keeping) {
+          i++;
+          store.appendEvent('run_f', { type: 'message', text: 'x'.repeat(7000 + i), i });
+          await store.flush();
+        }
+        for (let k = 0; k < 5; k++) {
+          store.appendEvent('run_f', { type: 'message', text: 'y'.repeat(50_000), i: -1 });
+          await store.flush();
+        }
+        expect(logger.lines.filter((l) => l.level === 'error')).toHaveLength(1);
+        expect(logger.lines[0]?.msg).toMatch(/history is not being kept/);
+
+        await unlink(join(disk, 'filler'));
+        store.appendEvent('run_f', { type: 'message', text: 'after', i: 0 });
+        await store.flush();
+        expect(store.info().keeping).toBe(true);
+        await store.close();
+
+        const again = await openRunStore({ dir, logger: captureLogger() });
+        const events = (await again.events('run_f', { limit: 10_000 })).events;
+        events.forEach((stored, k) => expect(stored.seq).toBe(k + 1));
+        expect(events.at(-1)?.event).toMatchObject({ text: 'after' });
+        expect(events.slice(0, -1).map((e) => e.event.i)).toEqual(
+          Array.from({ length: events.length - 1 }, (_, k) => k + 1),
+        );
+        await again.close();
+      } finally {
+        execFileSync('umount', ['-l', disk]);
+      }
+    },
+  );
 });

@@ -3,7 +3,7 @@
  * last line (no newline: a write cut by `kill -9` or a full disk) is cut off; a whole line that fails
  * its checksum means the file was corrupted: the file is moved to `corrupt/` and its good lines kept.
  */
-import { mkdir, open, rename, truncate } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, truncate } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Logger } from '@agentd/rpc-frame';
 import { type ScannedLine, scanLines } from './line-codec.js';
@@ -115,7 +115,7 @@ async function rewriteLines(from: string, to: string, lines: readonly ScannedLin
     for (const line of lines) {
       const buffer = Buffer.allocUnsafe(line.length);
       await source.read(buffer, 0, line.length, line.offset);
-      await target.write(buffer);
+      await writeAll(target, buffer);
     }
     await target.sync();
   } finally {
@@ -124,4 +124,18 @@ async function rewriteLines(from: string, to: string, lines: readonly ScannedLin
   }
   await rename(tmp, to);
   return to;
+}
+
+/**
+ * Writes all of `buffer`. A write may be short (a disk filling up part way): the rest is written
+ * again, so the caller sees either the whole buffer written or the error (ENOSPC) that stopped it.
+ */
+export async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
+  let done = 0;
+  while (done < buffer.length) {
+    const { bytesWritten } = await handle.write(buffer, done, buffer.length - done);
+    if (bytesWritten === 0)
+      throw Object.assign(new Error('nothing written: no space left on device'), { code: 'ENOSPC' });
+    done += bytesWritten;
+  }
 }

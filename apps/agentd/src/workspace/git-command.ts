@@ -1,5 +1,6 @@
 /** Running git for workspaces, and turning its failures and the file system's into plain LocalErrors. */
 import { execFile } from 'node:child_process';
+import { statfs } from 'node:fs/promises';
 import { LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 
@@ -55,8 +56,18 @@ export function workspaceError(
 export function asWorkspaceError(error: unknown, doing: string): LocalError<AgentdErrorCode> {
   if (error instanceof LocalError) return error as LocalError<AgentdErrorCode>;
   const text = error instanceof GitFailure ? error.stderr : String((error as Error).message ?? error);
-  if ((error as NodeJS.ErrnoException).code === 'ENOSPC' || /No space left on device/i.test(text)) {
+  if ((error as NodeJS.ErrnoException).code === 'ENOSPC' || /No space left on device|ENOSPC/i.test(text)) {
     return workspaceError('disk_full', `${doing}: the disk is full`, error);
   }
   return workspaceError('workspace_failed', `${doing}: ${(error as Error).message ?? String(error)}`, error);
+}
+
+/** Less than 1 MiB left for this user on the file system of `path` (false when that cannot be told). */
+export async function nearlyFull(path: string): Promise<boolean> {
+  try {
+    const fs = await statfs(path);
+    return fs.bavail * fs.bsize < 1024 * 1024;
+  } catch {
+    return false;
+  }
 }

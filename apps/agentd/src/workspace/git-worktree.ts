@@ -1,6 +1,7 @@
 /** A git worktree per run: made on a new branch from HEAD, summarised and cleaned up at its end. */
-import { stat } from 'node:fs/promises';
-import { asWorkspaceError, GitFailure, git, workspaceError } from './git-command.js';
+import { rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { asWorkspaceError, GitFailure, git, nearlyFull, workspaceError } from './git-command.js';
 import type { WorkspaceConfig } from './workspace-config.js';
 
 export interface WorktreeSummary {
@@ -68,6 +69,18 @@ export async function addWorktree(toplevel: string, path: string, runId: string)
   } catch (error) {
     if (error instanceof GitFailure && /already exists/.test(error.stderr) && /branch/i.test(error.stderr)) {
       throw workspaceError('branch_exists', `the branch ${branch} already exists in ${toplevel}`, error);
+    }
+    // git leaves the branch and a half-made worktree behind when the checkout fails.
+    await rm(path, { recursive: true, force: true }).catch(() => {});
+    await git(toplevel, ['worktree', 'prune']).catch(() => {});
+    await git(toplevel, ['branch', '-D', branch]).catch(() => {});
+    // git says only "unable to write file" when the disk fills during the checkout.
+    if (await nearlyFull(dirname(path))) {
+      throw workspaceError(
+        'disk_full',
+        `cannot add a worktree of ${toplevel}: the disk of ${dirname(path)} is full`,
+        error,
+      );
     }
     throw asWorkspaceError(error, `cannot add a worktree of ${toplevel}`);
   }

@@ -34,6 +34,21 @@ function sh(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' }).trim();
 }
 
+function canMount(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = join(tmpdir(), `agentd-mount-probe-${process.pid}`);
+  try {
+    execFileSync('mkdir', ['-p', probe]);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    execFileSync('rmdir', [probe]);
+  }
+}
+
 let repos = 0;
 async function repo(): Promise<{ dir: string; state: string; head: string }> {
   const dir = join(work, `repo${++repos}`);
@@ -238,6 +253,35 @@ describe('worktree', () => {
   it('names a full disk as such', () => {
     const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     expect(asWorkspaceError(full, 'cannot copy')).toMatchObject({ code: 'disk_full' });
+  });
+
+  // A real full disk needs a small file system: a tmpfs, where this user may mount one.
+  it.skipIf(!canMount())('refuses with disk_full when the state directory’s disk fills up', async () => {
+    const { dir } = await repo();
+    await writeFile(join(dir, 'big.bin'), Buffer.alloc(512 * 1024, 7));
+    sh(dir, 'add', '-A');
+    sh(dir, 'commit', '--quiet', '-m', 'big');
+    const state = join(work, 'tiny');
+    await mkdir(state);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=128k', 'tmpfs', state]);
+    try {
+      const full = await refusal(
+        prepareWorkspace({ workspace: worktree, cwd: dir, runId: 'run_full', stateDir: state }),
+      );
+      expect(full.code).toBe('disk_full');
+      expect(sh(dir, 'branch', '--list', 'agentd/run_full')).toBe('');
+      const copy = await refusal(
+        prepareWorkspace({
+          workspace: { ...WORKSPACE_DEFAULTS, mode: 'copy' },
+          cwd: dir,
+          runId: 'run_full2',
+          stateDir: state,
+        }),
+      );
+      expect(copy.code).toBe('disk_full');
+    } finally {
+      execFileSync('umount', [state]);
+    }
   });
 });
 
