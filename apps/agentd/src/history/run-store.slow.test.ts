@@ -1,5 +1,5 @@
 /** The run store against real child processes: `kill -9` mid-stream, and the lock between two processes. */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from './history-types.js';
 import { openRunStore } from './run-store-file.js';
 import { captureLogger } from './test-support/capture-logger.js';
+import { canMount, withTinyDisk } from './test-support/tiny-disk.js';
 
 let work: string;
 let child: string;
@@ -154,21 +155,6 @@ describe('the lock', () => {
   });
 });
 
-function canMount(): boolean {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
-  const probe = join(tmpdir(), `agentd-mount-probe-${process.pid}`);
-  try {
-    execFileSync('mkdir', ['-p', probe]);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    execFileSync('rmdir', [probe]);
-  }
-}
-
 describe('a disk that fills up', () => {
   // A real full disk needs a small file system: a tmpfs, where this user may mount one.
   it.skipIf(!canMount())(
@@ -176,8 +162,7 @@ describe('a disk that fills up', () => {
     async () => {
       const disk = join(work, 'tiny');
       await mkdir(disk);
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', disk]);
-      try {
+      await withTinyDisk(disk, '512k', async () => {
         await writeFile(join(disk, 'filler'), Buffer.alloc(200 * 1024));
         const dir = join(disk, 'state');
         const logger = captureLogger();
@@ -210,15 +195,13 @@ describe('a disk that fills up', () => {
 
         const again = await openRunStore({ dir, logger: captureLogger() });
         const events = (await again.events('run_f', { limit: 10_000 })).events;
-        events.forEach((stored, k) => expect(stored.seq).toBe(k + 1));
+        expect(events.map((e) => e.seq)).toEqual(Array.from({ length: events.length }, (_, k) => k + 1));
         expect(events.at(-1)?.event).toMatchObject({ text: 'after' });
         expect(events.slice(0, -1).map((e) => e.event.i)).toEqual(
           Array.from({ length: events.length - 1 }, (_, k) => k + 1),
         );
         await again.close();
-      } finally {
-        execFileSync('umount', ['-l', disk]);
-      }
+      });
     },
   );
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canMount, withTinyDisk } from '../history/test-support/tiny-disk.js';
 import { asWorkspaceError } from './git-command.js';
 import { type PreparedWorkspace, prepareWorkspace, pruneWorkspaces } from './workspace.js';
 import { WORKSPACE_DEFAULTS } from './workspace-config.js';
@@ -32,21 +33,6 @@ afterAll(async () => {
 
 function sh(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' }).trim();
-}
-
-function canMount(): boolean {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
-  const probe = join(tmpdir(), `agentd-mount-probe-${process.pid}`);
-  try {
-    execFileSync('mkdir', ['-p', probe]);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    execFileSync('rmdir', [probe]);
-  }
 }
 
 let repos = 0;
@@ -263,8 +249,7 @@ describe('worktree', () => {
     sh(dir, 'commit', '--quiet', '-m', 'big');
     const state = join(work, 'tiny');
     await mkdir(state);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=128k', 'tmpfs', state]);
-    try {
+    await withTinyDisk(state, '128k', async () => {
       const full = await refusal(
         prepareWorkspace({ workspace: worktree, cwd: dir, runId: 'run_full', stateDir: state }),
       );
@@ -279,9 +264,7 @@ describe('worktree', () => {
         }),
       );
       expect(copy.code).toBe('disk_full');
-    } finally {
-      execFileSync('umount', [state]);
-    }
+    });
   });
 });
 
