@@ -109,7 +109,10 @@ export class HistoryIndex {
     const startedMs = Date.parse(record.startedAt);
     const endedMs = typeof record.endedAt === 'string' ? Date.parse(record.endedAt) : undefined;
     let entry = this.#byRunId.get(record.runId);
+    let eventBytes = 0;
     if (entry !== undefined && (entry.startedMs !== startedMs || entry.handle !== record.handle)) {
+      // Re-keyed (a new start time or handle): its place in the order and handle map change, its log does not.
+      eventBytes = entry.eventBytes;
       this.remove(record.runId);
       entry = undefined;
     }
@@ -125,7 +128,7 @@ export class HistoryIndex {
         loc: undefined,
         full: undefined,
         version: 0,
-        eventBytes: 0,
+        eventBytes,
       };
       this.#byRunId.set(entry.runId, entry);
       this.#byHandle.set(entry.handle, entry);

@@ -143,6 +143,29 @@ describe('records and events', () => {
     expect(store.info()).toMatchObject({ runs: 1, keeping: true });
   });
 
+  it('follows a run whose handle changed (a conversation resumed under a new handle)', async () => {
+    const { store } = await storeAt(await tempDir());
+    store.recordRun(run(1));
+    store.appendEvent('run_00001', { type: 'message', text: 'x' });
+    await store.flush();
+    const bytes = store.info().bytes;
+    store.recordRun(run(1, { handle: 'sa_new' }));
+    expect(await store.get('sa_handle1')).toBeUndefined();
+    expect((await store.get('sa_new'))?.runId).toBe('run_00001');
+    store.appendEvent('run_00001', { type: 'message', text: 'y' });
+    await store.flush();
+    expect(store.info().bytes).toBeGreaterThan(bytes);
+    // The size it counts is the size on disk: the re-keyed run's log is counted once.
+    const history = join(store.dir, 'history');
+    const onDisk =
+      (await stat(join(history, 'index.jsonl'))).size +
+      (await stat(join(history, 'events', 'run_00001.jsonl'))).size;
+    expect(store.info().bytes).toBe(onDisk);
+    const { store: again } = await reopen(store);
+    expect((await again.get('sa_new'))?.runId).toBe('run_00001');
+    expect(again.list().runs).toHaveLength(1);
+  });
+
   it('ignores bad input without throwing', async () => {
     const { store, logger } = await storeAt(await tempDir());
     store.recordRun({ runId: 'run_x' } as StoredRecord);
