@@ -24,6 +24,7 @@ import {
   pruneWorktrees,
   removeWorktree,
   repositoryOf,
+  type Worktree,
   type WorktreeSummary,
 } from './git-worktree.js';
 import { type WorkspaceConfig, workspaceConfig } from './workspace-config.js';
@@ -145,7 +146,7 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
   if (config.mode === 'worktree') {
     const toplevel = await repositoryOf(repo);
     const release = claim(toplevel, options.runId, config.maxLive);
-    let made: Awaited<ReturnType<typeof addWorktree>> | undefined;
+    let made: Worktree | undefined;
     try {
       const tree = await inTurn(toplevel, () => addWorktree(toplevel, path, options.runId));
       made = tree;
@@ -173,7 +174,7 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
       return { mode: 'worktree', cwd, path, branch: tree.branch, finish };
     } catch (error) {
       release();
-      if (made !== undefined) await discardWorktree(options.stateDir, made);
+      if (made !== undefined) await discardWorktree(options.stateDir, options.runId, made);
       throw asWorkspaceError(error, 'cannot prepare the worktree');
     }
   }
@@ -222,15 +223,12 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
 }
 
 /** Undoes a worktree whose run never started. */
-async function discardWorktree(
-  stateDir: string,
-  tree: Awaited<ReturnType<typeof addWorktree>>,
-): Promise<void> {
+async function discardWorktree(stateDir: string, runId: string, tree: Worktree): Promise<void> {
   await inTurn(tree.toplevel, async () => {
     await removeWorktree(tree.toplevel, tree.path).catch(() => {});
     await git(tree.toplevel, ['branch', '-D', tree.branch]).catch(() => {});
   });
-  await unlink(join(workspacesDir(stateDir), `${tree.path.split('/').pop() ?? ''}.json`)).catch(() => {});
+  await unlink(join(workspacesDir(stateDir), `${runId}.json`)).catch(() => {});
 }
 
 function once<T>(task: () => Promise<T>): () => Promise<T> {
