@@ -50,4 +50,31 @@ type ClientErrorCode =
   /** Where to connect cannot be worked out (unreadable token file, a config without a reachable target). */
   | 'no_endpoint';
 
-export type AgentdErrorCode = SupervisorErrorCode | DaemonErrorCode | ClusterErrorCode | ClientErrorCode;
+/** The run store (src/history/): only opening it can fail; after that it reports and carries on. */
+type HistoryErrorCode =
+  /** Another agentd (named by pid) holds the store's lock. */
+  'store_locked';
+
+/** A run's workspace (src/workspace/) that cannot be made. */
+type WorkspaceErrorCode =
+  /** The profile's `workspace.repo` does not exist. */
+  | 'repo_missing'
+  | 'not_a_git_repo'
+  /** The run's branch `agentd/<runId>` already exists in the repository. */
+  | 'branch_exists'
+  /** No space left on the device (ENOSPC) while making or summarising a workspace. */
+  | 'disk_full'
+  /** A spawn's directory resolves outside the profile's allowed root. */
+  | 'workspace_escape'
+  /** `workspace.maxLive` live workspaces of the repository already. */
+  | 'workspace_limit'
+  /** Any other failure of git or the file system, with its message. */
+  | 'workspace_failed';
+
+export type AgentdErrorCode =
+  | SupervisorErrorCode
+  | DaemonErrorCode
+  | ClusterErrorCode
+  | ClientErrorCode
+  | HistoryErrorCode
+  | WorkspaceErrorCode;
