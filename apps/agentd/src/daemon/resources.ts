@@ -11,7 +11,8 @@ export interface ResourceHost {
   runs(): RunIndex;
   statusBody(): JsonObject;
   capabilitiesBody(peer: Peer): JsonObject;
-  inventoryBody(): Promise<JsonObject>;
+  /** One page of the inventory: `cursor` is the previous page's `nextCursor`. */
+  inventoryBody(cursor?: string): Promise<JsonObject>;
   configEffectiveBody(): JsonObject;
   ring(): EventRing;
 }
@@ -136,7 +137,7 @@ export async function readResource(host: ResourceHost, text: string, peer: Peer)
     case 'capabilities':
       return host.capabilitiesBody(peer);
     case 'inventory':
-      return host.inventoryBody();
+      return host.inventoryBody(uri.cursor);
     case 'config-effective':
       return host.configEffectiveBody();
     case 'events': {
