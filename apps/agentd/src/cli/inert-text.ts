@@ -9,38 +9,65 @@
  * Shared by the CLI and the dashboard (ui/src), so both show the same text: no Node APIs here.
  */
 
-/** Every character made visible: C0 but tab and newline, DEL, C1, and the bidi controls. */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** A colour-only SGR sequence: ESC [ digits and semicolons m (nothing that moves or erases). */
-const SGR = /\u001b\[[0-9;]{0,32}m/g;
-
 export interface InertOptions {
   /** Let SGR colour sequences through (the CLI's `--color-agent-output`); all else stays visible. */
   colours?: boolean;
 }
 
-function visible(char: string): string {
-  const code = char.charCodeAt(0);
+const ESC = 0x1b;
+
+/** U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069: the characters that reorder text. */
+const isBidi = (c: number): boolean =>
+  c === 0x061c ||
+  c === 0x200e ||
+  c === 0x200f ||
+  (c >= 0x202a && c <= 0x202e) ||
+  (c >= 0x2066 && c <= 0x2069);
+
+/** Shown, never applied: C0 but tab and newline, DEL, C1, and the bidi controls. */
+const isUnsafe = (c: number): boolean =>
+  (c < 0x20 && c !== 0x09 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f) || isBidi(c);
+
+function visible(code: number): string {
   if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
   if (code === 0x7f) return '^?';
   return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
 }
 
-const showAll = (text: string): string => text.replace(UNSAFE, visible);
+/** The end of a colour-only SGR sequence at `i` (ESC [ digits and semicolons m), else -1. */
+function sgrEnd(text: string, i: number): number {
+  if (text.charCodeAt(i) !== ESC || text[i + 1] !== '[') return -1;
+  for (let j = i + 2; j < text.length && j <= i + 34; j++) {
+    const c = text[j] as string;
+    if (c === 'm') return j + 1;
+    if (c !== ';' && (c < '0' || c > '9')) return -1;
+  }
+  return -1;
+}
 
 /** `text` with every control character shown, not applied (see the module comment). */
 export function inert(text: string, options: InertOptions = {}): string {
-  if (options.colours !== true) return showAll(text);
-  // Colour sequences pass whole; what lies between them is made inert as usual.
   let out = '';
   let from = 0;
-  for (const match of text.matchAll(SGR)) {
-    out += showAll(text.slice(from, match.index)) + match[0];
-    from = match.index + match[0].length;
+  let coloured = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!isUnsafe(code)) continue;
+    out += text.slice(from, i);
+    const end = options.colours === true ? sgrEnd(text, i) : -1;
+    if (end === -1) {
+      out += visible(code);
+      from = i + 1;
+    } else {
+      out += text.slice(i, end);
+      coloured = true;
+      from = end;
+      i = end - 1;
+    }
   }
+  out += text.slice(from);
   // A colour left on would paint agentd's own lines after it.
-  return from === 0 ? showAll(text) : `${out}${showAll(text.slice(from))}\u001b[0m`;
+  return coloured ? `${out}\u001b[0m` : out;
 }
 
 /** What JSON.stringify leaves raw but a terminal or a reader may obey: C1, DEL, bidi, line separators. */
