@@ -4,12 +4,27 @@
  * the CLI says when it shows a cut output, and an agent's escape sequences never reach the
  * operator's terminal. The real daemon and CLI, over the unix socket and HTTP.
  */
+
+import { spawn } from 'node:child_process';
 import type { Json } from '@agentd/test-support';
 import { NdjsonClient } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../src/cli/http-client.js';
 import { callOperation } from '../src/cli/operation-call.js';
-import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
+import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
+
+/** The CLI on a pseudo-terminal (script(1)): what an operator's terminal would receive. */
+function onTerminal(args: string[]): Promise<{ code: number | null; output: string }> {
+  const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  const env = cleanEnv({ TERM: 'xterm' });
+  delete env.NO_COLOR;
+  const proc = spawn('script', ['-qfec', quoted, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  proc.stdout.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  return new Promise((resolve) => proc.on('close', (code) => resolve({ code, output })));
+}
 
 const sh = (script: string) => ({ mode: 'plain', command: '/bin/sh', args: ['-c', script] });
 
@@ -30,6 +45,7 @@ const agents = {
   nul1m: sh('head -c 1048576 /dev/zero'),
   text400: sh(`head -c 400000 /dev/zero | tr '\\000' x`),
   evil: sh(EVIL),
+  colour: sh(String.raw`printf '\033[31mred\033[0m \033]0;t\007 \033[1Aup\n'`),
 };
 
 let agentd: Agentd;
@@ -219,8 +235,31 @@ describe('agent output is inert on terminals (finding 5)', () => {
 
   it('--json escapes C1 and bidi controls too; the value stays the same', async () => {
     const spawned = await runCli(['spawn', '--json', ...socket, '--agent', 'evil', 'go']);
-    expect(spawned.stdout).not.toMatch(/[\u001b\u202a-\u202e\u2066-\u2069]/);
+    expect(spawned.stdout).not.toContain('\u001b');
+    expect(spawned.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     expect(String(parse(spawned.stdout).output)).toContain('\u202e');
+  });
+
+  it('on a terminal: colours shown as text by default, passed with --color-agent-output; never more', async () => {
+    const plain = await onTerminal(['spawn', ...socket, '--agent', 'colour', 'go']);
+    expect(plain.code, plain.output).toBe(0);
+    expect(plain.output).toContain('^[[31mred^[[0m ^[]0;t^G ^[[1Aup');
+    expect(plain.output).not.toContain('\u001b[31mred');
+    const coloured = await onTerminal([
+      'spawn',
+      '--color-agent-output',
+      ...socket,
+      '--agent',
+      'colour',
+      'go',
+    ]);
+    expect(coloured.code, coloured.output).toBe(0);
+    expect(coloured.output).toContain('\u001b[31mred\u001b[0m ^[]0;t^G ^[[1Aup');
+    expect(coloured.output).not.toContain('\u001b]0;t');
+    expect(coloured.output).not.toContain('\u001b[1Aup');
+    const runId = /run (run_\S+) started/.exec(plain.output)?.[1] as string;
+    const status = await onTerminal(['status', ...socket, runId]);
+    expect(status.output).toContain('^[[31mred^[[0m ^[]0;t^G ^[[1Aup');
   });
 
   it('--color-agent-output lets only SGR colours through, and only to a colour terminal', async () => {
