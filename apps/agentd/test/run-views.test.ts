@@ -45,6 +45,7 @@ const agents = {
   nul1m: sh('head -c 1048576 /dev/zero'),
   text400: sh(`head -c 400000 /dev/zero | tr '\\000' x`),
   evil: sh(EVIL),
+  quick: sh('true'),
   colour: sh(String.raw`printf '\033[31mred\033[0m \033]0;t\007 \033[1Aup\n'`),
 };
 
@@ -54,7 +55,7 @@ let socket: string[];
 beforeAll(async () => {
   agentd = await startAgentd({
     http: true,
-    config: { agents, limits: { maxOutputBytes: 2 * 1024 * 1024, maxTrackedHandles: 64 } },
+    config: { agents, limits: { maxOutputBytes: 2 * 1024 * 1024, maxTrackedHandles: 400 } },
   });
   socket = ['--socket', agentd.socket];
 });
@@ -76,11 +77,10 @@ async function anonymousRun(agent: string): Promise<Json> {
     });
     expect(spawned.isError, JSON.stringify(spawned.value)).toBe(false);
     const { handle } = spawned.value as Json;
-    for (;;) {
-      const status = await callOperation(client, 'query', 'subagent.status', { handle });
-      if ((status.value as Json).terminal === true) return status.value as Json;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // attach answers when the run has ended: no polling.
+    const ended = await callOperation(client, 'query', 'subagent.attach', { handle });
+    expect((ended.value as Json).terminal, JSON.stringify(ended.value).slice(0, 300)).toBe(true);
+    return ended.value as Json;
   } finally {
     client.close();
   }
@@ -111,23 +111,41 @@ describe('listings are bounded (finding 2)', () => {
     expect(cancel.stdout).toContain('had already ended');
   }, 120_000);
 
-  it('the inventory is paged with a cursor', async () => {
+  it('the inventory is paged with a cursor; agentd runs reads every page', async () => {
     const client = await NdjsonClient.connect(agentd.socket);
     try {
-      const seen = new Set<string>();
+      // 120 more runs: past one page (100).
+      for (let batch = 0; batch < 3; batch++) {
+        const result = await client.modernResult('tools/call', {
+          name: 'execute',
+          arguments: {
+            code: 'for (let i = 0; i < 40; i++) await agentd.command("subagent.spawn", { agent: "quick", instruction: "x" }); return 1;',
+          },
+        });
+        expect(result.isError, JSON.stringify(result)).not.toBe(true);
+      }
+      const seen: string[] = [];
       let uri = 'agent://inventory';
-      for (let page = 0; page < 10; page++) {
+      let pages = 0;
+      while (pages < 10) {
+        pages++;
         const result = await client.modernResult('resources/read', { uri });
         const body = parse(String((result.contents as Json[])[0]?.text));
-        for (const run of body.subagents as Json[]) seen.add(String(run.runId));
+        const runs = body.subagents as Json[];
+        expect(runs.length).toBeLessThanOrEqual(100);
+        for (const run of runs) seen.push(String(run.runId));
         if (typeof body.nextCursor !== 'string') break;
         uri = `agent://inventory?cursor=${body.nextCursor}`;
       }
-      expect(seen.size).toBeGreaterThanOrEqual(12);
+      expect(pages).toBeGreaterThanOrEqual(2);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.length).toBeGreaterThanOrEqual(132);
+      const listing = await runCli(['runs', '--json', ...socket]);
+      expect((JSON.parse(listing.stdout) as Json[]).map((r) => r.runId)).toEqual(seen);
     } finally {
       client.close();
     }
-  });
+  }, 120_000);
 });
 
 const EXIT_TRUNCATED = 4;

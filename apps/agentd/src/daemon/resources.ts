@@ -80,7 +80,9 @@ export const RESOURCE_SPECS: readonly ResourceSpec[] = [
     template: false,
     management: true,
     subscribable: true,
-    description: 'Every tracked subagent with its handle, plus listeners and totals (operators only).',
+    description:
+      'Tracked runs as summaries with their handles (never their output), paged by ?cursor=nextCursor, plus listeners and totals (operators only).',
+    queryTemplate: 'agent://inventory{?cursor}',
   },
   {
     name: 'config-effective',
