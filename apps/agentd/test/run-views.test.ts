@@ -13,12 +13,15 @@ import { HttpClient } from '../src/cli/http-client.js';
 import { callOperation } from '../src/cli/operation-call.js';
 import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 
-/** The CLI on a pseudo-terminal (script(1)): what an operator's terminal would receive. */
+/** script(1): runs a command on a pseudo-terminal (util-linux, as cli-watch.test.ts uses it). */
+const PTY = 'script';
+
+/** The CLI on a pseudo-terminal: what an operator's terminal would receive. */
 function onTerminal(args: string[]): Promise<{ code: number | null; output: string }> {
   const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
   const env = cleanEnv({ TERM: 'xterm' });
   delete env.NO_COLOR;
-  const proc = spawn('script', ['-qfec', quoted, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(PTY, ['-qfec', quoted, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   proc.stdout.on('data', (c: Buffer) => {
     output += c.toString();

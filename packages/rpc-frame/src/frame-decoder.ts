@@ -7,7 +7,7 @@ import { invalidArgument } from './local-errors.js';
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
 /** A frame longer than the limit: the stream cannot be resynchronised, so the caller closes it. */
-export interface OversizedFrame {
+interface OversizedFrame {
   kind: 'oversized';
   limit: number;
 }

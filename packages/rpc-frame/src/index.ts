@@ -9,10 +9,10 @@ export {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,
   FrameDecoder,
-  type OversizedFrame,
 } from './frame-decoder.js';
 export { invalidMessageResponse } from './invalid-message-response.js';
-export { frameTooLarge, type /** @public */ RpcFrameErrorCode } from './local-errors.js';
+export type { /** @public */ RpcFrameErrorCode } from './local-errors.js';
+export { frameTooLarge } from './local-errors.js';
 export {
   errorFields,
   isLogLevel,

@@ -14,7 +14,10 @@ describe('parseAgentUri', () => {
     });
     expect(parseAgentUri('agent://events')).toMatchObject({ kind: 'events', after: 0, level: undefined });
     expect(parseAgentUri('agent://inventory')).toEqual({ kind: 'inventory', cursor: undefined });
-    expect(parseAgentUri('agent://inventory?cursor=run_a_1')).toEqual({ kind: 'inventory', cursor: 'run_a_1' });
+    expect(parseAgentUri('agent://inventory?cursor=run_a_1')).toEqual({
+      kind: 'inventory',
+      cursor: 'run_a_1',
+    });
   });
 
   it('rejects what agentd does not serve', () => {

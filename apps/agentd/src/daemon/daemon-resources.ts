@@ -11,7 +11,7 @@ import type { RunningConfig } from './running-config.js';
 import { seesManagement } from './trust.js';
 
 /** Runs per inventory page: with bounded rows, a page stays well under any client's frame limit. */
-export const INVENTORY_PAGE_RUNS = 100;
+const INVENTORY_PAGE_RUNS = 100;
 
 export interface DaemonResourcesParts {
   version: string;

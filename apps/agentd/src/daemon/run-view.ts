@@ -12,9 +12,9 @@ import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import type { SubagentStatus } from '../supervisor/index.js';
 
 /** Encoded bytes of one text field of a run's detail view (output, result.text, error.data). */
-export const DETAIL_TEXT_BYTES = 1024 * 1024;
+const DETAIL_TEXT_BYTES = 1024 * 1024;
 /** Encoded bytes of a listing row's tail lines, and of its other free texts (stderr tail, reason). */
-export const SUMMARY_TAIL_BYTES = 2048;
+const SUMMARY_TAIL_BYTES = 2048;
 const SUMMARY_TEXT_BYTES = 512;
 
 /** The bytes `text` takes inside a JSON string (quotes excluded), as UTF-8. */
@@ -60,12 +60,12 @@ function boundText(text: string, budget: number): { head: string; bytes: number;
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 
 /** The visible marker a cut text ends with: where it was cut, and how large the whole was. */
-export function truncationMarker(wholeBytes: number): string {
+function truncationMarker(wholeBytes: number): string {
   return `\n[agentd: output truncated here; the whole output is ${wholeBytes} bytes]`;
 }
 
 /** `text` cut to `budget` encoded bytes, marker included; undefined when it fits whole. */
-export function boundedText(text: string, budget: number): string | undefined {
+function boundedText(text: string, budget: number): string | undefined {
   const marker = truncationMarker(Buffer.byteLength(text, 'utf8'));
   if (encodedSize(text) <= budget) return undefined;
   return `${boundText(text, Math.max(0, budget - encodedSize(marker))).head}${marker}`;
