@@ -13,8 +13,12 @@ import type { SubagentStatus } from '../supervisor/index.js';
 
 /** Encoded bytes of one text field of a run's detail view (output, result.text, error.data). */
 const DETAIL_TEXT_BYTES = 1024 * 1024;
-/** Encoded bytes of a listing row's tail lines, and of its other free texts (stderr tail, reason). */
-const SUMMARY_TAIL_BYTES = 2048;
+/**
+ * Encoded bytes of a listing row's tail lines (whole lines: the supervisor already cut each to
+ * 1000 characters, and a page that reads a run by handle merges them with its tail, line by line).
+ */
+const SUMMARY_TAIL_BYTES = 8192;
+/** Encoded bytes of a listing row's other free texts (error message, stderr tail, reason). */
 const SUMMARY_TEXT_BYTES = 512;
 
 /** The bytes `text` takes inside a JSON string (quotes excluded), as UTF-8. */
@@ -110,17 +114,16 @@ export function runDetail(status: SubagentStatus | JsonObject, budget = DETAIL_T
   return view;
 }
 
-/** The last lines that fit `budget` encoded bytes, each line itself bounded. */
+/** The last whole lines that fit `budget` encoded bytes. */
 function boundedTail(lines: unknown[], budget: number): { lines: JsonObject[]; cut: boolean } {
   const kept: JsonObject[] = [];
   let left = budget;
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i];
     if (!isJsonObject(line) || typeof line.text !== 'string') continue;
-    const text = boundedText(line.text, Math.min(left, SUMMARY_TEXT_BYTES)) ?? line.text;
-    const cost = encodedSize(text) + 32;
+    const cost = encodedSize(line.text) + 32;
     if (cost > left) return { lines: kept.reverse(), cut: true };
-    kept.push({ ...line, text });
+    kept.push(line);
     left -= cost;
   }
   return { lines: kept.reverse(), cut: false };
