@@ -7,6 +7,7 @@ import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../su
 import type { OperationContext, OperationSpec } from './operation-spec.js';
 import { attachRun } from './run-attach.js';
 import type { RunIndex } from './run-index.js';
+import { turnView } from './run-view.js';
 import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
 import { statusJson } from './status-json.js';
 
@@ -187,7 +188,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         const reply = await sendHere(host, args.handle as string, () =>
           sup().send(args.handle as string, args.message as string, context.signal, options),
         );
-        return JSON.parse(JSON.stringify(reply));
+        return turnView(reply) as JsonObject;
       },
     },
     {

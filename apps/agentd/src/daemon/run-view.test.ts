@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodedSize, runDetail, runSummary } from './run-view.js';
+import { encodedSize, runDetail, runSummary, turnView } from './run-view.js';
 
 const base = {
   handle: 'sa_x',
@@ -81,5 +81,22 @@ describe('runSummary', () => {
     const lines = view.tail as { text: string }[];
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.at(-1)).toEqual(tail.at(-1));
+  });
+});
+
+describe('turnView', () => {
+  it("bounds a warm turn's output and reply, and marks the cut", () => {
+    const nuls = '\u0000'.repeat(100_000);
+    const view = turnView(
+      { handle: 'sa_x', turn: 2, isError: false, output: nuls, reply: { text: nuls } },
+      4096,
+    ) as Record<string, unknown>;
+    expect(view.truncated).toBe(true);
+    expect(view.outputBytes).toBe(100_000);
+    expect(wire(view)).toBeLessThan(3 * 4096);
+    expect(turnView({ output: 'ok', reply: { text: 'ok' } })).toEqual({
+      output: 'ok',
+      reply: { text: 'ok' },
+    });
   });
 });

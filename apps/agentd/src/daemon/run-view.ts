@@ -114,6 +114,34 @@ export function runDetail(status: SubagentStatus | JsonObject, budget = DETAIL_T
   return view;
 }
 
+/**
+ * A warm session's turn (subagent.send's SendResult) bounded as a run's detail is: its `output`
+ * and its `reply` (the agent's result or error object) up to `budget` encoded bytes each.
+ */
+export function turnView(turn: unknown, budget = DETAIL_TEXT_BYTES): JsonObject | null {
+  const view = JSON.parse(JSON.stringify(turn ?? null)) as JsonObject | null;
+  if (!isJsonObject(view)) return view;
+  let truncated = false;
+  if (typeof view.output === 'string') {
+    const cut = boundedText(view.output, budget);
+    if (cut !== undefined) {
+      view.outputBytes = Buffer.byteLength(view.output, 'utf8');
+      view.output = cut;
+      truncated = true;
+    }
+  }
+  if (view.reply !== undefined && jsonSize(view.reply) > budget) {
+    const reply = view.reply;
+    view.reply =
+      isJsonObject(reply) && typeof reply.text === 'string' && Object.keys(reply).length === 1
+        ? { text: boundedText(reply.text, budget) ?? reply.text }
+        : null;
+    truncated = true;
+  }
+  if (truncated) view.truncated = true;
+  return view;
+}
+
 /** The last whole lines that fit `budget` encoded bytes. */
 function boundedTail(lines: unknown[], budget: number): { lines: JsonObject[]; cut: boolean } {
   const kept: JsonObject[] = [];
