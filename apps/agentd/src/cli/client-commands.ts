@@ -2,7 +2,7 @@
 import { isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import { connectTo, endpointOf } from './connect.js';
 import { daemonStatusText, eventText, FAILED_STATES, pretty, runsText, statusText } from './format.js';
-import { inert } from './inert-text.js';
+import { inert, inertJson } from './inert-text.js';
 import { wholeInventory } from './inventory-pages.js';
 import type { McpClient } from './mcp-client.js';
 import { callOperation, readJson } from './operation-call.js';
@@ -427,8 +427,9 @@ export async function runClientCommand(given: ClientCommand, context: ClientCont
     return await run(client, command, context);
   } catch (error) {
     if (error instanceof WireError) {
+      // A wire error may quote what an agent wrote: shown inert like all agent text.
       context.io.err(
-        `agentd: error ${error.code}: ${error.message}${error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`}\n`,
+        `agentd: error ${error.code}: ${inert(error.message)}${error.data === undefined ? '' : ` ${inertJson(JSON.stringify(error.data))}`}\n`,
       );
       return EXIT.failed;
     }
