@@ -127,7 +127,7 @@ target, else the default socket. For https with a private CA, set NODE_EXTRA_CA_
 const EXIT_CODES = `Exit status: 0 ok (cancel: also when the run had already ended); 1 runtime failure
 (daemon unreachable, refused, the run failed); 2 bad usage or bad configuration (an unknown agent,
 or a vsock target where vsock is unavailable); 3 wait or attach gave up (--timeout-ms) while the
-run goes on; 4 the run's output was shown truncated (spawn, attach, wait, status: the answer
+run goes on; 4 the run's output was shown truncated (spawn, send, attach, wait, status: the answer
 carries at most 1 MiB of output, JSON-escaped; a notice on stderr, "truncated": true in --json);
 130 / 143 interrupted by SIGINT / SIGTERM (a run being waited on was cancelled).`;
 
