@@ -95,11 +95,7 @@ export interface PermissionBroker {
    * Resolves with exactly one decision. `signal` aborts when the turn the request belongs to
    * ends (cancel, timeout, exit): the answer is then `cancelled`.
    */
-  decide(
-    run: PermissionSubject,
-    request: PermissionRequest,
-    signal: AbortSignal,
-  ): Promise<PermissionDecision>;
+  decide(run: PermissionSubject, request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
 }
 
 /** The run a permission request belongs to, as the broker sees it. */

@@ -14,7 +14,6 @@ import {
   type Outcome,
   spawnFailedOutcome,
 } from './exit-outcome.js';
-import type { PermissionBroker, PermissionDecision, PermissionRequest, RunEvent } from './run-event.js';
 import {
   type Ending,
   isTerminal,
@@ -24,6 +23,7 @@ import {
   type TerminalState,
   toStatus,
 } from './run-record.js';
+import type { PermissionBroker, PermissionDecision, PermissionRequest, RunEvent } from './run-event.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type { AgentEvent, AgentProfile, PlainTailLine, SubagentError, SubagentStatus } from './types.js';
 
@@ -290,11 +290,7 @@ export abstract class Run {
     const decision: PermissionDecision = signal.aborted
       ? { outcome: 'cancelled', by: 'cancelled' }
       : await this.context.permissions.decide(subject, request, signal);
-    this.emitEvent({
-      type: 'permission_decision',
-      requestId: request.requestId,
-      decision,
-    } satisfies RunEvent);
+    this.emitEvent({ type: 'permission_decision', requestId: request.requestId, decision } satisfies RunEvent);
     this.log('info', 'permission decided', {
       requestId: request.requestId,
       outcome: decision.outcome === 'selected' ? decision.kind : 'cancelled',
