@@ -41,6 +41,14 @@ describe('runDetail', () => {
     expect((view.result as { text: string }).text).toMatch(/truncated here/);
   });
 
+  it('keeps a result that fits as sent (its JSON measured once, not escaped twice)', () => {
+    const escs = '\u001b'.repeat(170_000);
+    const view = runDetail({ ...base, output: escs, result: { text: escs } });
+    expect(view.truncated).toBeUndefined();
+    expect(view.result).toEqual({ text: escs });
+    expect(view.output).toBe(escs);
+  });
+
   it('never cuts a surrogate pair in two', () => {
     const view = runDetail({ ...base, output: '🎉'.repeat(1000) }, 101);
     const output = view.output as string;

@@ -80,7 +80,8 @@ function plain(status: SubagentStatus | JsonObject): JsonObject {
   return JSON.parse(JSON.stringify(status)) as JsonObject;
 }
 
-const jsonSize = (value: unknown): number => encodedSize(JSON.stringify(value) ?? '');
+/** The bytes `value` takes as JSON (already escaped: measured as it is, not escaped again). */
+const jsonSize = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
 /** One run asked for by handle: output, result and error data bounded to DETAIL_TEXT_BYTES each. */
 export function runDetail(status: SubagentStatus | JsonObject, budget = DETAIL_TEXT_BYTES): JsonObject {
