@@ -125,7 +125,11 @@ describe('finding the daemon', () => {
     expect(JSON.parse(withFile.stdout)).toMatchObject({ state: 'succeeded', output: 'OVER HTTP' });
     const withEnv = await runCli(['runs', '--json', ...url], cleanEnv({ AGENTD_TOKEN: TOKEN }));
     expect(withEnv.code).toBe(0);
-    expect((JSON.parse(withEnv.stdout) as Json[]).some((r) => r.output === 'OVER HTTP')).toBe(true);
+    // The listing carries summaries: the run and the size of its output, never the output itself.
+    const spawned = JSON.parse(withFile.stdout) as Json;
+    const listed = (JSON.parse(withEnv.stdout) as Json[]).find((r) => r.runId === spawned.runId);
+    expect(listed).toMatchObject({ state: 'succeeded', outputBytes: 'OVER HTTP'.length });
+    expect(listed?.output).toBeUndefined();
     const without = await runCli(['status', ...url]);
     expect(without.code).toBe(1);
     expect(without.stderr).toContain('bearer token');

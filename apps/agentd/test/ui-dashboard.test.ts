@@ -47,6 +47,12 @@ const GATED = {
   ],
 };
 const openGate = (name: string) => writeFileSync(join(GATES, name), '');
+/** A plain agent whose one line carries a bidi override and an escape sequence. */
+const TRICK = {
+  mode: 'plain',
+  command: '/bin/sh',
+  args: ['-c', String.raw`printf 'bidi \342\200\256txet\342\200\254 esc \033[31mred\n'`],
+};
 
 const dashboardUrl = (agentd: Agentd) => (agentd.httpUrl as string).replace(/\/mcp$/, '/ui/');
 
@@ -62,7 +68,7 @@ describe.runIf(browsers.run)('the /ui/ dashboard in Chromium', () => {
         http: true,
         config: {
           auth: { bearerTokens: [{ name: 'ui', token: TOKEN }] },
-          agents: { ticker: TICKER, gated: GATED },
+          agents: { ticker: TICKER, gated: GATED, trick: TRICK },
         },
       }),
       startAgentd({ http: true, config: { agents: { ticker: TICKER } } }),
@@ -163,6 +169,20 @@ describe.runIf(browsers.run)('the /ui/ dashboard in Chromium', () => {
     const status = await runCli(['status', '--json', '--socket', operator.socket, handle]);
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'cancelled', terminal: true });
     await screenshot(page, 'dashboard-cancelled');
+  }, 120_000);
+
+  it("shows a finished run's output read by handle, with bidi controls and escapes shown, not applied", async () => {
+    const spawned = await runCli(['spawn', '--json', '--socket', operator.socket, '--agent', 'trick', 'x']);
+    expect(spawned.code).toBe(0);
+    const { handle } = JSON.parse(spawned.stdout) as { handle: string };
+    await selectRun(handle);
+    // The inventory lists summaries: the output comes from reading the run by its handle.
+    const shown = 'bidi <U+202E>txet<U+202C> esc ^[[31mred';
+    await page.locator('#result-text', { hasText: shown }).waitFor(WAIT);
+    await page.locator('[data-run-output] span', { hasText: shown }).waitFor(WAIT);
+    expect(readsOf(handle).length).toBeGreaterThan(0);
+    const text = await page.locator('#result-text').textContent();
+    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   }, 120_000);
 
   it("streams the selected run's lines over subagent.attach as they arrive, while it still runs", async () => {

@@ -12,6 +12,7 @@ export {
 } from './frame-decoder.js';
 export { invalidMessageResponse } from './invalid-message-response.js';
 export type { /** @public */ RpcFrameErrorCode } from './local-errors.js';
+export { frameTooLarge } from './local-errors.js';
 export {
   errorFields,
   isLogLevel,

@@ -1,9 +1,21 @@
 /** The local (never on the wire) error codes of @agentd/rpc-frame. */
 import { LocalError } from './wire-error.js';
 
-/** An argument a caller passed (an option, an SSE field, a wire error code) is not usable. */
-export type RpcFrameErrorCode = 'invalid_argument';
+/**
+ * `invalid_argument`: an argument a caller passed (an option, an SSE field, a wire error code) is
+ * not usable. `frame_too_large`: a peer sent a message larger than the reader accepts.
+ */
+export type RpcFrameErrorCode = 'invalid_argument' | 'frame_too_large';
 
 export function invalidArgument(message: string): LocalError<RpcFrameErrorCode> {
   return new LocalError<RpcFrameErrorCode>('invalid_argument', message);
+}
+
+/**
+ * What a client rejects its pending requests with when an answer is larger than it accepts. An
+ * oversized line cannot be parsed, so its id is unknown: a client rejects every request pending on
+ * that connection with this, and closes it (the stream cannot be resynchronised).
+ */
+export function frameTooLarge(limit: number, what = 'response'): LocalError<RpcFrameErrorCode> {
+  return new LocalError<RpcFrameErrorCode>('frame_too_large', `${what} too large (limit ${limit} bytes)`);
 }

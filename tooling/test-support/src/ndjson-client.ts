@@ -6,7 +6,7 @@
 import { createConnection } from 'node:net';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { MetaKey } from '@agentd/lifecycle';
-import type { JsonObject } from '@agentd/rpc-frame';
+import { type DecodedFrame, FrameDecoder, frameTooLarge, type JsonObject } from '@agentd/rpc-frame';
 import { MODERN_META, TEST_CLIENT_INFO } from './modern-meta.js';
 
 export type Json = Record<string, unknown>;
@@ -26,6 +26,7 @@ const DEFAULT_WAIT_MS = 20_000;
 interface Waiter {
   test: (message: Message) => boolean;
   resolve: (message: Message) => void;
+  reject: (error: Error) => void;
 }
 
 export class NdjsonClient {
@@ -36,27 +37,33 @@ export class NdjsonClient {
   onRequest: ((message: Message) => JsonObject) | undefined;
   readonly input: Readable;
   readonly output: Writable;
-  #buffer = '';
+  readonly #decoder: FrameDecoder;
+  /** Set once the peer sent what cannot be read (an oversized or non-JSON line): every wait rejects with it. */
+  #failure: Error | undefined;
   #nextId = 1;
   #waiters: Waiter[] = [];
   #endWaiters: Array<() => void> = [];
 
-  /** One duplex (a socket), or a separate input and output (a child's stdout and stdin). */
-  constructor(input: Readable, output: Writable = input as Duplex) {
+  /**
+   * One duplex (a socket), or a separate input and output (a child's stdout and stdin). A line
+   * longer than `maxFrameBytes` (default 16 MiB) fails every wait with `frame_too_large`.
+   */
+  constructor(input: Readable, output: Writable = input as Duplex, maxFrameBytes?: number) {
     this.input = input;
     this.output = output;
-    input.setEncoding('utf8');
-    input.on('data', (chunk: string) => this.#onData(chunk));
+    this.#decoder = new FrameDecoder(maxFrameBytes === undefined ? {} : { maxFrameBytes });
+    input.on('data', (chunk: Buffer | string) => this.#accept(this.#decoder.push(chunk)));
+    input.on('end', () => this.#accept(this.#decoder.end()));
     input.on('end', () => this.#onEnd());
     input.on('close', () => this.#onEnd());
     input.on('error', () => this.#onEnd());
   }
 
   /** Dials a unix socket. */
-  static connect(path: string): Promise<NdjsonClient> {
+  static connect(path: string, maxFrameBytes?: number): Promise<NdjsonClient> {
     return new Promise((resolve, reject) => {
       const socket = createConnection(path);
-      socket.once('connect', () => resolve(new NdjsonClient(socket)));
+      socket.once('connect', () => resolve(new NdjsonClient(socket, socket, maxFrameBytes)));
       socket.once('error', reject);
     });
   }
@@ -138,6 +145,7 @@ export class NdjsonClient {
   waitFor(test: (m: Message) => boolean, timeoutMs = DEFAULT_WAIT_MS, what = 'a message'): Promise<Message> {
     const seen = this.messages.find(test);
     if (seen !== undefined) return Promise.resolve(seen);
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters = this.#waiters.filter((w) => w !== waiter);
@@ -153,6 +161,10 @@ export class NdjsonClient {
         resolve: (m) => {
           clearTimeout(timer);
           resolve(m);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
         },
       };
       this.#waiters.push(waiter);
@@ -182,13 +194,24 @@ export class NdjsonClient {
     if (this.output !== (this.input as unknown)) this.output.destroy();
   }
 
-  #onData(chunk: string): void {
-    this.#buffer += chunk;
-    for (let nl = this.#buffer.indexOf('\n'); nl !== -1; nl = this.#buffer.indexOf('\n')) {
-      const line = this.#buffer.slice(0, nl);
-      this.#buffer = this.#buffer.slice(nl + 1);
-      if (line.trim() !== '') this.#receive(JSON.parse(line) as Message);
+  #accept(frames: DecodedFrame[]): void {
+    for (const frame of frames) {
+      if (frame.kind === 'oversized') {
+        // The oversized line's id is unknown: every wait fails, and the stream cannot go on.
+        this.#fail(frameTooLarge(frame.limit));
+        this.input.destroy();
+        return;
+      }
+      if (frame.kind !== 'invalid') this.#receive(frame.message as unknown as Message);
+      // A JSON value that is not JSON-RPC is still what the peer sent: tests look at it as it is.
+      else if (frame.value !== undefined) this.#receive(frame.value as Message);
+      else this.#fail(new Error(`the peer sent a line that is not JSON (${frame.reason})`));
     }
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
   }
 
   #receive(message: Message): void {

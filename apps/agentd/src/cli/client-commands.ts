@@ -2,6 +2,8 @@
 import { isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import { connectTo, endpointOf } from './connect.js';
 import { daemonStatusText, eventText, FAILED_STATES, pretty, runsText, statusText } from './format.js';
+import { inert, inertJson } from './inert-text.js';
+import { wholeInventory } from './inventory-pages.js';
 import type { McpClient } from './mcp-client.js';
 import { callOperation, readJson } from './operation-call.js';
 import type { ClientCommand } from './parse-args.js';
@@ -9,6 +11,7 @@ import { UsageError } from './parse-args.js';
 import { handleOf } from './run-ref.js';
 import { interruptible, runStreaming } from './run-streaming.js';
 import { PLAIN_STYLE, paintState, type TermStyle } from './term-style.js';
+import { EXIT_TRUNCATED, isTruncated, truncationNotice } from './truncation.js';
 
 interface Output {
   out(text: string): void;
@@ -27,7 +30,7 @@ export interface ClientContext {
 }
 
 /** Exit codes (documented in `agentd --help`). */
-const EXIT = { ok: 0, failed: 1, usage: 2, waitTimedOut: 3 } as const;
+const EXIT = { ok: 0, failed: 1, usage: 2, waitTimedOut: 3, truncated: EXIT_TRUNCATED } as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -41,12 +44,16 @@ async function textArg(value: string, what: string, context: ClientContext): Pro
 /** A refused or failed operation: its text on stderr, exit 1. */
 function refused(io: Output, json: boolean, value: unknown): number {
   if (json) io.out(pretty({ error: value }));
-  io.err(`agentd: ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+  io.err(`agentd: ${inert(typeof value === 'string' ? value : JSON.stringify(value))}\n`);
   return EXIT.failed;
 }
 
-function runExit(status: unknown): number {
-  return isJsonObject(status) && FAILED_STATES.has(String(status.state)) ? EXIT.failed : EXIT.ok;
+/** A failed run exits 1; one whose output was shown cut says so on stderr and exits 4. */
+function runExit(status: unknown, io: Output): number {
+  if (isJsonObject(status) && FAILED_STATES.has(String(status.state))) return EXIT.failed;
+  if (!isTruncated(status)) return EXIT.ok;
+  io.err(truncationNotice(status));
+  return EXIT.truncated;
 }
 
 /** Polls a run until it is terminal or `timeoutMs` passed; undefined when it gave up. */
@@ -107,7 +114,9 @@ async function dashboards(client: McpClient, command: ClientCommand): Promise<st
 
 async function run(client: McpClient, command: ClientCommand, context: ClientContext): Promise<number> {
   const { io, json } = { io: context.io, json: command.json };
-  const style = context.style ?? PLAIN_STYLE;
+  const base = context.style ?? PLAIN_STYLE;
+  // An agent's colours only ever reach a terminal that shows colour, and only when asked for.
+  const style: TermStyle = { ...base, agentColours: command.agentColours === true && base.colourOut };
   // Commands that name a run take its handle or its run id.
   if ('handle' in command && command.handle !== undefined) {
     const found = await handleOf(client, command.handle);
@@ -147,9 +156,17 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
         show(await readJson(client, 'agent://status'), (v) => daemonStatusText(v, style.colourOut));
         return EXIT.ok;
       }
-      return operate('query', 'subagent.status', { handle: command.handle }, (v) =>
-        statusText(v, style.colourOut),
-      );
+      {
+        const { isError, value } = await callOperation(client, 'query', 'subagent.status', {
+          handle: command.handle,
+        });
+        if (isError) return refused(io, json, value);
+        show(value, (v) => statusText(v, style.colourOut, style.agentColours));
+        // `status` reports (a failed run is not its failure); only a cut output changes its exit code.
+        if (!isTruncated(value)) return EXIT.ok;
+        io.err(truncationNotice(value));
+        return EXIT.truncated;
+      }
     case 'tools': {
       const listed = await client.request('tools/list');
       const tools = (listed.tools as JsonObject[] | undefined) ?? [];
@@ -164,7 +181,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
     case 'runs': {
       let inventory: unknown;
       try {
-        inventory = await readJson(client, 'agent://inventory');
+        inventory = await wholeInventory(client);
       } catch (error) {
         if (error instanceof WireError)
           return refused(
@@ -195,7 +212,9 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
         return EXIT.usage;
       }
       if (command.async)
-        return operate('command', 'subagent.spawn', args, (v) => statusText(v, style.colourOut));
+        return operate('command', 'subagent.spawn', args, (v) =>
+          statusText(v, style.colourOut, style.agentColours),
+        );
       return runStreaming(client, { id: 'subagent.spawn', args, json, io, style, interrupts: 'run' });
     }
     case 'attach': {
@@ -256,8 +275,8 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
         io.err(`agentd: ${command.handle} is still running after ${command.timeoutMs} ms\n`);
         return EXIT.waitTimedOut;
       }
-      show(status, (v) => statusText(v, style.colourOut));
-      return runExit(status);
+      show(status, (v) => statusText(v, style.colourOut, style.agentColours));
+      return runExit(status, io);
     }
     case 'cancel':
       if (command.all) {
@@ -350,7 +369,7 @@ async function cancelRun(
     );
     return EXIT.ok;
   }
-  io.out(statusText(status, style.colourOut));
+  io.out(statusText(status, style.colourOut, style.agentColours));
   return EXIT.ok;
 }
 
@@ -408,8 +427,9 @@ export async function runClientCommand(given: ClientCommand, context: ClientCont
     return await run(client, command, context);
   } catch (error) {
     if (error instanceof WireError) {
+      // A wire error may quote what an agent wrote: shown inert like all agent text.
       context.io.err(
-        `agentd: error ${error.code}: ${error.message}${error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`}\n`,
+        `agentd: error ${error.code}: ${inert(error.message)}${error.data === undefined ? '' : ` ${inertJson(JSON.stringify(error.data))}`}\n`,
       );
       return EXIT.failed;
     }

@@ -1,8 +1,11 @@
 /** Readable text for the CLI's answers (`--json` prints the values themselves). */
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import { inert, inertJson } from './inert-text.js';
 import { paintState, type Tint, tint } from './term-style.js';
 
-export const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+/** `--json` output: JSON escapes C0 itself; C1 and bidi controls are escaped too (inert-text.ts). */
+export const pretty = (value: unknown): string =>
+  `${inertJson(JSON.stringify(value, null, 2) ?? 'undefined')}\n`;
 
 /** Terminal states that mean the run did not succeed (exit 1 for the commands that wait on it). */
 export const FAILED_STATES: ReadonlySet<string> = new Set(['failed', 'timed_out', 'cancelled', 'lost']);
@@ -17,9 +20,13 @@ function duration(status: JsonObject): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** One run: a header line, its error, then its output (or, while it runs, the tail of its lines). */
-export function statusText(status: unknown, colour = false): string {
+/**
+ * One run: a header line, its error, then its output (or, while it runs, the tail of its lines).
+ * Every text that came from the agent is shown inert; `agentColours` lets its SGR colours through.
+ */
+export function statusText(status: unknown, colour = false, agentColours = false): string {
   if (!isJsonObject(status)) return pretty(status);
+  const agent = (text: string) => inert(text, { colours: agentColours });
   const lines = [
     `${paintState(colour, str(status.state))}  ${str(status.agent)}  ${str(status.runId)}  (${duration(status)}${
       status.warm === true ? `, warm, ${str(status.turns)} turns` : ''
@@ -28,16 +35,16 @@ export function statusText(status: unknown, colour = false): string {
   ];
   if (isJsonObject(status.error)) {
     const e = status.error;
-    lines.push(`error: ${str(e.message)}${e.code === undefined ? '' : ` (${str(e.code)})`}`);
+    lines.push(`error: ${agent(str(e.message))}${e.code === undefined ? '' : ` (${inert(str(e.code))})`}`);
     if (typeof e.stderrTail === 'string' && e.stderrTail !== '')
-      lines.push(`stderr: ${e.stderrTail.trimEnd()}`);
+      lines.push(`stderr: ${agent(e.stderrTail.trimEnd())}`);
   }
-  if (typeof status.output === 'string') lines.push('', status.output);
+  if (typeof status.output === 'string') lines.push('', agent(status.output));
   else if (Array.isArray(status.tail) && status.tail.length > 0) {
     lines.push(
       '',
       ...status.tail.map((l) =>
-        isJsonObject(l) ? `${l.stream === 'stderr' ? '! ' : ''}${str(l.text)}` : '',
+        isJsonObject(l) ? `${l.stream === 'stderr' ? '! ' : ''}${agent(str(l.text))}` : '',
       ),
     );
   }
@@ -125,8 +132,8 @@ const LEVEL_TINT: Record<string, Tint> = {
 export function eventText(event: unknown, colour = false): string {
   if (!isJsonObject(event)) return pretty(event);
   const { seq, time, level, msg, ...rest } = event;
-  const fields = Object.keys(rest).length === 0 ? '' : ` ${JSON.stringify(rest)}`;
+  const fields = Object.keys(rest).length === 0 ? '' : ` ${inertJson(JSON.stringify(rest))}`;
   const levelText = str(level).padEnd(7);
   const tinted = LEVEL_TINT[str(level)];
-  return `${str(seq).padStart(5)} ${str(time)} ${tinted === undefined ? levelText : tint(colour, tinted, levelText)} ${str(msg)}${fields}\n`;
+  return `${str(seq).padStart(5)} ${str(time)} ${tinted === undefined ? levelText : tint(colour, tinted, levelText)} ${inert(str(msg))}${fields}\n`;
 }

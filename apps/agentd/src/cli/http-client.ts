@@ -1,5 +1,7 @@
 /** The operator CLI's modern-era (2026-07-28) MCP client over Streamable HTTP(S): one POST per request. */
 import {
+  DEFAULT_MAX_FRAME_BYTES,
+  frameTooLarge,
   isJsonObject,
   type JsonObject,
   type JsonRpcNotification,
@@ -24,11 +26,16 @@ function mcpName(method: string, params: JsonObject): string | undefined {
   return undefined;
 }
 
-/** Yields the `data` of each server-sent event of a response body. */
-async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+/**
+ * Yields the `data` of each server-sent event of a response body. An event (or an unfinished
+ * line) longer than `limit` bytes ends the stream with `frame_too_large`: the answer is refused,
+ * never buffered without bound.
+ */
+async function* sseData(body: ReadableStream<Uint8Array>, limit: number): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
+  let dataBytes = 0;
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
     let nl = buffer.indexOf('\n');
@@ -39,12 +46,32 @@ async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string
       if (line === '') {
         if (data.length > 0) yield data.join('\n');
         data = [];
+        dataBytes = 0;
       } else if (line.startsWith('data:')) {
         data.push(line.slice(5).replace(/^ /, ''));
+        dataBytes += line.length;
       }
     }
+    // Characters, not bytes: a UTF-16 length is at most the UTF-8 byte length, so never early.
+    if (dataBytes + buffer.length > limit) throw frameTooLarge(limit);
   }
   if (data.length > 0) yield data.join('\n');
+}
+
+/** The body of a JSON answer, refused past `limit` bytes. */
+async function boundedJson(body: ReadableStream<Uint8Array> | null, limit: number): Promise<unknown> {
+  if (body === null) return null;
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.byteLength;
+    if (bytes > limit) {
+      await body.cancel().catch(() => {});
+      throw frameTooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
 }
 
 export class HttpClient implements McpClient {
@@ -55,6 +82,8 @@ export class HttpClient implements McpClient {
     private readonly url: string,
     private readonly token: string | undefined,
     private readonly version = '0',
+    /** The largest answer accepted; a larger one rejects the request with `frame_too_large`. */
+    private readonly maxAnswerBytes = DEFAULT_MAX_FRAME_BYTES,
   ) {}
 
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
@@ -106,7 +135,7 @@ export class HttpClient implements McpClient {
         );
       }
       if (type.startsWith('text/event-stream') && response.body !== null) {
-        for await (const data of sseData(response.body)) {
+        for await (const data of sseData(response.body, this.maxAnswerBytes)) {
           const message = JSON.parse(data) as unknown;
           if (!isJsonObject(message)) continue;
           if (message.id === id && ('result' in message || 'error' in message))
@@ -120,7 +149,7 @@ export class HttpClient implements McpClient {
         );
       }
       if (type.startsWith('application/json')) {
-        return this.#settle((await response.json()) as JsonRpcResponse);
+        return this.#settle((await boundedJson(response.body, this.maxAnswerBytes)) as JsonRpcResponse);
       }
       await response.body?.cancel();
       throw new LocalError<AgentdErrorCode>(

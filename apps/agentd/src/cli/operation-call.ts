@@ -1,6 +1,7 @@
 /** Calls a self-MCP operation whichever way the daemon exposes it: a classic tool, else Code Mode `execute`. */
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import type { McpClient, RequestOptions } from './mcp-client.js';
+import { fullerRun } from './truncation.js';
 
 export interface OperationOutcome {
   isError: boolean;
@@ -78,6 +79,9 @@ export async function callOperation(
       // Code Mode reports a thrown refusal as "Error: … (code)"; the prefix is the sandbox's, not ours.
       return { isError: true, value: typeof text === 'string' ? text.replace(/^Error: /, '') : text };
     }
+    // Code Mode cut the script's value to its result limit: a run is read again by handle, whole.
+    if (structured.truncated === true)
+      return { isError: false, value: await fullerRun((uri) => readJson(client, uri), structured.result) };
     return { isError: false, value: structured.result };
   }
   // A restricted peer does not see operator operations: they do not exist for it.

@@ -51,7 +51,12 @@ type ClientAction =
   | { kind: 'lame-duck'; ready: boolean }
   | { kind: 'pause' | 'resume' | 'reload' | 'ui' };
 
-export type ClientCommand = ClientAction & { connection: Connection; json: boolean };
+export type ClientCommand = ClientAction & {
+  connection: Connection;
+  json: boolean;
+  /** `--color-agent-output`: an agent's SGR colours pass through on a colour terminal. */
+  agentColours?: boolean;
+};
 
 export type Command =
   | {
@@ -145,7 +150,7 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
   const spec: ClientSpec = CLIENT_SPECS[name];
   const own: readonly FlagSpec[] = spec.flags ?? [];
   const valueFlags = new Set(['--socket', '--url', '--token-file', '--config']);
-  const boolFlags = new Set(['--json']);
+  const boolFlags = new Set(['--json', '--color-agent-output']);
   for (const flag of own) (flag.value === undefined ? boolFlags : valueFlags).add(flag.name);
   const { flags, positionals } = scan(args, valueFlags, boolFlags);
   const usage = () => new UsageError(`usage: agentd ${spec.usage} (see agentd ${name} --help)`);
@@ -253,7 +258,8 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
       action = { kind: name };
       break;
   }
-  return { kind: 'client', command: { ...action, connection, json: bool('--json') } };
+  const colours = bool('--color-agent-output') ? { agentColours: true } : {};
+  return { kind: 'client', command: { ...action, connection, json: bool('--json'), ...colours } };
 }
 
 export function parseArgs(argv: readonly string[]): Command {

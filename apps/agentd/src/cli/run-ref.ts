@@ -4,8 +4,9 @@
  * which only an operator connection may read: the handle stays the capability it is.
  */
 import { isJsonObject, WireError } from '@agentd/rpc-frame';
+import { inventoryPages } from './inventory-pages.js';
 import type { McpClient } from './mcp-client.js';
-import { callOperation, readJson } from './operation-call.js';
+import { callOperation } from './operation-call.js';
 
 const isRunId = (ref: string): boolean => ref.startsWith('run_');
 
@@ -17,7 +18,13 @@ export async function handleOf(
   if (!isRunId(ref)) return { handle: ref };
   let inventory: unknown;
   try {
-    inventory = await readJson(client, 'agent://inventory');
+    // Pages come oldest first; the run is looked for page by page, the first page kept for the fleet.
+    for await (const page of inventoryPages(client)) {
+      inventory ??= page;
+      const local = Array.isArray(page.subagents) ? page.subagents : [];
+      const mine = local.find((s) => isJsonObject(s) && s.runId === ref);
+      if (isJsonObject(mine)) return { handle: String(mine.handle) };
+    }
   } catch (error) {
     if (error instanceof WireError)
       return {
@@ -25,9 +32,6 @@ export async function handleOf(
       };
     throw error;
   }
-  const local = isJsonObject(inventory) && Array.isArray(inventory.subagents) ? inventory.subagents : [];
-  const mine = local.find((s) => isJsonObject(s) && s.runId === ref);
-  if (isJsonObject(mine)) return { handle: String(mine.handle) };
   // In a fleet the other replicas' live runs are listed by handle only: ask for each one's id.
   const fleet = isJsonObject(inventory) && isJsonObject(inventory.fleet) ? inventory.fleet : undefined;
   const instances = Array.isArray(fleet?.instances) ? fleet.instances.filter(isJsonObject) : [];

@@ -10,6 +10,7 @@ import type { McpClient } from './mcp-client.js';
 import { callOperation } from './operation-call.js';
 import { type Followed, RunView } from './run-view.js';
 import type { TermStyle } from './term-style.js';
+import { EXIT_TRUNCATED, isTruncated, truncationNotice } from './truncation.js';
 
 interface Output {
   out(text: string): void;
@@ -116,5 +117,8 @@ export async function runStreaming(client: McpClient, call: StreamingCall): Prom
   const turnFailed = call.id === 'subagent.send' && isJsonObject(value) && value.isError === true;
   // In Code Mode a failed run is a value, not an error: its state decides.
   const runFailed = isJsonObject(value) && FAILED_STATES.has(String(value.state));
-  return isError || turnFailed || runFailed ? 1 : 0;
+  if (isError || turnFailed || runFailed) return 1;
+  if (!isTruncated(value)) return 0;
+  call.io.err(truncationNotice(value));
+  return EXIT_TRUNCATED;
 }

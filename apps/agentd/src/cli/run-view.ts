@@ -6,6 +6,7 @@
  */
 import { isJsonObject, type JsonRpcNotification } from '@agentd/rpc-frame';
 import { pretty, statusText } from './format.js';
+import { inert } from './inert-text.js';
 import { CLEAR_LINE, paintState, type TermStyle, tint } from './term-style.js';
 
 interface Output {
@@ -55,6 +56,11 @@ export class RunView {
     }
   }
 
+  /** Agent text as shown: inert, its SGR colours only with `--color-agent-output` (inert-text.ts). */
+  #agent(text: string): string {
+    return inert(text, { colours: this.#style.agentColours === true });
+  }
+
   /** A line of the CLI's own (started, attached, interrupted): dim on a terminal. */
   note(text: string): void {
     if (this.#json) return;
@@ -72,12 +78,12 @@ export class RunView {
         return;
       }
       if (this.#json) return;
-      const text = typeof data === 'string' ? data : JSON.stringify(data);
+      const text = this.#agent(typeof data === 'string' ? data : JSON.stringify(data));
       // An agent's log lines are its stderr (plain agents) or its log events (protocol agents).
       if (this.#style.interactive) this.#line('err', `${tint(this.#style.colourErr, 'yellow', '!')} ${text}`);
       else this.#io.err(`${text}\n`);
     } else if (notification.method === 'notifications/progress' && !this.#json) {
-      const message = typeof params.message === 'string' ? params.message : undefined;
+      const message = typeof params.message === 'string' ? this.#agent(params.message) : undefined;
       const total = typeof params.total === 'number' ? `/${params.total}` : '';
       const counter = `progress ${String(params.progress)}${total}`;
       if (!this.#style.interactive) {
@@ -106,11 +112,17 @@ export class RunView {
       return;
     }
     if (isJsonObject(value) && typeof value.state === 'string') {
-      err(statusText({ ...value, output: undefined, tail: undefined }, this.#style.colourErr));
+      err(
+        statusText(
+          { ...value, output: undefined, tail: undefined },
+          this.#style.colourErr,
+          this.#style.agentColours === true,
+        ),
+      );
       if (typeof value.output === 'string') this.#output(value.output);
       return;
     }
-    err(`agentd: ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+    err(`agentd: ${inert(typeof value === 'string' ? value : JSON.stringify(value))}\n`);
   }
 
   /** Ends the status line and its timer (before any final or interrupt message). */
@@ -121,7 +133,8 @@ export class RunView {
   }
 
   /** Shown once on a terminal: output that already streamed line by line is not printed again. */
-  #output(output: string): void {
+  #output(raw: string): void {
+    const output = this.#agent(raw);
     const streamed = this.#shown.join('\n');
     if (this.#style.interactive && this.#shown.length > 0 && streamed.trimEnd() === output.trimEnd()) return;
     this.#io.out(`${output}\n`);

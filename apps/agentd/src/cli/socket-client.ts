@@ -3,6 +3,7 @@ import { createConnection, type Socket } from 'node:net';
 import {
   encodeFrame,
   FrameDecoder,
+  frameTooLarge,
   type JsonObject,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -21,14 +22,15 @@ type Pending = {
 
 export class SocketClient implements McpClient {
   #socket: Socket;
-  #decoder = new FrameDecoder();
+  #decoder: FrameDecoder;
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #closedError: Error | undefined;
   readonly #version: string;
 
-  private constructor(socket: Socket, version: string) {
+  private constructor(socket: Socket, version: string, maxFrameBytes: number | undefined) {
     this.#socket = socket;
+    this.#decoder = new FrameDecoder(maxFrameBytes === undefined ? {} : { maxFrameBytes });
     this.#version = version;
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('close', () =>
@@ -37,12 +39,13 @@ export class SocketClient implements McpClient {
     socket.on('error', (error) => this.#failAll(error));
   }
 
-  static connect(path: string, version = '0'): Promise<SocketClient> {
+  /** `maxFrameBytes`: the largest answer accepted (default 16 MiB); a larger one fails every pending request. */
+  static connect(path: string, version = '0', maxFrameBytes?: number): Promise<SocketClient> {
     return new Promise((resolve, reject) => {
       const socket = createConnection(path);
       socket.once('connect', () => {
         socket.removeListener('error', reject);
-        resolve(new SocketClient(socket, version));
+        resolve(new SocketClient(socket, version, maxFrameBytes));
       });
       socket.once('error', (error: NodeJS.ErrnoException) => {
         const hint = error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? ' (is agentd running?)' : '';
@@ -109,6 +112,13 @@ export class SocketClient implements McpClient {
 
   #onData(chunk: Buffer): void {
     for (const frame of this.#decoder.push(chunk)) {
+      if (frame.kind === 'oversized') {
+        // Its id is unknown (the line was never parsed) and the stream cannot be resynchronised:
+        // every pending request fails with the reason, and the connection is closed.
+        this.#failAll(frameTooLarge(frame.limit));
+        this.#socket.destroy();
+        return;
+      }
       if (frame.kind === 'notification') {
         // Request-scoped notifications are interleaved on a socket; the CLI has one request in flight.
         for (const pending of this.#pending.values())

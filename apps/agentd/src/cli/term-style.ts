@@ -10,6 +10,8 @@ export interface TermStyle {
   /** Colour on stdout (the answer) and on stderr (progress, errors). */
   colourOut: boolean;
   colourErr: boolean;
+  /** `--color-agent-output`: an agent's own SGR colours pass (on a colour terminal); all else stays inert. */
+  agentColours?: boolean;
 }
 
 export const PLAIN_STYLE: TermStyle = { interactive: false, colourOut: false, colourErr: false };

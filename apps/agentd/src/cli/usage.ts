@@ -117,6 +117,8 @@ const CONNECTION_HELP = `Connection (every client command):
   --config FILE        find the socket in this config file, as the daemon does (AGENTD_CONFIG,
                        else $XDG_CONFIG_HOME/agentd/agentd.json or ~/.config/agentd/agentd.json)
   --json               machine-readable output (one JSON value) instead of text
+  --color-agent-output let an agent's own SGR colours reach a colour terminal (off by default:
+                       agent text is shown inert, control characters as ^[, ^M, <U+202E>)
 RUN is a run's handle (sa_…) or its run id (run_…, as spawn prints it; a run id is looked up in
 the inventory, so it needs an operator connection).
 Default: --url, else --socket, else AGENTD_SOCKET, else the config's first unix (else HTTP)
@@ -125,7 +127,8 @@ target, else the default socket. For https with a private CA, set NODE_EXTRA_CA_
 const EXIT_CODES = `Exit status: 0 ok (cancel: also when the run had already ended); 1 runtime failure
 (daemon unreachable, refused, the run failed); 2 bad usage or bad configuration (an unknown agent,
 or a vsock target where vsock is unavailable); 3 wait or attach gave up (--timeout-ms) while the
-run goes on;
+run goes on; 4 the run's output was shown truncated (spawn, send, attach, wait, status: the answer
+carries at most 1 MiB of output, JSON-escaped; a notice on stderr, "truncated": true in --json);
 130 / 143 interrupted by SIGINT / SIGTERM (a run being waited on was cancelled).`;
 
 const pad = (text: string, width: number) => (text.length >= width ? `${text}  ` : text.padEnd(width));

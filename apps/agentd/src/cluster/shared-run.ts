@@ -1,5 +1,6 @@
 /** A run record as every replica sees it: the owner's status plus the instance that owns the process. */
 import type { JsonObject } from '@agentd/rpc-frame';
+import { runDetail } from '../daemon/run-view.js';
 import type { SubagentStatus } from '../supervisor/index.js';
 
 /**
@@ -26,8 +27,8 @@ export interface RunChange {
 }
 
 export function sharedStatus(status: SubagentStatus, instance: string): SharedStatus {
-  const json = JSON.parse(JSON.stringify(status)) as JsonObject;
-  return { ...json, instance } as SharedStatus;
+  // The bounded view every replica answers with (its output is never larger than a run's detail).
+  return { ...runDetail(status), instance } as SharedStatus;
 }
 
 /** The record of a run whose instance died mid-run: terminal, outcome unknown, no process. */

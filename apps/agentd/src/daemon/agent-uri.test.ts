@@ -13,6 +13,11 @@ describe('parseAgentUri', () => {
       level: 'warn',
     });
     expect(parseAgentUri('agent://events')).toMatchObject({ kind: 'events', after: 0, level: undefined });
+    expect(parseAgentUri('agent://inventory')).toEqual({ kind: 'inventory', cursor: undefined });
+    expect(parseAgentUri('agent://inventory?cursor=run_a_1')).toEqual({
+      kind: 'inventory',
+      cursor: 'run_a_1',
+    });
   });
 
   it('rejects what agentd does not serve', () => {
@@ -22,6 +27,7 @@ describe('parseAgentUri', () => {
       'agent://run/',
       'agent://run/a/b',
       'agent://status?x=1',
+      'agent://inventory?page=2',
       'agent://events?after=-1',
       'file:///etc/passwd',
     ]) {
@@ -32,5 +38,6 @@ describe('parseAgentUri', () => {
   it('keys every events query under one subscription', () => {
     expect(subscriptionKey('agent://events?level=warn')).toBe('agent://events');
     expect(subscriptionKey('agent://run/r1')).toBe('agent://run/r1');
+    expect(subscriptionKey('agent://inventory?cursor=run_a')).toBe('agent://inventory');
   });
 });

@@ -3,14 +3,14 @@
 const SCHEME = 'agent://';
 
 export type AgentUri =
-  | { kind: 'status' | 'capabilities' | 'inventory' | 'config-effective' }
+  | { kind: 'status' | 'capabilities' | 'config-effective' }
+  | { kind: 'inventory'; cursor: string | undefined }
   | { kind: 'events'; after: number; level: string | undefined; query: string }
   | { kind: 'run' | 'subagent' | 'session'; id: string };
 
 const SIMPLE: Record<string, AgentUri['kind']> = {
   status: 'status',
   capabilities: 'capabilities',
-  inventory: 'inventory',
   'config/effective': 'config-effective',
 };
 
@@ -28,6 +28,12 @@ export function parseAgentUri(text: string): AgentUri | undefined {
     if (!/^[0-9]+$/.test(afterText)) return undefined;
     return { kind: 'events', after: Number(afterText), level: params.get('level') ?? undefined, query };
   }
+  if (path === 'inventory') {
+    // Listings are paged: `cursor` is the `nextCursor` of the page before.
+    const params = new URLSearchParams(query);
+    if ([...params.keys()].some((k) => k !== 'cursor')) return undefined;
+    return { kind: 'inventory', cursor: params.get('cursor') ?? undefined };
+  }
   if (query !== '') return undefined;
   const simple = SIMPLE[path];
   if (simple !== undefined) return { kind: simple } as AgentUri;
@@ -36,7 +42,9 @@ export function parseAgentUri(text: string): AgentUri | undefined {
   return { kind: match[1] as 'run' | 'subagent' | 'session', id: match[2] as string };
 }
 
-/** The key subscriptions are stored under: every agent://events?… query shares one key. */
+/** The key subscriptions are stored under: every agent://events?… (or inventory page) query shares one key. */
 export function subscriptionKey(canonical: string): string {
-  return canonical.toLowerCase().startsWith(`${SCHEME}events`) ? `${SCHEME}events` : canonical;
+  const lower = canonical.toLowerCase();
+  if (lower.startsWith(`${SCHEME}events`)) return `${SCHEME}events`;
+  return lower.startsWith(`${SCHEME}inventory?`) ? `${SCHEME}inventory` : canonical;
 }

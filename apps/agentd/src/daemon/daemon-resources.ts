@@ -6,9 +6,12 @@ import type { Supervisor } from '../supervisor/index.js';
 import type { OperationSpec } from './operation-spec.js';
 import { RESOURCE_SPECS, type ResourceHost } from './resources.js';
 import type { RunIndex } from './run-index.js';
+import { runSummary } from './run-view.js';
 import type { RunningConfig } from './running-config.js';
-import { statusJson } from './status-json.js';
 import { seesManagement } from './trust.js';
+
+/** Runs per inventory page: with bounded rows, a page stays well under any client's frame limit. */
+const INVENTORY_PAGE_RUNS = 100;
 
 export interface DaemonResourcesParts {
   version: string;
@@ -63,14 +66,25 @@ export class DaemonResources implements ResourceHost {
     };
   }
 
-  async inventoryBody(): Promise<JsonObject> {
+  /**
+   * One page of run summaries (never their output: that is read by handle), oldest first by run
+   * id, which sorts by start time; the cursor is the last run id of the page before.
+   */
+  async inventoryBody(cursor?: string): Promise<JsonObject> {
     const { supervisor, runs } = this.parts;
     const s = supervisor.snapshot();
     const fleet = await runs.fleet();
+    const after = supervisor
+      .list()
+      .filter((r) => cursor === undefined || r.runId > cursor)
+      .sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+    const page = after.slice(0, INVENTORY_PAGE_RUNS);
+    const last = page.at(-1);
     return {
       snapshot: JSON.parse(JSON.stringify(s)) as JsonObject,
       listeners: this.parts.listeners(),
-      subagents: supervisor.list().map(statusJson),
+      subagents: page.map(runSummary),
+      ...(after.length > page.length && last !== undefined ? { nextCursor: last.runId } : {}),
       ...(fleet === undefined ? {} : { fleet }),
     };
   }

@@ -9,6 +9,7 @@ import type { OperationContext, OperationSpec } from './operation-spec.js';
 import { starterOf } from './run-access.js';
 import { attachRun } from './run-attach.js';
 import type { RunIndex } from './run-index.js';
+import { turnView } from './run-view.js';
 import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
 import { statusJson } from './status-json.js';
 
@@ -197,7 +198,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         const reply = await sendHere(host, args.handle as string, () =>
           sup().send(args.handle as string, args.message as string, context.signal, options),
         );
-        return JSON.parse(JSON.stringify(reply));
+        return turnView(reply) as JsonObject;
       },
     },
     {

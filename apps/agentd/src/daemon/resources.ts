@@ -12,7 +12,8 @@ export interface ResourceHost {
   runs(): RunIndex;
   statusBody(): JsonObject;
   capabilitiesBody(peer: Peer): JsonObject;
-  inventoryBody(): Promise<JsonObject>;
+  /** One page of the inventory: `cursor` is the previous page's `nextCursor`. */
+  inventoryBody(cursor?: string): Promise<JsonObject>;
   configEffectiveBody(): JsonObject;
   ring(): EventRing;
 }
@@ -80,7 +81,9 @@ export const RESOURCE_SPECS: readonly ResourceSpec[] = [
     template: false,
     management: true,
     subscribable: true,
-    description: 'Every tracked subagent with its handle, plus listeners and totals (operators only).',
+    description:
+      'Tracked runs as summaries with their handles (never their output), paged by ?cursor=nextCursor, plus listeners and totals (operators only).',
+    queryTemplate: 'agent://inventory{?cursor}',
   },
   {
     name: 'config-effective',
@@ -137,7 +140,7 @@ export async function readResource(host: ResourceHost, text: string, peer: Peer)
     case 'capabilities':
       return host.capabilitiesBody(peer);
     case 'inventory':
-      return host.inventoryBody();
+      return host.inventoryBody(uri.cursor);
     case 'config-effective':
       return host.configEffectiveBody();
     case 'events': {

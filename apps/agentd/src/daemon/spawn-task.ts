@@ -7,6 +7,7 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext } from './operation-spec.js';
+import { turnView } from './run-view.js';
 import { statusJson } from './status-json.js';
 
 /** How long a spawn task (and its result) stays retrievable: the longest turn plus time to collect it. */
@@ -63,6 +64,7 @@ export async function runSpawnTask(
   return { ...statusJson(status), lastReply: jsonOf(last) };
 }
 
+/** The last turn, bounded as every turn answer is (run-view.ts). */
 function jsonOf(value: unknown): JsonObject | null {
-  return JSON.parse(JSON.stringify(value ?? null)) as JsonObject | null;
+  return turnView(value);
 }

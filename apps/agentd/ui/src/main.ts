@@ -33,6 +33,8 @@ interface Session {
   following: { handle: string; stop: AbortController } | undefined;
   /** Runs whose stream failed (e.g. Code Mode's wall time): their lines come by polling. */
   polled: Set<string>;
+  /** Finished runs whose whole status (with output) was read by handle: listings carry summaries only. */
+  detailed: Set<string>;
   stops: (() => void)[];
 }
 
@@ -69,6 +71,14 @@ function render(): void {
   const output = run === undefined ? undefined : outputOf(s, run);
   renderDetail(run, output ?? { lines: [], version: 0 }, run !== undefined && canCancel(s, run.handle), now);
   follow(s, run);
+  if (run !== undefined) loadDetail(s, run);
+}
+
+/** A listed run is a summary: once the shown run has finished, its output is read by handle, once. */
+function loadDetail(s: Session, run: RunView): void {
+  if (!run.terminal || run.output !== undefined || s.detailed.has(run.handle)) return;
+  s.detailed.add(run.handle);
+  refreshRun(s, run.handle).then(render, (error: unknown) => showNotice(problem(error)));
 }
 
 let renderQueued = false;
@@ -161,17 +171,28 @@ function follow(s: Session, run: RunView | undefined): void {
 function remember(s: Session, status: Json): RunView | undefined {
   if (typeof status.handle !== 'string' || typeof status.runId !== 'string') return undefined;
   const run = status as unknown as RunView;
+  // The next listing's summary of a finished run keeps the output read by handle.
+  const known = s.runs.get(run.handle);
+  if (run.output === undefined && known?.output !== undefined && known.terminal) run.output = known.output;
   s.runs.set(run.handle, run);
   return run;
 }
 
 async function refreshRuns(s: Session): Promise<void> {
   if (readsInventory(s)) {
-    const inventory = await s.api.read('agent://inventory');
     const listed = new Set<string>();
-    for (const status of (inventory.subagents ?? []) as Json[]) {
-      const run = remember(s, status);
-      if (run !== undefined) listed.add(run.handle);
+    // The inventory is paged: each page's runs, until it has no next cursor.
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const uri =
+        cursor === undefined ? 'agent://inventory' : `agent://inventory?cursor=${encodeURIComponent(cursor)}`;
+      const inventory = await s.api.read(uri);
+      for (const status of (inventory.subagents ?? []) as Json[]) {
+        const run = remember(s, status);
+        if (run !== undefined) listed.add(run.handle);
+      }
+      if (typeof inventory.nextCursor !== 'string' || inventory.nextCursor === cursor) break;
+      cursor = inventory.nextCursor;
     }
     // Evicted runs leave the inventory; handed ones stay while agentd still knows them.
     for (const handle of s.runs.keys())
@@ -277,6 +298,7 @@ async function start(connection: Connection, handed?: Json, withToken = false): 
     selected: undefined,
     following: undefined,
     polled: new Set(),
+    detailed: new Set(),
     stops: [],
   };
   session = s;

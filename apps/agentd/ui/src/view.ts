@@ -1,4 +1,5 @@
 /** The page's DOM: finds the static skeleton of page.html and renders state into it (text only, never HTML). */
+import { inert } from '../../src/cli/inert-text.js';
 import type { Json } from './connection.js';
 import type { OutputLine } from './output-buffer.js';
 
@@ -143,7 +144,8 @@ export function renderDetail(
       ...output.lines.map((line) => {
         const el = document.createElement('span');
         el.className = line.stream;
-        el.textContent = line.text;
+        // Agent text: bidi and other controls shown, not applied (the CLI's rule, inert-text.ts).
+        el.textContent = inert(line.text);
         return el;
       }),
     );
@@ -155,12 +157,13 @@ export function renderDetail(
     const failed = run.state !== 'succeeded';
     dom.resultTitle.textContent = failed ? `Ended ${run.state}` : 'Result';
     dom.resultText.className = failed ? 'error' : '';
-    const message = run.error?.message ?? run.state;
-    const reason = run.reason === undefined || message.includes(run.reason) ? '' : ` (${run.reason})`;
+    const message = inert(run.error?.message ?? run.state);
+    const reason =
+      run.reason === undefined || message.includes(inert(run.reason)) ? '' : ` (${inert(run.reason)})`;
     // What already streamed above is not repeated; a run that streamed nothing shows its output here.
     const streamed = output.lines.length > 0;
     dom.resultText.textContent = failed
-      ? `${message}${reason}${run.output && !streamed ? `\n\n${run.output}` : ''}`
-      : (run.output ?? '');
+      ? `${message}${reason}${run.output && !streamed ? `\n\n${inert(run.output)}` : ''}`
+      : inert(run.output ?? '');
   }
 }
