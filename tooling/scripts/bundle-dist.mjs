@@ -6,7 +6,7 @@
  * Dependencies stay imports; `.d.ts` files stay as tsc wrote them; the source maps chain back to
  * `src/` through tsc's own maps.
  */
-import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -61,6 +61,16 @@ await build({
   chunkNames: 'chunk-[hash]',
   logLevel: 'warning',
 });
+
+// A chunk that only re-exports another (the facade of a lazily imported module) maps no source:
+// it ships without a map rather than with an empty one.
+for (const file of readdirSync(out)) {
+  if (!file.endsWith('.js.map') || JSON.parse(readFileSync(join(out, file), 'utf8')).sources.length > 0)
+    continue;
+  rmSync(join(out, file));
+  const script = join(out, file.slice(0, -'.map'.length));
+  writeFileSync(script, readFileSync(script, 'utf8').replace(`//# sourceMappingURL=${file}\n`, ''));
+}
 
 // The per-module scripts are now inside the bundles: only the bundles and the declarations ship.
 for (const file of readdirSync(dist)) {
