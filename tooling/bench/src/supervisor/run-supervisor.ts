@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
- * CLI: `node dist/supervisor/run-supervisor.js [--runs 50] [--events 200] [--interval 5] [--json file]`.
+ * CLI: `node dist/supervisor/run-supervisor.js [--runs 50] [--events 200] [--interval 5] [--lead ms] [--reps 3] [--json file]`.
  * The supervisor case: RUNS concurrent runs of a protocol agent each streaming EVENTS progress
  * events; the latency from the agent's write to the MCP caller's notification (p50/p99), and the
  * daemon's CPU and RSS per run, beside the floor (a bare Node process reading the same agents),
  * as ratios in one run. Every run must succeed and every event arrive, or the run fails (exit 1).
+ * The agents start streaming together at a set time (`--lead` ms after the spawns begin), so the
+ * spawning of 50 Node processes is not what is measured; floor and agentd alternate `--reps` times
+ * and the medians are reported, so a shared machine's drift hits both alike.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -14,6 +17,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from '../stats.js';
 import { cpuSeconds, percentile, rssBytes, sampleRss } from './proc-stats.js';
 import { StreamClient } from './stream-client.js';
 
@@ -23,12 +27,18 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '50' },
     events: { type: 'string', default: '200' },
     interval: { type: 'string', default: '5' },
+    lead: { type: 'string' },
+    reps: { type: 'string', default: '3' },
     json: { type: 'string' },
   },
 });
 const RUNS = Number(values.runs);
 const EVENTS = Number(values.events);
 const INTERVAL = Number(values.interval);
+const LEAD = Number(values.lead ?? 1000 + RUNS * 80);
+const REPS = Number(values.reps);
+const instruction = (startAt: number): string => `stream ${EVENTS} ${INTERVAL} ${startAt}`;
+const now = (): number => performance.timeOrigin + performance.now();
 const AGENT = fileURLToPath(new URL('./stream-agent.js', import.meta.url));
 const FLOOR = fileURLToPath(new URL('./stream-floor.js', import.meta.url));
 const AGENTD_CLI = fileURLToPath(new URL('../../../../apps/agentd/dist/cli.js', import.meta.url));
@@ -71,7 +81,7 @@ async function measureFloor(): Promise<Side> {
   const idle = rssBytes(pid);
   const cpuBefore = cpuSeconds(pid);
   const stopSampling = sampleRss(pid);
-  floor.stdin?.write('go\n');
+  floor.stdin?.write(`go ${now() + LEAD}\n`);
   const report = JSON.parse(String((await lines.next()).value)) as { received: number; latencies: number[] };
   const cpu = cpuSeconds(pid) - cpuBefore;
   const peak = stopSampling();
@@ -116,8 +126,9 @@ async function measureAgentd(dir: string): Promise<Side> {
     const cpuBefore = cpuSeconds(pid);
     const stopSampling = sampleRss(pid);
     const latencies: number[] = [];
+    const startAt = now() + LEAD;
     const received = await Promise.all(
-      clients.map((client) => client.stream('stream', `stream ${EVENTS} ${INTERVAL}`, latencies)),
+      clients.map((client) => client.stream('stream', instruction(startAt), latencies)),
     );
     const cpu = cpuSeconds(pid) - cpuBefore;
     const peak = stopSampling();
@@ -136,11 +147,24 @@ async function measureAgentd(dir: string): Promise<Side> {
 const fmt = (n: number, digits = 2): string => n.toFixed(digits);
 const mb = (bytes: number): string => `${fmt(bytes / 1024 / 1024)} MB`;
 
+/** Each figure's median over the repetitions. */
+function medianSide(sides: readonly Side[]): Side {
+  const of = (key: keyof Side) => median(sides.map((side) => side[key]));
+  return {
+    p50Ms: of('p50Ms'),
+    p99Ms: of('p99Ms'),
+    events: of('events'),
+    cpuSeconds: of('cpuSeconds'),
+    rssPerRunBytes: of('rssPerRunBytes'),
+    idleRssBytes: of('idleRssBytes'),
+  };
+}
+
 function render(floor: Side, agentd: Side, load: [number, number]): string {
   const row = (name: string, side: Side) =>
     `| ${name} | ${fmt(side.p50Ms)} | ${fmt(side.p99Ms)} | ${fmt((side.cpuSeconds * 1000) / RUNS, 1)} | ${mb(side.rssPerRunBytes)} | ${mb(side.idleRssBytes)} |`;
   return [
-    `supervisor case: ${RUNS} concurrent runs × ${EVENTS} events every ${INTERVAL} ms (${RUNS * EVENTS} events), Node ${process.version}, ${cpus().length} cores, load ${fmt(load[0])} → ${fmt(load[1])}`,
+    `supervisor case: ${RUNS} concurrent runs × ${EVENTS} events every ${INTERVAL} ms (${RUNS * EVENTS} events), medians of ${REPS} alternating reps, Node ${process.version}, ${cpus().length} cores, load ${fmt(load[0])} → ${fmt(load[1])}`,
     '',
     '| side | p50 ms | p99 ms | CPU ms/run | RSS/run | idle RSS |',
     '|---|---|---|---|---|---|',
@@ -155,10 +179,21 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'agentd-bench-supervisor-'));
   const loadBefore = loadavg()[0] ?? Number.NaN;
   try {
-    const floor = await measureFloor();
-    const agentd = await measureAgentd(dir);
+    const floors: Side[] = [];
+    const agentds: Side[] = [];
+    for (let rep = 1; rep <= REPS; rep += 1) {
+      floors.push(await measureFloor());
+      agentds.push(await measureAgentd(dir));
+      const [f, a] = [floors.at(-1), agentds.at(-1)] as [Side, Side];
+      process.stderr.write(
+        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
+      );
+    }
+    const floor = medianSide(floors);
+    const agentd = medianSide(agentds);
     process.stdout.write(`${render(floor, agentd, [loadBefore, loadavg()[0] ?? Number.NaN])}\n`);
-    if (values.json !== undefined) await writeFile(values.json, JSON.stringify({ floor, agentd }, null, 2));
+    if (values.json !== undefined)
+      await writeFile(values.json, JSON.stringify({ floor, agentd, floors, agentds }, null, 2));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

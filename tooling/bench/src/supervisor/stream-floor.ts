@@ -2,7 +2,7 @@
  * The floor: a bare Node process that spawns the same agents, asks each for its stream and reads
  * their output, recording each event's latency from the agent's write to its arrival here. It
  * waits for `go` on stdin (the driver reads its idle RSS first) and prints its latencies as JSON.
- * Usage: `node dist/supervisor/stream-floor.js RUNS EVENTS INTERVAL_MS`.
+ * Usage: `node dist/supervisor/stream-floor.js RUNS EVENTS INTERVAL_MS`; `go START_AT` on stdin starts it.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,7 +13,7 @@ const AGENT = fileURLToPath(new URL('./stream-agent.js', import.meta.url));
 const now = (): number => performance.timeOrigin + performance.now();
 const [runs, events, interval] = process.argv.slice(2).map(Number) as [number, number, number];
 
-async function streamOne(latencies: number[]): Promise<number> {
+async function streamOne(latencies: number[], startAt: number): Promise<number> {
   const child = spawn(process.execPath, [AGENT], { stdio: ['pipe', 'pipe', 'inherit'] });
   let received = 0;
   const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
@@ -30,7 +30,7 @@ async function streamOne(latencies: number[]): Promise<number> {
     });
   });
   child.stdin.write(
-    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'run', params: { instruction: `stream ${events} ${interval}` } })}\n`,
+    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'run', params: { instruction: `stream ${events} ${interval} ${startAt}` } })}\n`,
   );
   await done;
   child.stdin.end();
@@ -40,8 +40,9 @@ async function streamOne(latencies: number[]): Promise<number> {
 
 const stdin = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');
-await once(stdin, 'line');
+const [go] = (await once(stdin, 'line')) as [string];
+const startAt = Number(go.split(' ')[1]);
 const latencies: number[] = [];
-const received = await Promise.all(Array.from({ length: runs }, () => streamOne(latencies)));
+const received = await Promise.all(Array.from({ length: runs }, () => streamOne(latencies, startAt)));
 process.stdout.write(`${JSON.stringify({ received: received.reduce((a, b) => a + b, 0), latencies })}\n`);
 stdin.close();
