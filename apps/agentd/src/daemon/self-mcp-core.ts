@@ -52,6 +52,7 @@ function metricsFor(parts: SelfMcpCoreParts, selfMcp: () => SelfMcp): AgentdMetr
         : { failedLeaseRenewals: cluster.failedLeaseRenewals, malformedMessages: link.connection.malformed },
   });
   supervisor.on('status', (status) => metrics.observeRun(status));
+  supervisor.on('event', (handle, event) => metrics.observeEvent(handle, event));
   return metrics;
 }
 

@@ -1,6 +1,7 @@
 /**
  * agentd's Prometheus metrics (prom-client): runs by state, run durations, admission queue depth,
- * connections by transport, requests by method and outcome, Code Mode executions and limit hits.
+ * connections by transport, requests by method and outcome, Code Mode executions and limit hits,
+ * and per agent what runs did (run-activity-metrics.ts).
  */
 import type { ExecuteOutcome } from '@agentd/codemode';
 import type { JsonObject, JsonRpcRequest } from '@agentd/rpc-frame';
@@ -8,6 +9,8 @@ import { WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext } from '@agentd/server';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SubagentStatus } from '../supervisor/index.js';
+import type { AgentEvent } from '../supervisor/types.js';
+import { RunActivityMetrics } from './run-activity-metrics.js';
 
 const STATES = ['starting', 'running', 'ready', 'succeeded', 'failed', 'cancelled', 'timed_out'] as const;
 
@@ -69,9 +72,11 @@ export class AgentdMetrics {
   readonly #limitHits: Counter<'limit'>;
   /** Runs already observed as ended: a terminal status is emitted again on later changes. */
   readonly #ended = new Set<string>();
+  readonly #activity: RunActivityMetrics;
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
+    this.#activity = new RunActivityMetrics(this.registry);
     new Gauge({
       name: 'agentd_runs',
       help: 'Tracked subagent runs and warm sessions by current state.',
@@ -162,6 +167,7 @@ export class AgentdMetrics {
 
   /** Every status change of a run; the first terminal one is counted and timed. */
   observeRun(status: SubagentStatus): void {
+    this.#activity.observeRun(status);
     if (!status.terminal || this.#ended.has(status.handle)) {
       if (!status.terminal) this.#ended.delete(status.handle);
       return;
@@ -173,6 +179,11 @@ export class AgentdMetrics {
     const seconds = (Date.parse(status.endedAt ?? '') - Date.parse(status.startedAt)) / 1000;
     if (Number.isFinite(seconds) && seconds >= 0)
       this.#runDuration.observe({ agent: status.agent, state: status.state }, seconds);
+  }
+
+  /** Every run event: tokens, cost, tool calls and permission decisions, per agent. */
+  observeEvent(handle: string, event: AgentEvent): void {
+    this.#activity.observeEvent(handle, event);
   }
 
   observeExecution(outcome: ExecuteOutcome): void {

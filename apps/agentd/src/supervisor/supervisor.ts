@@ -129,10 +129,13 @@ export class Supervisor {
     run.callObserver('onStart', () => observer.onStart?.(run.status()));
     const unobserve = observer.onEvent === undefined ? undefined : run.observe(observer.onEvent);
     const unanswer = observer.onPermission === undefined ? undefined : run.answerWith(observer.onPermission);
-    const endSpan = startRunSpan({ runId: run.runId, agent: run.profile.name }, () =>
+    const telemetry = startRunSpan({ runId: run.runId, agent: run.profile.name }, () =>
       run.start(request.instruction),
     );
-    if (endSpan !== undefined) void run.until((r) => isTerminal(r.state)).then(() => endSpan(run.state));
+    if (telemetry !== undefined) {
+      run.on('event', (_from, event) => telemetry.record(event));
+      void run.until((r) => isTerminal(r.state)).then(() => telemetry.end(run.state));
+    }
     const reached = request.async
       ? (r: Run) => r.state !== 'starting'
       : run.warm

@@ -15,6 +15,7 @@ import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { TelemetrySettings } from '../config/telemetry-config.js';
 import { redactingExporter } from './handle-redaction.js';
+import { registerRunOtelMetrics } from './run-otel-metrics.js';
 import type { TelemetryHandle } from './start-telemetry.js';
 
 export function registerOtelSdk(settings: TelemetrySettings, version: string): TelemetryHandle {
@@ -50,6 +51,7 @@ export function registerOtelSdk(settings: TelemetrySettings, version: string): T
     });
     const provider = new MeterProvider({ resource, readers: [reader] });
     metrics.setGlobalMeterProvider(provider);
+    registerRunOtelMetrics(provider.getMeter('@agentd/agentd'));
     shutdowns.push(() => provider.shutdown());
     flushes.push(() => provider.forceFlush());
   }

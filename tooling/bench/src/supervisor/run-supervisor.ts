@@ -1,0 +1,202 @@
+#!/usr/bin/env node
+/**
+ * CLI: `node dist/supervisor/run-supervisor.js [--runs 50] [--events 200] [--interval 5] [--lead ms] [--reps 3] [--json file]`.
+ * The supervisor case: RUNS concurrent runs of a protocol agent each streaming EVENTS progress
+ * events; the latency from the agent's write to the MCP caller's notification (p50/p99), and the
+ * daemon's CPU and RSS per run, beside the floor (a bare Node process reading the same agents),
+ * as ratios in one run. Every run must succeed and every event arrive, or the run fails (exit 1).
+ * The agents start streaming together at a set time (`--lead` ms after the spawns begin), so the
+ * spawning of 50 Node processes is not what is measured; floor and agentd alternate `--reps` times
+ * and the medians are reported, so a shared machine's drift hits both alike.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { median } from '../stats.js';
+import { cpuSeconds, percentile, rssBytes, sampleRss } from './proc-stats.js';
+import { StreamClient } from './stream-client.js';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    runs: { type: 'string', default: '50' },
+    events: { type: 'string', default: '200' },
+    interval: { type: 'string', default: '5' },
+    lead: { type: 'string' },
+    reps: { type: 'string', default: '3' },
+    json: { type: 'string' },
+  },
+});
+const RUNS = Number(values.runs);
+const EVENTS = Number(values.events);
+const INTERVAL = Number(values.interval);
+const LEAD = Number(values.lead ?? 1000 + RUNS * 80);
+const REPS = Number(values.reps);
+const instruction = (startAt: number): string => `stream ${EVENTS} ${INTERVAL} ${startAt}`;
+const now = (): number => performance.timeOrigin + performance.now();
+const AGENT = fileURLToPath(new URL('./stream-agent.js', import.meta.url));
+const FLOOR = fileURLToPath(new URL('./stream-floor.js', import.meta.url));
+const AGENTD_CLI = fileURLToPath(new URL('../../../../apps/agentd/dist/cli.js', import.meta.url));
+
+interface Side {
+  p50Ms: number;
+  p99Ms: number;
+  events: number;
+  cpuSeconds: number;
+  /** Peak RSS while streaming minus the idle RSS before, per run. */
+  rssPerRunBytes: number;
+  idleRssBytes: number;
+}
+
+function summarise(latencies: number[], cpu: number, idle: number, peak: number): Side {
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    events: sorted.length,
+    cpuSeconds: cpu,
+    rssPerRunBytes: (peak - idle) / RUNS,
+    idleRssBytes: idle,
+  };
+}
+
+function expectAll(what: string, received: number): void {
+  if (received !== RUNS * EVENTS) throw new Error(`${what}: ${received} of ${RUNS * EVENTS} events arrived`);
+}
+
+async function measureFloor(): Promise<Side> {
+  const floor = spawn(process.execPath, [FLOOR, String(RUNS), String(EVENTS), String(INTERVAL)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: floor.stdout as NonNullable<ChildProcess['stdout']> })[
+    Symbol.asyncIterator
+  ]();
+  await lines.next(); // ready
+  const pid = floor.pid as number;
+  const idle = rssBytes(pid);
+  const cpuBefore = cpuSeconds(pid);
+  const stopSampling = sampleRss(pid);
+  floor.stdin?.write(`go ${now() + LEAD}\n`);
+  const report = JSON.parse(String((await lines.next()).value)) as { received: number; latencies: number[] };
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  const peak = stopSampling();
+  await once(floor, 'exit');
+  expectAll('floor', report.received);
+  return summarise(report.latencies, cpu, idle, peak);
+}
+
+async function startAgentd(dir: string): Promise<{ proc: ChildProcess; socket: string }> {
+  const config = join(dir, 'agentd.json');
+  const socket = join(dir, 'agentd.sock');
+  await writeFile(
+    config,
+    JSON.stringify({
+      exposure: 'classic',
+      limits: { maxConcurrentRuns: RUNS + 8 },
+      agents: { stream: { mode: 'protocol', command: process.execPath, args: [AGENT] } },
+    }),
+  );
+  const proc = spawn(process.execPath, [AGENTD_CLI, '--config', config, '--serve', `unix:${socket}`], {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_RUNTIME_DIR: dir },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let text = '';
+  proc.stdout?.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout?.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.includes('listening on:') && text.includes(socket)) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`agentd exited (${code}) before listening`)));
+  });
+  return { proc, socket };
+}
+
+async function measureAgentd(dir: string): Promise<Side> {
+  const { proc, socket } = await startAgentd(dir);
+  try {
+    const clients = await Promise.all(Array.from({ length: RUNS }, () => StreamClient.connect(socket)));
+    const pid = proc.pid as number;
+    const idle = rssBytes(pid);
+    const cpuBefore = cpuSeconds(pid);
+    const stopSampling = sampleRss(pid);
+    const latencies: number[] = [];
+    const startAt = now() + LEAD;
+    const received = await Promise.all(
+      clients.map((client) => client.stream('stream', instruction(startAt), latencies)),
+    );
+    const cpu = cpuSeconds(pid) - cpuBefore;
+    const peak = stopSampling();
+    for (const client of clients) client.close();
+    expectAll(
+      'agentd',
+      received.reduce((a, b) => a + b, 0),
+    );
+    return summarise(latencies, cpu, idle, peak);
+  } finally {
+    proc.kill('SIGTERM');
+    await once(proc, 'exit');
+  }
+}
+
+const fmt = (n: number, digits = 2): string => n.toFixed(digits);
+const mb = (bytes: number): string => `${fmt(bytes / 1024 / 1024)} MB`;
+
+/** Each figure's median over the repetitions. */
+function medianSide(sides: readonly Side[]): Side {
+  const of = (key: keyof Side) => median(sides.map((side) => side[key]));
+  return {
+    p50Ms: of('p50Ms'),
+    p99Ms: of('p99Ms'),
+    events: of('events'),
+    cpuSeconds: of('cpuSeconds'),
+    rssPerRunBytes: of('rssPerRunBytes'),
+    idleRssBytes: of('idleRssBytes'),
+  };
+}
+
+function render(floor: Side, agentd: Side, load: [number, number]): string {
+  const row = (name: string, side: Side) =>
+    `| ${name} | ${fmt(side.p50Ms)} | ${fmt(side.p99Ms)} | ${fmt((side.cpuSeconds * 1000) / RUNS, 1)} | ${mb(side.rssPerRunBytes)} | ${mb(side.idleRssBytes)} |`;
+  return [
+    `supervisor case: ${RUNS} concurrent runs × ${EVENTS} events every ${INTERVAL} ms (${RUNS * EVENTS} events), medians of ${REPS} alternating reps, Node ${process.version}, ${cpus().length} cores, load ${fmt(load[0])} → ${fmt(load[1])}`,
+    '',
+    '| side | p50 ms | p99 ms | CPU ms/run | RSS/run | idle RSS |',
+    '|---|---|---|---|---|---|',
+    row('floor (bare Node reader)', floor),
+    row('agentd (agent → daemon → MCP caller)', agentd),
+    '',
+    `ratios agentd/floor: p50 ${fmt(agentd.p50Ms / floor.p50Ms)}x (goal ≤ 2x), p99 ${fmt(agentd.p99Ms / floor.p99Ms)}x, CPU ${fmt(agentd.cpuSeconds / floor.cpuSeconds)}x; agentd RSS per streaming run ${mb(agentd.rssPerRunBytes)} (goal < 2 MB)`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentd-bench-supervisor-'));
+  const loadBefore = loadavg()[0] ?? Number.NaN;
+  try {
+    const floors: Side[] = [];
+    const agentds: Side[] = [];
+    for (let rep = 1; rep <= REPS; rep += 1) {
+      floors.push(await measureFloor());
+      agentds.push(await measureAgentd(dir));
+      const [f, a] = [floors.at(-1), agentds.at(-1)] as [Side, Side];
+      process.stderr.write(
+        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
+      );
+    }
+    const floor = medianSide(floors);
+    const agentd = medianSide(agentds);
+    process.stdout.write(`${render(floor, agentd, [loadBefore, loadavg()[0] ?? Number.NaN])}\n`);
+    if (values.json !== undefined)
+      await writeFile(values.json, JSON.stringify({ floor, agentd, floors, agentds }, null, 2));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
