@@ -8,7 +8,11 @@ import { type AgentdApi, agentdApi, type Exposure, runOfToolResult } from './age
 import { type Connection, type Json, PageError } from './connection.js';
 import { connectHost } from './host-connection.js';
 import { httpConnection } from './http-connection.js';
+import { EventLog } from './event-log.js';
 import { OutputBuffer, type OutputLine } from './output-buffer.js';
+import { entriesOf, entryOf, notifiedEntry, type RunEventEntry } from './run-events.js';
+import { renderRunEvents } from './run-events-view.js';
+import { runModel } from './run-model.js';
 import { dom, type RunView, renderDaemon, renderDetail, renderRuns, showNotice } from './view.js';
 
 const TOKEN_KEY = 'agentd.token';
@@ -28,6 +32,10 @@ interface Session {
   runs: Map<string, RunView>;
   handed: Set<string>;
   outputs: Map<string, OutputBuffer>;
+  /** Each run's events (run-events.ts): from status reads and the followed run's stream. */
+  events: Map<string, EventLog>;
+  /** Permission requests answered from this page, while the answer is on its way. */
+  answering: Set<string>;
   selected: string | undefined;
   /** The `subagent.attach` call streaming the selected run's lines, while there is one. */
   following: { handle: string; stop: AbortController } | undefined;
@@ -47,6 +55,9 @@ const sees = (s: Session, kind: string, id: string) =>
 const isOperator = (s: Session) => sees(s, 'command', 'cancel');
 const readsInventory = (s: Session) =>
   ((s.capabilities.resources ?? []) as { uri: string }[]).some((r) => r.uri === 'agent://inventory');
+/** Operators answer any run's prompts; others the runs they were handed (the daemon decides either way). */
+const canApprove = (s: Session, handle: string) =>
+  sees(s, 'command', 'subagent.approve') && (isOperator(s) || s.handed.has(handle));
 const canCancel = (s: Session, handle: string) =>
   isOperator(s) || (s.handed.has(handle) && sees(s, 'command', 'subagent.cancel'));
 /** Streaming needs a connection that passes request notifications (not a host's bridge) and attach offered to this peer. */
@@ -70,6 +81,12 @@ function render(): void {
   const run = s.selected === undefined ? undefined : s.runs.get(s.selected);
   const output = run === undefined ? undefined : outputOf(s, run);
   renderDetail(run, output ?? { lines: [], version: 0 }, run !== undefined && canCancel(s, run.handle), now);
+  if (run !== undefined) {
+    const model = runModel(run as unknown as Json, eventsOf(s, run.handle).entries);
+    renderRunEvents(dom.events, model, { canApprove: canApprove(s, run.handle), answering: s.answering });
+    // A run told through its events (acp, claude) may have no output lines at all: no empty pane then.
+    dom.output.hidden = (output?.lines.length ?? 0) === 0 && !dom.events.hidden;
+  }
   follow(s, run);
   if (run !== undefined) loadDetail(s, run);
 }
@@ -99,6 +116,27 @@ function bufferOf(s: Session, handle: string): OutputBuffer {
     s.outputs.set(handle, buffer);
   }
   return buffer;
+}
+
+function eventsOf(s: Session, handle: string): EventLog {
+  let log = s.events.get(handle);
+  if (log === undefined) {
+    log = new EventLog();
+    s.events.set(handle, log);
+  }
+  return log;
+}
+
+/**
+ * A streamed run event goes to the run's log. A permission request or decision also changes the
+ * run's pending prompts, which only its status lists: that is read then.
+ */
+function onRunEvent(s: Session, handle: string, entry: RunEventEntry): void {
+  eventsOf(s, handle).push(entry);
+  const type = entry.event.type;
+  if (type === 'permission_request' || type === 'permission_decision')
+    refreshRun(s, handle).then(renderSoon, (error: unknown) => failed(s, error));
+  renderSoon();
 }
 
 function outputOf(s: Session, run: RunView): OutputBuffer {
@@ -143,6 +181,9 @@ function follow(s: Session, run: RunView | undefined): void {
       {
         signal: stop.signal,
         onNotification(notification) {
+          if (stop.signal.aborted) return;
+          const entry = notifiedEntry(notification);
+          if (entry !== undefined) return onRunEvent(s, wanted.handle, entry);
           const line = lineOf(notification);
           if (line === undefined || stop.signal.aborted) return;
           buffer.push(line);
@@ -175,6 +216,9 @@ function remember(s: Session, status: Json): RunView | undefined {
   const known = s.runs.get(run.handle);
   if (run.output === undefined && known?.output !== undefined && known.terminal) run.output = known.output;
   s.runs.set(run.handle, run);
+  // Daemons before the event model send no `events`: the log then keeps what the page learnt itself.
+  const entries = entriesOf(status);
+  if (entries !== undefined) eventsOf(s, run.handle).adopt(entries);
   return run;
 }
 
@@ -295,6 +339,8 @@ async function start(connection: Connection, handed?: Json, withToken = false): 
     runs: new Map(),
     handed: new Set(),
     outputs: new Map(),
+    events: new Map(),
+    answering: new Set(),
     selected: undefined,
     following: undefined,
     polled: new Set(),
@@ -364,6 +410,37 @@ function adopt(s: Session, status: Json): void {
   select(s, run.handle);
 }
 
+/**
+ * Answers a permission request with `subagent.approve`: the option the button stands for, or a
+ * plain deny. The decision shows at once (the daemon's own event replaces it on the next read);
+ * a request someone else answered first is said so, and the prompt goes with the next read.
+ */
+function answer(s: Session, handle: string, button: DOMStringMap): void {
+  const requestId = button.requestId;
+  if (requestId === undefined || s.answering.has(requestId)) return;
+  const args: Json = { handle, requestId };
+  if (button.optionId !== undefined) args.optionId = button.optionId;
+  else args.decision = 'deny';
+  s.answering.add(requestId);
+  render();
+  s.api
+    .op('command', 'subagent.approve', args)
+    .then((answered) => {
+      const log = eventsOf(s, handle);
+      const known = log.entries.some(
+        (e) => e.event.type === 'permission_decision' && e.event.requestId === requestId,
+      );
+      const entry = known ? undefined : entryOf({ type: 'permission_decision', ...answered });
+      if (entry !== undefined) log.push(entry);
+      showNotice(undefined);
+    })
+    .catch((error) => showNotice(`answer failed: ${problem(error)}`))
+    .finally(() => {
+      s.answering.delete(requestId);
+      refreshRun(s, handle).then(render, (error: unknown) => failed(s, error));
+    });
+}
+
 function wire(): void {
   dom.runs.addEventListener('click', (event) => {
     const li = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-run-handle]');
@@ -378,6 +455,13 @@ function wire(): void {
       event.preventDefault();
       next.focus();
     }
+  });
+  dom.events.addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-action="approve"]');
+    const s = session;
+    const handle = s?.selected;
+    if (button === null || s === undefined || handle === undefined) return;
+    answer(s, handle, button.dataset);
   });
   dom.cancel.addEventListener('click', () => {
     const s = session;
