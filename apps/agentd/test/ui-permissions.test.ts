@@ -99,7 +99,9 @@ describe.runIf(browsers.run)('permission prompts on the /ui/ dashboard in Chromi
     await screenshot(page, 'permissions-pending');
     await prompt.locator('button[data-action="approve"][data-answer="approve"]').click();
     await page
-      .locator(`#run-events .decision[data-request-id="${requestId}"]`, { hasText: 'allowed once by operator' })
+      .locator(`#run-events .decision[data-request-id="${requestId}"]`, {
+        hasText: 'allowed once by operator',
+      })
       .waitFor(WAIT);
     const row = page.locator('#run-events details.tool[data-status="completed"]');
     await row.waitFor(WAIT);

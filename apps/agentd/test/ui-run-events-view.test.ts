@@ -7,7 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, browserTests, CHROMIUM_MISSING_IN_CI, launchChromium, scriptPage } from '@agentd/test-support';
+import {
+  type Browser,
+  browserTests,
+  CHROMIUM_MISSING_IN_CI,
+  launchChromium,
+  scriptPage,
+} from '@agentd/test-support';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/screenshot.js';
@@ -34,6 +40,18 @@ window.draw = (status, options) =>
 const HOSTILE = '<img src=x onerror="window.pwned=1">\u202Egnp.exe\u202C \u001b]0;title\u0007';
 const SHOWN = '<img src=x onerror="window.pwned=1"><U+202E>gnp.exe<U+202C> ^[]0;title^G';
 
+/** The control and bidi characters left raw in `text` (tab and newline are text). */
+const rawControls = (text: string) =>
+  [...text].filter((c) => {
+    const n = c.codePointAt(0) as number;
+    return (
+      (n < 0x20 && n !== 0x09 && n !== 0x0a) ||
+      (n >= 0x7f && n <= 0x9f) ||
+      (n >= 0x202a && n <= 0x202e) ||
+      (n >= 0x2066 && n <= 0x2069)
+    );
+  });
+
 const at = '2026-01-01T00:00:00.000Z';
 const call = (status: string, extra: object = {}) => ({
   id: 'call-1',
@@ -55,11 +73,23 @@ const request = {
 };
 const EVENTS = [
   { type: 'thought', text: `pondering ${HOSTILE}` },
-  { type: 'plan', entries: [{ content: 'read', status: 'completed' }, { content: 'write', status: 'in_progress' }, { content: 'test', status: 'pending' }] },
+  {
+    type: 'plan',
+    entries: [
+      { content: 'read', status: 'completed' },
+      { content: 'write', status: 'in_progress' },
+      { content: 'test', status: 'pending' },
+    ],
+  },
   { type: 'message', text: 'I will ' },
   { type: 'message', text: `write ${HOSTILE}` },
   { type: 'tool_call', toolCall: call('pending') },
-  { type: 'diff', path: '/w/a.txt', oldText: 'one\ntwo\nthree\n', newText: `one\n2 ${HOSTILE}\nthree\nfour\n` },
+  {
+    type: 'diff',
+    path: '/w/a.txt',
+    oldText: 'one\ntwo\nthree\n',
+    newText: `one\n2 ${HOSTILE}\nthree\nfour\n`,
+  },
   { type: 'permission_request', request },
 ].map((e, seq) => ({ seq, at, ...e }));
 const STATUS = {
@@ -75,7 +105,7 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
   let browser: Browser;
   let page: Page;
   const draw = (status: unknown, options: { canApprove: boolean; answering?: string[] }) =>
-    page.evaluate(([s, o]) => (window as unknown as { draw: (...a: unknown[]) => boolean }).draw(s, o), [
+    page.evaluate(([s, o]) => (globalThis as unknown as { draw: (...a: unknown[]) => boolean }).draw(s, o), [
       status,
       options,
     ] as const);
@@ -96,15 +126,15 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
     expect(await draw(STATUS, { canApprove: true })).toBe(true);
     const row = page.locator('details.tool[data-tool-call-id="call-1"]');
     expect(await row.getAttribute('data-status')).toBe('pending');
-    expect(await row.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await row.evaluate('(d) => d.open')).toBe(false);
     expect(await row.locator('summary .status').textContent()).toBe('pending');
     expect(await row.locator('summary .kind').textContent()).toBe('edit');
     await row.locator('summary').click();
     expect(await row.locator('.facts').textContent()).toContain('/w/a.txt');
     await row.locator('summary').click();
-    expect(await row.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await row.evaluate('(d) => d.open')).toBe(false);
     const plan = page.locator('.plan .checklist li');
-    expect(await plan.evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.status))).toEqual([
+    expect(await plan.evaluateAll('(items) => items.map((i) => i.dataset.status)')).toEqual([
       'completed',
       'in_progress',
       'pending',
@@ -118,13 +148,15 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
       'add|+ four',
     ]);
     const colour = (cls: string) =>
-      page.locator(`figure.diff span.${cls}`).first().evaluate((s) => getComputedStyle(s).color);
+      page.locator(`figure.diff span.${cls}`).first().evaluate('(s) => getComputedStyle(s).color');
     expect(new Set([await colour('add'), await colour('del'), await colour('ctx')]).size).toBe(3);
-    expect(await page.locator('[data-run-usage]').textContent()).toBe('usage: 1,200 in · 34 out · 5 cached · $0.2500');
+    expect(await page.locator('[data-run-usage]').textContent()).toBe(
+      'usage: 1,200 in · 34 out · 5 cached · $0.2500',
+    );
     expect(await page.locator('.timeline .message').textContent()).toBe(`I will write ${SHOWN}`);
     // A thought is dimmed and folded.
     const thought = page.locator('details.thought');
-    expect(await thought.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await thought.evaluate('(d) => d.open')).toBe(false);
     await screenshot(page, 'run-events-view');
   }, 60_000);
 
@@ -133,33 +165,33 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     expect(await page.locator('details.tool summary .title').textContent()).toBe(`Write ${SHOWN}`);
     const text = (await page.locator('#root').textContent()) ?? '';
-    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(rawControls(text)).toEqual([]);
     expect(text).toContain('<U+202E>');
   }, 60_000);
 
   it('offers Approve, Always and Deny for a pending prompt, only to a peer that may answer', async () => {
     const buttons = page.locator('.prompt[data-request-id="req-1"] button[data-action="approve"]');
     expect(
-      await buttons.evaluateAll((bs) =>
-        bs.map((b) => `${b.textContent}:${(b as HTMLElement).dataset.optionId ?? (b as HTMLElement).dataset.decision}`),
+      await buttons.evaluateAll(
+        "(bs) => bs.map((b) => b.textContent + ':' + (b.dataset.optionId ?? b.dataset.decision))",
       ),
     ).toEqual(['Approve:allow', 'Always:always', 'Deny:reject']);
     await draw(STATUS, { canApprove: true, answering: ['req-1'] });
-    expect(await buttons.evaluateAll((bs) => bs.every((b) => (b as HTMLButtonElement).disabled))).toBe(true);
+    expect(await buttons.evaluateAll('(bs) => bs.every((b) => b.disabled)')).toBe(true);
     await draw(STATUS, { canApprove: false });
     expect(await page.locator('.prompt[data-request-id="req-1"]').count()).toBe(1);
     expect(await buttons.count()).toBe(0);
     // An agent that offers no reject option still gets a plain deny.
     await draw({ ...STATUS, pendingPermissions: [{ ...request, options: [] }] }, { canApprove: true });
-    expect(await buttons.evaluateAll((bs) => bs.map((b) => `${b.textContent}:${(b as HTMLElement).dataset.decision}`))).toEqual([
-      'Deny:deny',
-    ]);
+    expect(
+      await buttons.evaluateAll("(bs) => bs.map((b) => b.textContent + ':' + b.dataset.decision)"),
+    ).toEqual(['Deny:deny']);
   }, 60_000);
 
   it('shows the decision and the completed row once they come; an opened row stays open; same input draws nothing', async () => {
     await draw(STATUS, { canApprove: true });
     await page.locator('details.tool summary').click();
-    expect(await page.locator('details.tool').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await page.locator('details.tool').evaluate('(d) => d.open')).toBe(true);
     const after = {
       ...STATUS,
       pendingPermissions: undefined,
@@ -184,7 +216,7 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
     const row = page.locator('details.tool[data-tool-call-id="call-1"]');
     expect(await page.locator('details.tool').count()).toBe(1);
     expect(await row.getAttribute('data-status')).toBe('completed');
-    expect(await row.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await row.evaluate('(d) => d.open')).toBe(true);
     expect(await row.locator('.facts').textContent()).toContain('written');
     expect(await page.locator('.timeline .turn').textContent()).toBe('turn 1 ended (end_turn)');
     expect(await draw(after, { canApprove: true })).toBe(false);
@@ -193,7 +225,7 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
 
   it('draws nothing (and hides itself) for a status without events', async () => {
     expect(await draw({ handle: 'h', runId: 'r', mode: 'plain' }, { canApprove: true })).toBe(true);
-    expect(await page.locator('#root').evaluate((r) => (r as HTMLElement).hidden)).toBe(true);
+    expect(await page.locator('#root').evaluate('(r) => r.hidden')).toBe(true);
   }, 60_000);
 });
 

@@ -58,7 +58,10 @@ describe('wire events', () => {
     expect(entriesOf({})).toBeUndefined();
     const notified = notifiedEntry({
       method: 'notifications/message',
-      params: { level: 'info', data: { event: 'run_event', runId: 'r1', run: { type: 'thought', text: 'x' } } },
+      params: {
+        level: 'info',
+        data: { event: 'run_event', runId: 'r1', run: { type: 'thought', text: 'x' } },
+      },
     });
     expect(notified).toEqual({ event: { type: 'thought', text: 'x' } });
     expect(notifiedEntry({ method: 'notifications/message', params: { data: 'a line' } })).toBeUndefined();
@@ -68,10 +71,14 @@ describe('wire events', () => {
 describe('EventLog', () => {
   it('takes a snapshot, keeps later streamed events, and ignores repeats', () => {
     const log = new EventLog();
-    const [a, b, c] = entries({ type: 'thought', text: 'a' }, { type: 'thought', text: 'b' }, {
-      type: 'thought',
-      text: 'c',
-    }) as [RunEventEntry, RunEventEntry, RunEventEntry];
+    const [a, b, c] = entries(
+      { type: 'thought', text: 'a' },
+      { type: 'thought', text: 'b' },
+      {
+        type: 'thought',
+        text: 'c',
+      },
+    ) as [RunEventEntry, RunEventEntry, RunEventEntry];
     expect(log.push(c)).toBe(true);
     expect(log.push(c)).toBe(false);
     expect(log.adopt([a, b])).toBe(true);
@@ -82,7 +89,11 @@ describe('EventLog', () => {
   it('replaces what it learnt without a seq with the next snapshot, and stays bounded', () => {
     const log = new EventLog(2);
     log.push({ event: { type: 'thought', text: 'local' } });
-    const snap = entries({ type: 'thought', text: 'x' }, { type: 'thought', text: 'y' }, { type: 'thought', text: 'z' });
+    const snap = entries(
+      { type: 'thought', text: 'x' },
+      { type: 'thought', text: 'y' },
+      { type: 'thought', text: 'z' },
+    );
     log.adopt(snap);
     expect(log.entries.map((e) => (e.event.type === 'thought' ? e.event.text : ''))).toEqual(['y', 'z']);
   });
@@ -144,7 +155,11 @@ describe('runModel', () => {
   it('starts a new row for a tool call id reused in a later turn', () => {
     const model = runModel(
       acp,
-      entries(tool('call-1', 'completed'), { type: 'turn_end', turn: 1, stopReason: 'end_turn' }, tool('call-1', 'pending')),
+      entries(
+        tool('call-1', 'completed'),
+        { type: 'turn_end', turn: 1, stopReason: 'end_turn' },
+        tool('call-1', 'pending'),
+      ),
     );
     expect(model.blocks.map((b) => (b.kind === 'tool' ? b.call.status : b.kind))).toEqual([
       'completed',
@@ -162,7 +177,13 @@ describe('runModel', () => {
     const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 2, cacheWriteTokens: 0 };
     const events = entries(
       { type: 'plan', entries: [{ content: 'one', status: 'in_progress' }] },
-      { type: 'plan', entries: [{ content: 'one', status: 'completed' }, { content: 'two', status: 'pending' }] },
+      {
+        type: 'plan',
+        entries: [
+          { content: 'one', status: 'completed' },
+          { content: 'two', status: 'pending' },
+        ],
+      },
       { type: 'usage', usage },
     );
     const model = runModel(acp, events);
@@ -171,18 +192,31 @@ describe('runModel', () => {
       { content: 'two', status: 'pending' },
     ]);
     expect(model.usage).toEqual(usage);
-    expect(runModel({ ...acp, usage: { ...usage, inputTokens: 99, costUsd: 0.25 } }, events).usage).toMatchObject({
+    expect(
+      runModel({ ...acp, usage: { ...usage, inputTokens: 99, costUsd: 0.25 } }, events).usage,
+    ).toMatchObject({
       inputTokens: 99,
       costUsd: 0.25,
     });
-    expect(usageWords({ ...usage, inputTokens: 1234, costUsd: 0.25 })).toBe('1,234 in · 5 out · 2 cached · $0.2500');
+    expect(usageWords({ ...usage, inputTokens: 1234, costUsd: 0.25 })).toBe(
+      '1,234 in · 5 out · 2 cached · $0.2500',
+    );
   });
 
   it('offers the pending prompts with their options, until a decision for one is known', () => {
-    const status = { ...acp, pendingPermissions: [{ ...request('p1'), since: 'now' }, request('p2', 'call-2')] };
+    const status = {
+      ...acp,
+      pendingPermissions: [{ ...request('p1'), since: 'now' }, request('p2', 'call-2')],
+    };
     const asked = runModel(status, entries({ type: 'permission_request', request: request('p1') }));
     expect(asked.prompts).toEqual([
-      expect.objectContaining({ requestId: 'p1', approve: 'allow', always: 'always', deny: 'reject', since: 'now' }),
+      expect.objectContaining({
+        requestId: 'p1',
+        approve: 'allow',
+        always: 'always',
+        deny: 'reject',
+        since: 'now',
+      }),
       expect.objectContaining({ requestId: 'p2' }),
     ]);
     const decided = runModel(
@@ -197,7 +231,11 @@ describe('runModel', () => {
       ),
     );
     expect(decided.prompts.map((p) => p.requestId)).toEqual(['p2']);
-    expect(decided.blocks.at(-1)).toMatchObject({ kind: 'decided', title: 'Write call-1.txt', words: 'allowed once by operator' });
+    expect(decided.blocks.at(-1)).toMatchObject({
+      kind: 'decided',
+      title: 'Write call-1.txt',
+      words: 'allowed once by operator',
+    });
     // Without any reject option the deny button falls back to a plain deny.
     const bare = runModel({ pendingPermissions: [{ ...request('p3'), options: [] }] }, []);
     expect(bare.prompts[0]).toEqual({ requestId: 'p3', toolCall: expect.any(Object) });

@@ -56,7 +56,6 @@ export class EventLog {
   }
 
   #bound(): void {
-    if (this.#entries.length > this.maxEvents)
-      this.#entries.splice(0, this.#entries.length - this.maxEvents);
+    if (this.#entries.length > this.maxEvents) this.#entries.splice(0, this.#entries.length - this.maxEvents);
   }
 }

@@ -22,7 +22,11 @@ export function lineDiff(oldText: string | undefined, newText: string): DiffLine
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
     tail++;
   const keep = (lines: string[]): DiffLine[] => lines.map((text) => ({ op: ' ', text }));
   const middle = middleDiff(a.slice(head, a.length - tail), b.slice(head, b.length - tail));

@@ -6,9 +6,9 @@
  */
 import { type AgentdApi, agentdApi, type Exposure, runOfToolResult } from './agentd-api.js';
 import { type Connection, type Json, PageError } from './connection.js';
+import { EventLog } from './event-log.js';
 import { connectHost } from './host-connection.js';
 import { httpConnection } from './http-connection.js';
-import { EventLog } from './event-log.js';
 import { OutputBuffer, type OutputLine } from './output-buffer.js';
 import { entriesOf, entryOf, notifiedEntry, type RunEventEntry } from './run-events.js';
 import { renderRunEvents } from './run-events-view.js';

@@ -6,9 +6,9 @@
  * reader opened stay open across redraws; nothing is redrawn when nothing changed.
  */
 import { inert } from '../../src/cli/inert-text.js';
+import type { PlanEntry, ToolCallView } from './run-events.js';
 import type { Block, Prompt, RunModel } from './run-model.js';
 import { usageWords } from './run-model.js';
-import type { PlanEntry, ToolCallView } from './run-events.js';
 
 export interface EventsViewOptions {
   /** Whether this peer may answer prompts (buttons shown). */
@@ -51,7 +51,7 @@ export function renderRunEvents(root: HTMLElement, model: RunModel, options: Eve
     const list = el('ol', 'timeline');
     list.setAttribute('aria-label', 'Run events');
     for (const block of model.blocks) {
-      const item = el('li');
+      const item = el('li', 'timeline-item');
       item.append(blockOf(block, open));
       list.append(item);
     }
@@ -181,7 +181,11 @@ function diffOf(block: Extract<Block, { kind: 'diff' }>): HTMLElement {
   figure.append(el('figcaption', undefined, block.path));
   const pre = el('pre');
   for (const line of block.lines) {
-    const row = el('span', line.op === '+' ? 'add' : line.op === '-' ? 'del' : 'ctx', `${line.op} ${line.text}`);
+    const row = el(
+      'span',
+      line.op === '+' ? 'add' : line.op === '-' ? 'del' : 'ctx',
+      `${line.op} ${line.text}`,
+    );
     pre.append(row);
   }
   figure.append(pre);

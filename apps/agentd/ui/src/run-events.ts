@@ -81,7 +81,7 @@ const TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const
 const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 const OPTION_KINDS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
 
-export function toolCallOf(v: unknown): ToolCallView | undefined {
+function toolCallOf(v: unknown): ToolCallView | undefined {
   if (!isObj(v)) return undefined;
   const id = str(v.id) ?? str(v.toolCallId);
   if (id === undefined) return undefined;
@@ -172,7 +172,9 @@ export function runEventOf(v: unknown): RunEvent | undefined {
       const newText = str(v.newText);
       if (path === undefined || newText === undefined) return undefined;
       const oldText = str(v.oldText);
-      return oldText === undefined ? { type: 'diff', path, newText } : { type: 'diff', path, oldText, newText };
+      return oldText === undefined
+        ? { type: 'diff', path, newText }
+        : { type: 'diff', path, oldText, newText };
     }
     case 'permission_request': {
       const pending = pendingOf(v.request);

@@ -57,7 +57,8 @@ const KIND_WORDS: Record<OptionKind, string> = {
 
 /** How a decision reads: `allowed once by operator`, `denied by timeout`, `cancelled`. */
 export function decisionWords(decision: PermissionDecision): string {
-  if (decision.outcome === 'cancelled') return decision.by === 'cancelled' ? 'cancelled' : `cancelled by ${decision.by}`;
+  if (decision.outcome === 'cancelled')
+    return decision.by === 'cancelled' ? 'cancelled' : `cancelled by ${decision.by}`;
   if (decision.by === 'timeout') return `${KIND_WORDS[decision.kind]} (timed out)`;
   return `${KIND_WORDS[decision.kind]} by ${decision.by}`;
 }
