@@ -40,6 +40,11 @@ window.draw = (status, options) =>
 const HOSTILE = '<img src=x onerror="window.pwned=1">\u202Egnp.exe\u202C \u001b]0;title\u0007';
 const SHOWN = '<img src=x onerror="window.pwned=1"><U+202E>gnp.exe<U+202C> ^[]0;title^G';
 
+/** What the assertions read of page elements (this file's types have no DOM). */
+type Data = { textContent: string | null; dataset: Record<string, string | undefined> };
+type Styles = { getComputedStyle(el: unknown): { color: string } };
+const isOpen = (d: unknown) => (d as { open: boolean }).open;
+
 /** The control and bidi characters left raw in `text` (tab and newline are text). */
 const rawControls = (text: string) =>
   [...text].filter((c) => {
@@ -126,19 +131,17 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
     expect(await draw(STATUS, { canApprove: true })).toBe(true);
     const row = page.locator('details.tool[data-tool-call-id="call-1"]');
     expect(await row.getAttribute('data-status')).toBe('pending');
-    expect(await row.evaluate('(d) => d.open')).toBe(false);
+    expect(await row.evaluate(isOpen)).toBe(false);
     expect(await row.locator('summary .status').textContent()).toBe('pending');
     expect(await row.locator('summary .kind').textContent()).toBe('edit');
     await row.locator('summary').click();
     expect(await row.locator('.facts').textContent()).toContain('/w/a.txt');
     await row.locator('summary').click();
-    expect(await row.evaluate('(d) => d.open')).toBe(false);
+    expect(await row.evaluate(isOpen)).toBe(false);
     const plan = page.locator('.plan .checklist li');
-    expect(await plan.evaluateAll('(items) => items.map((i) => i.dataset.status)')).toEqual([
-      'completed',
-      'in_progress',
-      'pending',
-    ]);
+    expect(
+      await plan.evaluateAll((items: unknown[]) => items.map((i) => (i as Data).dataset.status)),
+    ).toEqual(['completed', 'in_progress', 'pending']);
     const diff = page.locator('figure.diff[data-path="/w/a.txt"] pre span');
     expect(await diff.evaluateAll((spans) => spans.map((s) => `${s.className}|${s.textContent}`))).toEqual([
       'ctx|  one',
@@ -148,7 +151,10 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
       'add|+ four',
     ]);
     const colour = (cls: string) =>
-      page.locator(`figure.diff span.${cls}`).first().evaluate('(s) => getComputedStyle(s).color');
+      page
+        .locator(`figure.diff span.${cls}`)
+        .first()
+        .evaluate((el: unknown) => (globalThis as unknown as Styles).getComputedStyle(el).color);
     expect(new Set([await colour('add'), await colour('del'), await colour('ctx')]).size).toBe(3);
     expect(await page.locator('[data-run-usage]').textContent()).toBe(
       'usage: 1,200 in · 34 out · 5 cached · $0.2500',
@@ -156,7 +162,7 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
     expect(await page.locator('.timeline .message').textContent()).toBe(`I will write ${SHOWN}`);
     // A thought is dimmed and folded.
     const thought = page.locator('details.thought');
-    expect(await thought.evaluate('(d) => d.open')).toBe(false);
+    expect(await thought.evaluate(isOpen)).toBe(false);
     await screenshot(page, 'run-events-view');
   }, 60_000);
 
@@ -172,26 +178,32 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
   it('offers Approve, Always and Deny for a pending prompt, only to a peer that may answer', async () => {
     const buttons = page.locator('.prompt[data-request-id="req-1"] button[data-action="approve"]');
     expect(
-      await buttons.evaluateAll(
-        "(bs) => bs.map((b) => b.textContent + ':' + (b.dataset.optionId ?? b.dataset.decision))",
+      await buttons.evaluateAll((bs: unknown[]) =>
+        bs.map(
+          (b) => `${(b as Data).textContent}:${(b as Data).dataset.optionId ?? (b as Data).dataset.decision}`,
+        ),
       ),
     ).toEqual(['Approve:allow', 'Always:always', 'Deny:reject']);
     await draw(STATUS, { canApprove: true, answering: ['req-1'] });
-    expect(await buttons.evaluateAll('(bs) => bs.every((b) => b.disabled)')).toBe(true);
+    expect(
+      await buttons.evaluateAll((bs: unknown[]) => bs.every((b) => (b as { disabled: boolean }).disabled)),
+    ).toBe(true);
     await draw(STATUS, { canApprove: false });
     expect(await page.locator('.prompt[data-request-id="req-1"]').count()).toBe(1);
     expect(await buttons.count()).toBe(0);
     // An agent that offers no reject option still gets a plain deny.
     await draw({ ...STATUS, pendingPermissions: [{ ...request, options: [] }] }, { canApprove: true });
     expect(
-      await buttons.evaluateAll("(bs) => bs.map((b) => b.textContent + ':' + b.dataset.decision)"),
+      await buttons.evaluateAll((bs: unknown[]) =>
+        bs.map((b) => `${(b as Data).textContent}:${(b as Data).dataset.decision}`),
+      ),
     ).toEqual(['Deny:deny']);
   }, 60_000);
 
   it('shows the decision and the completed row once they come; an opened row stays open; same input draws nothing', async () => {
     await draw(STATUS, { canApprove: true });
     await page.locator('details.tool summary').click();
-    expect(await page.locator('details.tool').evaluate('(d) => d.open')).toBe(true);
+    expect(await page.locator('details.tool').evaluate(isOpen)).toBe(true);
     const after = {
       ...STATUS,
       pendingPermissions: undefined,
@@ -216,7 +228,7 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
     const row = page.locator('details.tool[data-tool-call-id="call-1"]');
     expect(await page.locator('details.tool').count()).toBe(1);
     expect(await row.getAttribute('data-status')).toBe('completed');
-    expect(await row.evaluate('(d) => d.open')).toBe(true);
+    expect(await row.evaluate(isOpen)).toBe(true);
     expect(await row.locator('.facts').textContent()).toContain('written');
     expect(await page.locator('.timeline .turn').textContent()).toBe('turn 1 ended (end_turn)');
     expect(await draw(after, { canApprove: true })).toBe(false);
@@ -225,7 +237,9 @@ describe.runIf(browsers.run)('the run events view in Chromium', () => {
 
   it('draws nothing (and hides itself) for a status without events', async () => {
     expect(await draw({ handle: 'h', runId: 'r', mode: 'plain' }, { canApprove: true })).toBe(true);
-    expect(await page.locator('#root').evaluate('(r) => r.hidden')).toBe(true);
+    expect(await page.locator('#root').evaluate((r: unknown) => (r as { hidden: boolean }).hidden)).toBe(
+      true,
+    );
   }, 60_000);
 });
 
