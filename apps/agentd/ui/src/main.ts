@@ -5,12 +5,13 @@
  * for peers that see operator operations, and otherwise only the runs it was handed.
  */
 import { type AgentdApi, agentdApi, type Exposure, runOfToolResult } from './agentd-api.js';
-import { type Connection, type Json, PageError } from './connection.js';
+import { answerPrompt } from './answer-prompt.js';
+import { type Connection, type Json, PageError, problem } from './connection.js';
 import { EventLog } from './event-log.js';
 import { connectHost } from './host-connection.js';
 import { httpConnection } from './http-connection.js';
-import { OutputBuffer, type OutputLine } from './output-buffer.js';
-import { entriesOf, entryOf, notifiedEntry, type RunEventEntry } from './run-events.js';
+import { lineOfNotification, OutputBuffer, type OutputLine } from './output-buffer.js';
+import { entriesOf, notifiedEntry, type RunEventEntry } from './run-events.js';
 import { renderRunEvents } from './run-events-view.js';
 import { runModel } from './run-model.js';
 import { dom, type RunView, renderDaemon, renderDetail, renderRuns, showNotice } from './view.js';
@@ -66,10 +67,6 @@ const canStream = (s: Session, handle: string) =>
 /** A run with lines still to come: running, or a warm session answering a turn. */
 const producing = (run: RunView) =>
   !run.terminal && !(run.warm === true && run.state === 'ready' && run.busy !== true);
-
-function problem(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function render(): void {
   const s = session;
@@ -146,16 +143,6 @@ function outputOf(s: Session, run: RunView): OutputBuffer {
   return buffer;
 }
 
-/** The line a streamed notification carries: stdout as progress messages, stderr (and agent logs) as log messages. */
-function lineOf(notification: Json): OutputLine | undefined {
-  const params = (notification.params ?? {}) as Json;
-  if (notification.method === 'notifications/progress')
-    return typeof params.message === 'string' ? { stream: 'stdout', text: params.message } : undefined;
-  if (notification.method !== 'notifications/message') return undefined;
-  const data = params.data;
-  return { stream: 'stderr', text: typeof data === 'string' ? data : JSON.stringify(data) };
-}
-
 /**
  * Streams the selected run's lines with `subagent.attach` while it produces them, and stops the
  * stream of a run that is no longer selected. Where streaming is not possible the live poll reads them.
@@ -184,7 +171,7 @@ function follow(s: Session, run: RunView | undefined): void {
           if (stop.signal.aborted) return;
           const entry = notifiedEntry(notification);
           if (entry !== undefined) return onRunEvent(s, wanted.handle, entry);
-          const line = lineOf(notification);
+          const line = lineOfNotification(notification);
           if (line === undefined || stop.signal.aborted) return;
           buffer.push(line);
           renderSoon();
@@ -410,37 +397,6 @@ function adopt(s: Session, status: Json): void {
   select(s, run.handle);
 }
 
-/**
- * Answers a permission request with `subagent.approve`: the option the button stands for, or a
- * plain deny. The decision shows at once (the daemon's own event replaces it on the next read);
- * a request someone else answered first is said so, and the prompt goes with the next read.
- */
-function answer(s: Session, handle: string, button: DOMStringMap): void {
-  const requestId = button.requestId;
-  if (requestId === undefined || s.answering.has(requestId)) return;
-  const args: Json = { handle, requestId };
-  if (button.optionId !== undefined) args.optionId = button.optionId;
-  else args.decision = 'deny';
-  s.answering.add(requestId);
-  render();
-  s.api
-    .op('command', 'subagent.approve', args)
-    .then((answered) => {
-      const log = eventsOf(s, handle);
-      const known = log.entries.some(
-        (e) => e.event.type === 'permission_decision' && e.event.requestId === requestId,
-      );
-      const entry = known ? undefined : entryOf({ type: 'permission_decision', ...answered });
-      if (entry !== undefined) log.push(entry);
-      showNotice(undefined);
-    })
-    .catch((error) => showNotice(`answer failed: ${problem(error)}`))
-    .finally(() => {
-      s.answering.delete(requestId);
-      refreshRun(s, handle).then(render, (error: unknown) => failed(s, error));
-    });
-}
-
 function wire(): void {
   dom.runs.addEventListener('click', (event) => {
     const li = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-run-handle]');
@@ -461,7 +417,11 @@ function wire(): void {
     const s = session;
     const handle = s?.selected;
     if (button === null || s === undefined || handle === undefined) return;
-    answer(s, handle, button.dataset);
+    answerPrompt(s.api, eventsOf(s, handle), handle, button.dataset, s.answering, {
+      render,
+      notice: showNotice,
+      settled: () => refreshRun(s, handle).then(render, (error: unknown) => failed(s, error)),
+    });
   });
   dom.cancel.addEventListener('click', () => {
     const s = session;
