@@ -15,6 +15,11 @@ export class PageError extends Error {
   }
 }
 
+/** What went wrong, as the page tells it. */
+export function problem(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export interface Connection {
   /** One MCP request (`tools/call`, `resources/read`); resolves with its result. */
   request(method: string, params: Json): Promise<Json>;

@@ -5,10 +5,15 @@
  * for peers that see operator operations, and otherwise only the runs it was handed.
  */
 import { type AgentdApi, agentdApi, type Exposure, runOfToolResult } from './agentd-api.js';
-import { type Connection, type Json, PageError } from './connection.js';
+import { answerPrompt } from './answer-prompt.js';
+import { type Connection, type Json, PageError, problem } from './connection.js';
+import { EventLog } from './event-log.js';
 import { connectHost } from './host-connection.js';
 import { httpConnection } from './http-connection.js';
-import { OutputBuffer, type OutputLine } from './output-buffer.js';
+import { lineOfNotification, OutputBuffer, type OutputLine } from './output-buffer.js';
+import { entriesOf, notifiedEntry, type RunEventEntry } from './run-events.js';
+import { renderRunEvents } from './run-events-view.js';
+import { runModel } from './run-model.js';
 import { dom, type RunView, renderDaemon, renderDetail, renderRuns, showNotice } from './view.js';
 
 const TOKEN_KEY = 'agentd.token';
@@ -28,6 +33,10 @@ interface Session {
   runs: Map<string, RunView>;
   handed: Set<string>;
   outputs: Map<string, OutputBuffer>;
+  /** Each run's events (run-events.ts): from status reads and the followed run's stream. */
+  events: Map<string, EventLog>;
+  /** Permission requests answered from this page, while the answer is on its way. */
+  answering: Set<string>;
   selected: string | undefined;
   /** The `subagent.attach` call streaming the selected run's lines, while there is one. */
   following: { handle: string; stop: AbortController } | undefined;
@@ -47,6 +56,9 @@ const sees = (s: Session, kind: string, id: string) =>
 const isOperator = (s: Session) => sees(s, 'command', 'cancel');
 const readsInventory = (s: Session) =>
   ((s.capabilities.resources ?? []) as { uri: string }[]).some((r) => r.uri === 'agent://inventory');
+/** Operators answer any run's prompts; others the runs they were handed (the daemon decides either way). */
+const canApprove = (s: Session, handle: string) =>
+  sees(s, 'command', 'subagent.approve') && (isOperator(s) || s.handed.has(handle));
 const canCancel = (s: Session, handle: string) =>
   isOperator(s) || (s.handed.has(handle) && sees(s, 'command', 'subagent.cancel'));
 /** Streaming needs a connection that passes request notifications (not a host's bridge) and attach offered to this peer. */
@@ -55,10 +67,6 @@ const canStream = (s: Session, handle: string) =>
 /** A run with lines still to come: running, or a warm session answering a turn. */
 const producing = (run: RunView) =>
   !run.terminal && !(run.warm === true && run.state === 'ready' && run.busy !== true);
-
-function problem(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function render(): void {
   const s = session;
@@ -70,6 +78,12 @@ function render(): void {
   const run = s.selected === undefined ? undefined : s.runs.get(s.selected);
   const output = run === undefined ? undefined : outputOf(s, run);
   renderDetail(run, output ?? { lines: [], version: 0 }, run !== undefined && canCancel(s, run.handle), now);
+  if (run !== undefined) {
+    const model = runModel(run as unknown as Json, eventsOf(s, run.handle).entries);
+    renderRunEvents(dom.events, model, { canApprove: canApprove(s, run.handle), answering: s.answering });
+    // A run told through its events (acp, claude) may have no output lines at all: no empty pane then.
+    dom.output.hidden = (output?.lines.length ?? 0) === 0 && !dom.events.hidden;
+  }
   follow(s, run);
   if (run !== undefined) loadDetail(s, run);
 }
@@ -101,21 +115,32 @@ function bufferOf(s: Session, handle: string): OutputBuffer {
   return buffer;
 }
 
+function eventsOf(s: Session, handle: string): EventLog {
+  let log = s.events.get(handle);
+  if (log === undefined) {
+    log = new EventLog();
+    s.events.set(handle, log);
+  }
+  return log;
+}
+
+/**
+ * A streamed run event goes to the run's log. A permission request or decision also changes the
+ * run's pending prompts, which only its status lists: that is read then.
+ */
+function onRunEvent(s: Session, handle: string, entry: RunEventEntry): void {
+  eventsOf(s, handle).push(entry);
+  const type = entry.event.type;
+  if (type === 'permission_request' || type === 'permission_decision')
+    refreshRun(s, handle).then(renderSoon, (error: unknown) => failed(s, error));
+  renderSoon();
+}
+
 function outputOf(s: Session, run: RunView): OutputBuffer {
   const buffer = bufferOf(s, run.handle);
   // While streamed, the stream is the run's lines; a status read's tail would only repeat them.
   if (run.tail !== undefined && s.following?.handle !== run.handle) buffer.merge(run.tail as OutputLine[]);
   return buffer;
-}
-
-/** The line a streamed notification carries: stdout as progress messages, stderr (and agent logs) as log messages. */
-function lineOf(notification: Json): OutputLine | undefined {
-  const params = (notification.params ?? {}) as Json;
-  if (notification.method === 'notifications/progress')
-    return typeof params.message === 'string' ? { stream: 'stdout', text: params.message } : undefined;
-  if (notification.method !== 'notifications/message') return undefined;
-  const data = params.data;
-  return { stream: 'stderr', text: typeof data === 'string' ? data : JSON.stringify(data) };
 }
 
 /**
@@ -143,7 +168,10 @@ function follow(s: Session, run: RunView | undefined): void {
       {
         signal: stop.signal,
         onNotification(notification) {
-          const line = lineOf(notification);
+          if (stop.signal.aborted) return;
+          const entry = notifiedEntry(notification);
+          if (entry !== undefined) return onRunEvent(s, wanted.handle, entry);
+          const line = lineOfNotification(notification);
           if (line === undefined || stop.signal.aborted) return;
           buffer.push(line);
           renderSoon();
@@ -175,6 +203,9 @@ function remember(s: Session, status: Json): RunView | undefined {
   const known = s.runs.get(run.handle);
   if (run.output === undefined && known?.output !== undefined && known.terminal) run.output = known.output;
   s.runs.set(run.handle, run);
+  // Daemons before the event model send no `events`: the log then keeps what the page learnt itself.
+  const entries = entriesOf(status);
+  if (entries !== undefined) eventsOf(s, run.handle).adopt(entries);
   return run;
 }
 
@@ -295,6 +326,8 @@ async function start(connection: Connection, handed?: Json, withToken = false): 
     runs: new Map(),
     handed: new Set(),
     outputs: new Map(),
+    events: new Map(),
+    answering: new Set(),
     selected: undefined,
     following: undefined,
     polled: new Set(),
@@ -378,6 +411,17 @@ function wire(): void {
       event.preventDefault();
       next.focus();
     }
+  });
+  dom.events.addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-action="approve"]');
+    const s = session;
+    const handle = s?.selected;
+    if (button === null || s === undefined || handle === undefined) return;
+    answerPrompt(s.api, eventsOf(s, handle), handle, button.dataset, s.answering, {
+      render,
+      notice: showNotice,
+      settled: () => refreshRun(s, handle).then(render, (error: unknown) => failed(s, error)),
+    });
   });
   dom.cancel.addEventListener('click', () => {
     const s = session;

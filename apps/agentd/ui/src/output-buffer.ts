@@ -4,6 +4,7 @@
  * Tails overlap what is shown, so a merge lines the tail up against the shown lines and adds only
  * what is new; a tail that shares nothing with them marks the gap.
  */
+import type { Json } from './connection.js';
 
 export interface OutputLine {
   stream: 'stdout' | 'stderr' | 'gap';
@@ -62,4 +63,14 @@ export class OutputBuffer {
     this.#lines = [];
     this.#version++;
   }
+}
+
+/** The line a streamed notification carries: stdout as progress messages, stderr (and agent logs) as log messages. */
+export function lineOfNotification(notification: Json): OutputLine | undefined {
+  const params = (notification.params ?? {}) as Json;
+  if (notification.method === 'notifications/progress')
+    return typeof params.message === 'string' ? { stream: 'stdout', text: params.message } : undefined;
+  if (notification.method !== 'notifications/message') return undefined;
+  const data = params.data;
+  return { stream: 'stderr', text: typeof data === 'string' ? data : JSON.stringify(data) };
 }

@@ -18,6 +18,11 @@ export interface RunView {
   warm?: boolean;
   busy?: boolean;
   tail?: OutputLine[];
+  mode?: string;
+  /** Checked where used (run-events.ts): wire JSON. */
+  pendingPermissions?: unknown;
+  usage?: unknown;
+  events?: unknown;
 }
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -34,6 +39,7 @@ export const dom = {
   detailTitle: byId<HTMLHeadingElement>('detail-title'),
   detailMeta: byId<HTMLParagraphElement>('detail-meta'),
   cancel: one<HTMLButtonElement>('button[data-action="cancel"]'),
+  events: byId<HTMLDivElement>('run-events'),
   output: one<HTMLPreElement>('[data-run-output]'),
   result: byId<HTMLDivElement>('result'),
   resultTitle: byId<HTMLHeadingElement>('result-title'),
