@@ -1,7 +1,5 @@
 /** The waits of an ACP run: a request's answer (unless the run ends first), bounded graces. */
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
-import { LocalError } from '@agentd/rpc-frame';
-import type { AgentdErrorCode } from '../local-errors.js';
 import { agentError } from './exit-outcome.js';
 import type { SubagentError } from './types.js';
 
