@@ -2,16 +2,18 @@
 import { ToolResult } from '@agentd/dispatch';
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
-import { parseLogLevel } from '../log/log-level.js';
-import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
+import type { SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { mayHoldTasks } from './anonymous-tasks.js';
-import type { OperationContext, OperationSpec } from './operation-spec.js';
+import type { OperationSpec } from './operation-spec.js';
+import { elicitingAnswerer } from './permission-elicit.js';
 import { starterOf } from './run-access.js';
 import { attachRun } from './run-attach.js';
+import { forwardRunEvents } from './run-event-forward.js';
 import type { RunIndex } from './run-index.js';
 import { turnView } from './run-view.js';
 import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
 import { statusJson } from './status-json.js';
+import { approveOperation } from './subagent-approve.js';
 
 export interface OperationHost {
   supervisor(): Supervisor;
@@ -57,20 +59,17 @@ function spawnArgs(host: OperationHost): JsonObject {
         description:
           'Kill the run if it takes longer (per turn for warm sessions). Restricted peers may ask for at most limits.restrictedMaxTimeoutMs.',
       },
+      budget: {
+        type: 'object',
+        additionalProperties: false,
+        description:
+          "Stop the run once it spends more (it fails with budget_exceeded); the profile's budget still holds where smaller.",
+        properties: {
+          maxCostUsd: { type: 'number', exclusiveMinimum: 0 },
+          maxTokens: { type: 'integer', minimum: 1, description: 'Input, output and cache tokens together.' },
+        },
+      },
     },
-  };
-}
-
-/** Forwards an agent's progress and log events to the MCP request that is waiting on it. */
-function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => void {
-  return (event) => {
-    if (event.type === 'progress' && typeof event.progress === 'number') {
-      const total = typeof event.total === 'number' ? event.total : undefined;
-      const message = typeof event.message === 'string' ? event.message : undefined;
-      context.progress(event.progress, total, message);
-    } else if (event.type === 'log') {
-      context.log(parseLogLevel(event.level) ?? 'info', event.message ?? event);
-    }
   };
 }
 
@@ -108,6 +107,15 @@ async function sendHere<T>(host: OperationHost, handle: string, send: () => Prom
   }
 }
 
+/** The run id of a run this replica tracks (names the run in its notifications), else undefined. */
+function localRunId(supervisor: Supervisor, handle: string): string | undefined {
+  try {
+    return supervisor.status(handle).runId;
+  } catch {
+    return undefined;
+  }
+}
+
 export function buildOperations(host: OperationHost): OperationSpec[] {
   const sup = () => host.supervisor();
   const work: OperationSpec[] = [
@@ -139,6 +147,8 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
+        if (typeof args.budget === 'object' && args.budget !== null)
+          request.budget = args.budget as NonNullable<SpawnRequest['budget']>;
         // An async spawn for a client that takes tasks answers with a task that follows the run;
         // an anonymous peer gets the handle instead (anonymous-tasks.ts: they would share one task owner).
         const task =
@@ -152,17 +162,22 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         }
         // Tied to the request until it answers: a caller that gives up before it has the handle
         // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.
+        let started: SubagentStatus | undefined;
+        const onPermission = elicitingAnswerer(context, () => started?.runId);
         const status = await sup().spawn(request, context.signal, {
           // The caller learns its run at once (a log notification when it asked for logs), so a
           // client that is interrupted can say which run it cancelled and confirm it ended.
-          onStart: (started) =>
+          onStart: (status) => {
+            started = status;
             context.log('info', {
               event: 'started',
-              handle: started.handle,
-              runId: started.runId,
-              agent: started.agent,
-            }),
-          onEvent: forwardAgentEvents(context),
+              handle: status.handle,
+              runId: status.runId,
+              agent: status.agent,
+            });
+          },
+          onEvent: forwardRunEvents(context, { runId: () => started?.runId, handle: () => started?.handle }),
+          ...(onPermission === undefined ? {} : { onPermission }),
         });
         // What a caller was told is readable from every replica before it is told.
         await host.runs().settled(status.handle);
@@ -190,8 +205,13 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       outputType: 'SendResult',
       operator: false,
       handler: async (args, context) => {
+        const handle = args.handle as string;
+        const id = localRunId(sup(), handle);
+        const runId = (): string | undefined => id;
+        const onPermission = elicitingAnswerer(context, runId);
         const options = {
-          onEvent: forwardAgentEvents(context),
+          onEvent: forwardRunEvents(context, { runId, handle: () => handle }),
+          ...(onPermission === undefined ? {} : { onPermission }),
           sentBy: starterOf(context.peer),
           ...(typeof args.timeoutMs === 'number' ? { timeoutMs: args.timeoutMs } : {}),
         };
@@ -229,12 +249,16 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       outputType: 'SubagentStatus',
       operator: false,
       handler: async (args, context) => {
+        const handle = args.handle as string;
+        const id = localRunId(sup(), handle);
+        const runId = (): string | undefined => id;
         const status = await attachRun(
           sup(),
           host.runs(),
-          args.handle as string,
+          handle,
           context,
-          forwardAgentEvents(context),
+          forwardRunEvents(context, { runId, handle: () => handle }),
+          elicitingAnswerer(context, runId),
         );
         return spawnResult(status);
       },
@@ -254,6 +278,27 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       handler: async (args) =>
         host.runs().cancel(args.handle as string, (args.reason as string | undefined) ?? 'cancelled by peer'),
     },
+    {
+      kind: 'command',
+      id: 'subagent.close',
+      description:
+        'End a conversation (warm session) gracefully once its turn is done; answers its final status. A run that already ended answers its status.',
+      args: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['handle'],
+        properties: { handle: handleArg },
+      },
+      outputType: 'SubagentStatus',
+      operator: false,
+      handler: async (args) => {
+        const handle = args.handle as string;
+        const status = await sendHere(host, handle, async () => sup().status(handle));
+        if (status.terminal) return statusJson(status);
+        return statusJson(await sup().closeSession(handle));
+      },
+    },
+    approveOperation(host),
   ];
   return [...work, ...operatorOperations(host)];
 }

@@ -7,6 +7,7 @@
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { AgentEvent, SubagentStatus, Supervisor } from '../supervisor/index.js';
+import type { PermissionAnswerer } from '../supervisor/types.js';
 import type { OperationContext } from './operation-spec.js';
 import { localStatus, type RunIndex, unknownHandle } from './run-index.js';
 
@@ -31,6 +32,7 @@ export async function attachRun(
   handle: string,
   context: OperationContext,
   forward: (event: AgentEvent) => void,
+  answerer?: PermissionAnswerer,
 ): Promise<SubagentStatus | JsonObject> {
   const { signal } = context;
   const local = localStatus(supervisor, handle);
@@ -49,7 +51,10 @@ export async function attachRun(
       done();
       reject(aborted());
     };
+    // The attached caller can answer the run's permission requests while it follows the run.
+    const unanswer = answerer === undefined ? undefined : supervisor.answerWith(handle, answerer);
     const done = (): void => {
+      unanswer?.();
       supervisor.off('event', onEvent).off('status', onStatus);
       signal.removeEventListener('abort', onAbort);
     };

@@ -208,6 +208,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
                 ? undefined
                 : { taskId, owner: tasks.ownerOf(context.peer) };
             },
+            era: context.era,
             elicit: (params, options) => context.elicit(params, options),
           });
         } catch (error) {

@@ -1,7 +1,4 @@
-/**
- * The Supervisor: the fleet of subagent runs. Admission and limits, spawn and list, pause and
- * drain, totals and the log. One run's process, turns and timers are its `Run` (run.ts).
- */
+/** The fleet of subagent runs: admission, limits, spawn, list, pause, drain, totals, log. A run is `Run` (run.ts). */
 import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { logAt } from '../log/log-level.js';
@@ -24,6 +21,7 @@ import type {
   AgentEvent,
   AgentProfile,
   LogEntry,
+  PermissionAnswerer,
   RunStarter,
   SendOptions,
   SendResult,
@@ -197,6 +195,11 @@ export class Supervisor {
 
   status(handle: string): SubagentStatus {
     return this.get(handle).status();
+  }
+
+  /** A caller following a run (attach) answers its permission requests; returns the removal. */
+  answerWith(handle: string, answerer: PermissionAnswerer): () => void {
+    return this.get(handle).answerWith(answerer);
   }
 
   /**
