@@ -260,6 +260,22 @@ describe('permission prompts and run events over MCP (acp agent)', () => {
       const closed = await runCli(['close', handle, '--json'], env);
       expect(closed.code).toBe(0);
       expect(JSON.parse(closed.stdout)).toMatchObject({ state: 'succeeded', terminal: true });
+      // spawn prints the run's events readably (piped: on stderr), or as JSON lines with --events.
+      const shown = await runCli(['spawn', '--agent', 'acp', 'echo hi \u001b[2Jthere'], env);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain('hi ^[[2Jthere');
+      expect(shown.stderr).toContain('plan:\n  [~] answer\n');
+      expect(shown.stderr).toContain('· turn 1 ended (end_turn)');
+      expect(shown.stderr).not.toContain('\u001b[2J');
+      const lines = await runCli(['spawn', '--agent', 'acp', '--events', '--json', 'echo as json'], env);
+      // One JSON line per event, then the final status as pretty JSON.
+      const printed = lines.stdout.split('\n').filter((line) => line.startsWith('{"'));
+      const types = printed.map((line) => (JSON.parse(line) as Json).type);
+      expect(types).toEqual(expect.arrayContaining(['thought', 'plan', 'message', 'turn_end']));
+      for (const out of [shown, lines]) {
+        const run = /started \(handle (sa_[^)]+)\)/.exec(out.stderr)?.[1];
+        if (run !== undefined) await runCli(['close', run], env);
+      }
       const help = await runCli(['approve', '--help'], env);
       expect(help.stdout).toContain('agentd approve RUN [REQUEST_ID] [--deny] [--always]');
     } finally {
