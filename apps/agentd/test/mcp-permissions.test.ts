@@ -330,6 +330,77 @@ describe('permission prompts and run events over MCP (acp agent)', () => {
   });
 });
 
+describe('a 2026-07-28 caller outside a task (acp agent)', () => {
+  it('a prompt ends the call with input_required; the retry answers it and the call goes on', async () => {
+    const c = await NdjsonClient.connect(agentd.socket);
+    const caps = { elicitation: { form: {} } };
+    const callTool = (name: string, args: Json, more: Json = {}) =>
+      c.request('tools/call', {
+        name,
+        arguments: args,
+        ...more,
+        _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': caps }),
+      });
+    /** Calls until the result is complete, answering each prompt with `answer`. */
+    async function untilComplete(name: string, args: Json, answer: (params: Json) => Json): Promise<Json[]> {
+      const prompts: Json[] = [];
+      let response = await callTool(name, args);
+      for (let round = 0; round < 4; round++) {
+        const result = response.result as Json;
+        if (result.resultType !== 'input_required') return [...prompts, result];
+        const requests = result.inputRequests as Json;
+        const responses: Json = {};
+        for (const [key, request] of Object.entries(requests)) {
+          expect(key).toMatch(/^permission_/);
+          const params = (request as Json).params as Json;
+          prompts.push(params);
+          responses[key] = answer(params);
+        }
+        response = await callTool(name, args, {
+          inputResponses: responses,
+          requestState: result.requestState,
+        });
+      }
+      throw new Error('too many rounds');
+    }
+    try {
+      const file = join(work, 'modern.txt');
+      const spawned = await untilComplete(
+        'command_subagent.spawn',
+        { agent: 'acp', instruction: `tool ${file} modern` },
+        (params) => ({
+          action: 'accept',
+          content: { decision: optionFor(params, /allow/i) },
+        }),
+      );
+      expect(spawned).toHaveLength(2);
+      expect(String(spawned[0]?.message)).toContain(`Write ${file}`);
+      const status = (spawned[1] as Json).structuredContent as Json;
+      expect(status).toMatchObject({ state: 'ready', output: `wrote ${file}` });
+      expect(readFileSync(file, 'utf8')).toBe('modern');
+      // Only one run was started: the retry followed the first one.
+      expect((status.events as Json[]).filter((e) => e.type === 'permission_decision')).toEqual([
+        expect.objectContaining({ decision: expect.objectContaining({ by: 'caller', kind: 'allow_once' }) }),
+      ]);
+      const other = join(work, 'modern-declined.txt');
+      const sent = await untilComplete(
+        'command_subagent.send',
+        { handle: status.handle, message: `tool ${other} no` },
+        () => ({
+          action: 'decline',
+        }),
+      );
+      expect(sent).toHaveLength(2);
+      expect((sent[1] as Json).structuredContent).toMatchObject({ output: 'rejected', isError: false });
+      expect(existsSync(other)).toBe(false);
+      const closed = await callTool('command_subagent.close', { handle: status.handle });
+      expect((closed.result as Json).structuredContent).toMatchObject({ state: 'succeeded' });
+    } finally {
+      c.end();
+    }
+  });
+});
+
 describe.skipIf(!cli.run)('permission prompts over MCP (claude agent, real Claude Code CLI)', () => {
   it('elicitation allows the Write, the conversation continues, usage and a tiny budget', async () => {
     const { client, prompts, logs } = await legacyClient((params) => ({

@@ -21,6 +21,8 @@ export interface OperationContext {
    * ends the call's round with `input_required` once the handler returns (undefined: legacy).
    */
   era?: 'legacy' | 'modern';
+  /** The keys of the client's answers this call carries (2026-07-28 retries); none otherwise. */
+  inputKeys?(): string[];
   /** Asks the client (elicitation); inside a task the answer comes through the task. */
   elicit(params: JsonObject, options?: { key?: string }): Promise<JsonObject>;
 }

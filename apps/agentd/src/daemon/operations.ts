@@ -4,7 +4,9 @@ import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { mayHoldTasks } from './anonymous-tasks.js';
-import type { OperationSpec } from './operation-spec.js';
+import { modernAttach, modernSend, modernSpawn } from './modern-calls.js';
+import type { OperationContext, OperationSpec } from './operation-spec.js';
+import { PARKED, ParkedPrompts } from './parked-prompts.js';
 import { elicitingAnswerer } from './permission-elicit.js';
 import { starterOf } from './run-access.js';
 import { attachRun } from './run-attach.js';
@@ -118,6 +120,18 @@ function localRunId(supervisor: Supervisor, handle: string): string | undefined 
 
 export function buildOperations(host: OperationHost): OperationSpec[] {
   const sup = () => host.supervisor();
+  // 2026-07-28 calls that a permission prompt ended, waiting for their retry (parked-prompts.ts).
+  const prompts = new ParkedPrompts();
+  const modern = () => ({ supervisor: sup(), runs: host.runs(), prompts });
+  const announce = (context: OperationContext) => (status: SubagentStatus) =>
+    // The caller learns its run at once (a log notification when it asked for logs), so a
+    // client that is interrupted can say which run it cancelled and confirm it ended.
+    context.log('info', {
+      event: 'started',
+      handle: status.handle,
+      runId: status.runId,
+      agent: status.agent,
+    });
   const work: OperationSpec[] = [
     {
       kind: 'query',
@@ -160,21 +174,20 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
           const instance = host.runs().instanceId;
           return instance === undefined ? body : { ...body, instance };
         }
+        if (context.era === 'modern') {
+          const status = await modernSpawn(modern(), request, context, announce(context));
+          if (status === PARKED) return PARKED;
+          await host.runs().settled(String(status.handle));
+          return spawnResult(status, host.runs().instanceId);
+        }
         // Tied to the request until it answers: a caller that gives up before it has the handle
         // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.
         let started: SubagentStatus | undefined;
         const onPermission = elicitingAnswerer(context, () => started?.runId);
         const status = await sup().spawn(request, context.signal, {
-          // The caller learns its run at once (a log notification when it asked for logs), so a
-          // client that is interrupted can say which run it cancelled and confirm it ended.
           onStart: (status) => {
             started = status;
-            context.log('info', {
-              event: 'started',
-              handle: status.handle,
-              runId: status.runId,
-              agent: status.agent,
-            });
+            announce(context)(status);
           },
           onEvent: forwardRunEvents(context, { runId: () => started?.runId, handle: () => started?.handle }),
           ...(onPermission === undefined ? {} : { onPermission }),
@@ -215,8 +228,11 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
           sentBy: starterOf(context.peer),
           ...(typeof args.timeoutMs === 'number' ? { timeoutMs: args.timeoutMs } : {}),
         };
-        const reply = await sendHere(host, args.handle as string, () =>
-          sup().send(args.handle as string, args.message as string, context.signal, options),
+        const message = args.message as string;
+        if (context.era === 'modern')
+          return sendHere(host, handle, () => modernSend(modern(), handle, message, context, options));
+        const reply = await sendHere(host, handle, () =>
+          sup().send(handle, message, context.signal, options),
         );
         return turnView(reply) as JsonObject;
       },
@@ -250,6 +266,10 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       operator: false,
       handler: async (args, context) => {
         const handle = args.handle as string;
+        if (context.era === 'modern') {
+          const status = await modernAttach(modern(), handle, context);
+          return status === PARKED ? PARKED : spawnResult(status);
+        }
         const id = localRunId(sup(), handle);
         const runId = (): string | undefined => id;
         const status = await attachRun(

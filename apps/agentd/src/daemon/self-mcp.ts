@@ -209,6 +209,7 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
                 : { taskId, owner: tasks.ownerOf(context.peer) };
             },
             era: context.era,
+            inputKeys: () => Object.keys(context.inputResponses ?? {}),
             elicit: (params, options) => context.elicit(params, options),
           });
         } catch (error) {

@@ -175,11 +175,16 @@ export class Supervisor {
   }
 
   /**
-   * Answers a run's pending permission request (an operator's answer): an option id the agent
-   * offered, or `{allow, always}`. Exactly one answer counts: a later one is refused with
-   * `already_decided`; a request that never was, with `unknown_request`.
+   * Answers a run's pending permission request (an operator's answer, or a caller's that came back
+   * later): an option id the agent offered, or `{allow, always}`. Exactly one answer counts: a later
+   * one is refused with `already_decided`; a request that never was, with `unknown_request`.
    */
-  approve(handle: string, requestId: string, answer: PermissionAnswer): PermissionDecision {
+  approve(
+    handle: string,
+    requestId: string,
+    answer: PermissionAnswer,
+    by: 'operator' | 'caller' = 'operator',
+  ): PermissionDecision {
     const run = this.get(handle);
     if (this.broker === undefined)
       throw new LocalError<AgentdErrorCode>(
@@ -188,8 +193,11 @@ export class Supervisor {
       );
     if (typeof requestId !== 'string' || requestId.length === 0)
       throw new LocalError<AgentdErrorCode>('invalid_request', 'requestId must be a non-empty string');
-    const decision = this.broker.answer(handle, requestId, answer);
-    this.log('info', 'permission answered by an operator', { ...runFields(run), requestId });
+    const decision = this.broker.answer(handle, requestId, answer, by);
+    this.log('info', `permission answered by ${by === 'caller' ? 'the caller' : 'an operator'}`, {
+      ...runFields(run),
+      requestId,
+    });
     return decision;
   }
 
