@@ -15,8 +15,8 @@ import type { OperationContext } from './operation-spec.js';
 const MESSAGE_TEXT_CHARS = 1000;
 const MAX_LOCATIONS = 10;
 
-/** The input key of a request: stable across rounds, so a retried call finds its answer. */
-export function permissionKey(requestId: string): string {
+/** The input key of a request inside a task: stable across rounds, so a retried call finds its answer. */
+function permissionKey(requestId: string): string {
   return `permission_${requestId}`;
 }
 

@@ -21,8 +21,8 @@ describe('a run’s recent events', () => {
   it('cuts long texts, nested ones included, so one event never fills the ring', () => {
     const ring = new EventRing();
     const long = 'y'.repeat(EVENT_TEXT_CHARS * 3);
-    const [entry] = [ring.push({ type: 'tool_call', toolCall: { id: 'c', output: long } })];
-    const output = (entry?.toolCall as { output: string }).output;
+    const entry = ring.push({ type: 'tool_call', toolCall: { id: 'c', output: long } });
+    const output = (entry.toolCall as { output: string }).output;
     expect(output.length).toBeLessThan(EVENT_TEXT_CHARS + 40);
     expect(output).toContain(`[cut: ${long.length} chars]`);
   });

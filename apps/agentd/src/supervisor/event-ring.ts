@@ -15,9 +15,9 @@ export interface RunEventEntry extends AgentEvent {
 }
 
 /** Events kept per run. */
-export const RING_MAX_EVENTS = 200;
+const RING_MAX_EVENTS = 200;
 /** JSON bytes kept per run (the sum of the kept entries' encoded sizes). */
-export const RING_MAX_BYTES = 256 * 1024;
+const RING_MAX_BYTES = 256 * 1024;
 /** Characters kept of any one text field of an event (message chunks, tool output, diffs). */
 export const EVENT_TEXT_CHARS = 4096;
 
