@@ -25,6 +25,7 @@ async function follow(
   host: ModernHost,
   context: OperationContext,
   run: { handle: string; runId: string; answered?: Set<string> },
+  answers = true,
 ): Promise<SubagentStatus | JsonObject | typeof PARKED> {
   const { handle, runId } = run;
   const wait = new ModernWait(
@@ -32,6 +33,7 @@ async function follow(
     host.prompts,
     () => handle,
     () => runId,
+    answers,
   );
   const watching = attachRun(
     host.supervisor,
@@ -95,10 +97,11 @@ export async function modernSend(
   message: string,
   context: OperationContext,
   options: SendOptions,
+  answers: boolean,
 ): Promise<JsonObject | null> {
   const retry = await applyRetryAnswers(context, host.prompts, host.supervisor, handle);
   if (retry !== undefined) {
-    const status = await follow(host, context, retry);
+    const status = await follow(host, context, retry, answers);
     if (status === PARKED) return PARKED;
     // The turn's reply as subagent.send answers it, from the status it left.
     return turnView({
@@ -115,6 +118,7 @@ export async function modernSend(
     host.prompts,
     () => handle,
     () => runId,
+    answers,
   );
   const work = host.supervisor.send(handle, message, wait.signal, {
     ...options,
@@ -129,9 +133,10 @@ export async function modernAttach(
   host: ModernHost,
   handle: string,
   context: OperationContext,
+  answers: boolean,
 ): Promise<SubagentStatus | JsonObject | typeof PARKED> {
   const retry = await applyRetryAnswers(context, host.prompts, host.supervisor, handle);
-  if (retry !== undefined) return follow(host, context, retry);
+  if (retry !== undefined) return follow(host, context, retry, answers);
   let runId: string;
   try {
     runId = host.supervisor.status(handle).runId;
@@ -139,5 +144,5 @@ export async function modernAttach(
     // Not on this replica: attach as before (it polls the fleet, no prompts to answer).
     return attachRun(host.supervisor, host.runs, handle, context, () => {});
   }
-  return follow(host, context, { handle, runId });
+  return follow(host, context, { handle, runId }, answers);
 }

@@ -7,11 +7,11 @@ import { mayHoldTasks } from './anonymous-tasks.js';
 import { modernAttach, modernSend, modernSpawn } from './modern-calls.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
 import { PARKED, ParkedPrompts } from './parked-prompts.js';
-import { elicitingAnswerer } from './permission-elicit.js';
-import { starterOf } from './run-access.js';
+import { askPending, elicitingAnswerer } from './permission-elicit.js';
+import { mayAnswerFor, starterOf } from './run-access.js';
 import { attachRun } from './run-attach.js';
 import { forwardRunEvents } from './run-event-forward.js';
-import type { RunIndex } from './run-index.js';
+import { localStatus, type RunIndex } from './run-index.js';
 import { turnView } from './run-view.js';
 import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
 import { statusJson } from './status-json.js';
@@ -221,7 +221,8 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         const handle = args.handle as string;
         const id = localRunId(sup(), handle);
         const runId = (): string | undefined => id;
-        const onPermission = elicitingAnswerer(context, runId);
+        const answers = mayAnswerFor(context.peer, localStatus(sup(), handle));
+        const onPermission = answers ? elicitingAnswerer(context, runId) : undefined;
         const options = {
           onEvent: forwardRunEvents(context, { runId, handle: () => handle }),
           ...(onPermission === undefined ? {} : { onPermission }),
@@ -230,7 +231,9 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         };
         const message = args.message as string;
         if (context.era === 'modern')
-          return sendHere(host, handle, () => modernSend(modern(), handle, message, context, options));
+          return sendHere(host, handle, () =>
+            modernSend(modern(), handle, message, context, options, answers),
+          );
         const reply = await sendHere(host, handle, () =>
           sup().send(handle, message, context.signal, options),
         );
@@ -255,7 +258,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       kind: 'query',
       id: 'subagent.attach',
       description:
-        'Follow a running subagent: its recent output lines first, then its output and events as they come (progress and log notifications, as a sync spawn streams them); answers with its status once it ends (a warm session: once its turn is done). Leaving never cancels the run.',
+        'Follow a running subagent: its recent output lines first, then its output and events as they come (progress and log notifications, as a sync spawn streams them), its permission prompts put to the caller (elicitation); answers with its status once it ends (a warm session: once its turn is done). Leaving never cancels the run.',
       args: {
         type: 'object',
         additionalProperties: false,
@@ -267,18 +270,22 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       handler: async (args, context) => {
         const handle = args.handle as string;
         if (context.era === 'modern') {
-          const status = await modernAttach(modern(), handle, context);
+          const answers = mayAnswerFor(context.peer, localStatus(sup(), handle));
+          const status = await modernAttach(modern(), handle, context, answers);
           return status === PARKED ? PARKED : spawnResult(status);
         }
         const id = localRunId(sup(), handle);
         const runId = (): string | undefined => id;
+        const answers = mayAnswerFor(context.peer, localStatus(sup(), handle));
+        const answerer = answers ? elicitingAnswerer(context, runId) : undefined;
+        if (answerer !== undefined) askPending(sup(), handle, answerer, context.signal);
         const status = await attachRun(
           sup(),
           host.runs(),
           handle,
           context,
           forwardRunEvents(context, { runId, handle: () => handle }),
-          elicitingAnswerer(context, runId),
+          answerer,
         );
         return spawnResult(status);
       },

@@ -93,6 +93,8 @@ export class ModernWait {
     prompts: ParkedPrompts,
     readonly handle: () => string | undefined,
     readonly runId: () => string | undefined,
+    /** False for a caller that may not answer for the run (a restricted non-starter). */
+    private readonly answers = true,
   ) {
     this.#context = context;
     this.#prompts = prompts;
@@ -123,7 +125,7 @@ export class ModernWait {
   readonly answerer: PermissionAnswerer = async (request) => {
     const handle = this.handle();
     const runId = this.runId();
-    if (this.#parked || handle === undefined || runId === undefined) return undefined;
+    if (!this.answers || this.#parked || handle === undefined || runId === undefined) return undefined;
     const key = this.#prompts.keyFor(handle, runId, request);
     let answer: JsonObject;
     try {

@@ -7,6 +7,7 @@
  * policy's timeout.
  */
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import type { Supervisor } from '../supervisor/index.js';
 import type { PermissionOption, PermissionRequest } from '../supervisor/run-event.js';
 import type { PermissionAnswerer } from '../supervisor/types.js';
 import type { OperationContext } from './operation-spec.js';
@@ -96,4 +97,41 @@ export function elicitingAnswerer(
     }
     return chosenOption(answer, request);
   };
+}
+
+/**
+ * Prompts that were already pending when a caller started following the run (attach) are put to
+ * it too; its answer counts as the caller's, unless someone answered first.
+ */
+export function askPending(
+  supervisor: Supervisor,
+  handle: string,
+  answerer: PermissionAnswerer,
+  signal: AbortSignal,
+): void {
+  let pending: PermissionRequest[];
+  try {
+    pending = (supervisor.status(handle).pendingPermissions ?? []).map(
+      ({ requestId, toolCall, options }) => ({
+        requestId,
+        toolCall,
+        options,
+      }),
+    );
+  } catch {
+    return; // not on this replica
+  }
+  for (const request of pending) {
+    answerer(request, signal).then(
+      (optionId) => {
+        if (optionId === undefined || signal.aborted) return;
+        try {
+          supervisor.approve(handle, request.requestId, optionId, 'caller');
+        } catch {
+          // Decided meanwhile (policy timeout, operator, another caller): the first answer counted.
+        }
+      },
+      () => {},
+    );
+  }
 }
