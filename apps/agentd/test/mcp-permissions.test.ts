@@ -230,6 +230,38 @@ describe('permission prompts and run events over MCP (acp agent)', () => {
     expect(JSON.stringify(agentd.logs.slice(since))).not.toContain(handle);
   });
 
+  it('attach puts a prompt already pending to the run’s starter, never to a restricted non-starter', async () => {
+    const starter = await legacyClient((params) => ({
+      action: 'accept',
+      content: { decision: optionFor(params, /allow/i) },
+    }));
+    const intruder = await legacyClient((params) => ({
+      action: 'accept',
+      content: { decision: optionFor(params, /allow/i) },
+    }));
+    const file = join(work, 'attached.txt');
+    const started = await call(starter.client, 'command_subagent.spawn', {
+      agent: 'acp',
+      instruction: `tool ${file} attached`,
+      async: true,
+      warm: false,
+    });
+    const handle = started.value.handle as string;
+    await pendingOf(starter.client, handle);
+    expect(starter.prompts).toHaveLength(0);
+    const watching = call(intruder.client, 'query_subagent.attach', { handle });
+    const following = await call(starter.client, 'query_subagent.attach', { handle });
+    expect(following.value).toMatchObject({ state: 'succeeded', output: `wrote ${file}` });
+    expect((await watching).value).toMatchObject({ state: 'succeeded' });
+    expect(starter.prompts).toHaveLength(1);
+    expect(intruder.prompts).toHaveLength(0);
+    expect(readFileSync(file, 'utf8')).toBe('attached');
+    const events = (following.value.events ?? []) as Json[];
+    expect(events.find((e) => e.type === 'permission_decision')).toMatchObject({
+      decision: { by: 'caller' },
+    });
+  });
+
   it('agentd approve --deny and agentd close from the CLI', async () => {
     const c = await NdjsonClient.connect(agentd.socket);
     try {
