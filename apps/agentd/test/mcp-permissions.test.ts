@@ -371,7 +371,10 @@ describe('a 2026-07-28 caller outside a task (acp agent)', () => {
         name,
         arguments: args,
         ...more,
-        _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': caps }),
+        _meta: {
+          ...modernMeta({ 'io.modelcontextprotocol/clientCapabilities': caps }),
+          progressToken: `p-${name}`,
+        },
       });
     /** Calls until the result is complete, answering each prompt with `answer`. */
     async function untilComplete(name: string, args: Json, answer: (params: Json) => Json): Promise<Json[]> {
@@ -410,6 +413,11 @@ describe('a 2026-07-28 caller outside a task (acp agent)', () => {
       const status = (spawned[1] as Json).structuredContent as Json;
       expect(status).toMatchObject({ state: 'ready', output: `wrote ${file}` });
       expect(readFileSync(file, 'utf8')).toBe('modern');
+      // The finished turn was a progress notification (its number) to the call that followed it.
+      const turns = c.notifications('notifications/progress').map((m) => m.params as Json);
+      expect(turns).toContainEqual(
+        expect.objectContaining({ progressToken: 'p-command_subagent.spawn', progress: 1 }),
+      );
       // Only one run was started: the retry followed the first one.
       expect((status.events as Json[]).filter((e) => e.type === 'permission_decision')).toEqual([
         expect.objectContaining({ decision: expect.objectContaining({ by: 'caller', kind: 'allow_once' }) }),

@@ -1,8 +1,9 @@
 /**
  * A run's events as the MCP caller waiting on it receives them (sync spawn, send, attach): every
  * event as a `notifications/message` at level `info` whose data is
- * `{event: "run_event", handle?, runId, run}` (texts cut to a few KB), and, as before, a protocol
- * agent's own progress and log events as progress and log notifications.
+ * `{event: "run_event", handle?, runId, run}` (texts cut to a few KB), each finished turn as a
+ * progress notification (its number), and, as before, a protocol agent's own progress and log
+ * events as progress and log notifications.
  */
 import { parseLogLevel } from '../log/log-level.js';
 import { boundEventTexts } from '../supervisor/event-ring.js';
@@ -39,5 +40,7 @@ export function forwardRunEvents(
     data.runId = target.runId() ?? null;
     data.run = boundEventTexts(event, FORWARD_TEXT_CHARS);
     context.log('info', data);
+    // A turn done is progress too: a bare counter (a message would read as the agent's output).
+    if (event.type === 'turn_end' && typeof event.turn === 'number') context.progress(event.turn);
   };
 }
