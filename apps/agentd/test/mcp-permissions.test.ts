@@ -250,7 +250,10 @@ describe('permission prompts and run events over MCP (acp agent)', () => {
     await pendingOf(starter.client, handle);
     expect(starter.prompts).toHaveLength(0);
     const watching = call(intruder.client, 'query_subagent.attach', { handle });
+    const before = starter.logs.length;
     const following = await call(starter.client, 'query_subagent.attach', { handle });
+    // Attaching replays the run's recent events first: the prompt that was pending is among them.
+    expect(runEvents(starter.logs.slice(before)).map((e) => e.type)).toContain('permission_request');
     expect(following.value).toMatchObject({ state: 'succeeded', output: `wrote ${file}` });
     expect((await watching).value).toMatchObject({ state: 'succeeded' });
     expect(starter.prompts).toHaveLength(1);
