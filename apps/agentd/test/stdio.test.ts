@@ -49,7 +49,9 @@ describe('agentd stdio, classic exposure', () => {
     const c = classic.client;
     const tools = ((await c.modernResult('tools/list')).tools as Json[]).map((t) => t.name).sort();
     expect(tools).toEqual([
+      'command_subagent.approve',
       'command_subagent.cancel',
+      'command_subagent.close',
       'command_subagent.send',
       'command_subagent.spawn',
       'query_status',
@@ -99,7 +101,9 @@ describe('agentd stdio, classic exposure', () => {
       'ui://agentd/runs',
     ]);
     expect(listed.filter((u) => u.startsWith('agent://schema/')).sort()).toEqual([
+      'agent://schema/command/subagent.approve',
       'agent://schema/command/subagent.cancel',
+      'agent://schema/command/subagent.close',
       'agent://schema/command/subagent.send',
       'agent://schema/command/subagent.spawn',
       'agent://schema/query/status',
@@ -125,8 +129,10 @@ describe('agentd stdio, classic exposure', () => {
     );
     expect((capabilities.operations as Json[]).map((o) => o.id).sort()).toEqual([
       'status',
+      'subagent.approve',
       'subagent.attach',
       'subagent.cancel',
+      'subagent.close',
       'subagent.send',
       'subagent.spawn',
       'subagent.status',

@@ -1,5 +1,6 @@
 /** The operator CLI's client commands, over the unix socket or HTTP(S) (modern era). */
 import { isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
+import { approveRun, closeRun } from './approve-close.js';
 import { connectTo, endpointOf } from './connect.js';
 import { daemonStatusText, eventText, FAILED_STATES, pretty, runsText, statusText } from './format.js';
 import { inert, inertJson } from './inert-text.js';
@@ -114,6 +115,7 @@ async function dashboards(client: McpClient, command: ClientCommand): Promise<st
 
 async function run(client: McpClient, command: ClientCommand, context: ClientContext): Promise<number> {
   const { io, json } = { io: context.io, json: command.json };
+  const eventLines = command.events === true;
   const base = context.style ?? PLAIN_STYLE;
   // An agent's colours only ever reach a terminal that shows colour, and only when asked for.
   const style: TermStyle = { ...base, agentColours: command.agentColours === true && base.colourOut };
@@ -215,7 +217,15 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
         return operate('command', 'subagent.spawn', args, (v) =>
           statusText(v, style.colourOut, style.agentColours),
         );
-      return runStreaming(client, { id: 'subagent.spawn', args, json, io, style, interrupts: 'run' });
+      return runStreaming(client, {
+        id: 'subagent.spawn',
+        args,
+        json,
+        events: eventLines,
+        io,
+        style,
+        interrupts: 'run',
+      });
     }
     case 'attach': {
       // What is known before following: the run id and start time for the status line.
@@ -236,6 +246,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
         id: 'subagent.attach',
         args: { handle: command.handle },
         json,
+        events: eventLines,
         io,
         style,
         interrupts: 'watch',
@@ -261,8 +272,20 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
         message: command.message,
       };
       if (command.timeoutMs !== undefined) args.timeoutMs = command.timeoutMs;
-      return runStreaming(client, { id: 'subagent.send', args, json, io, style, interrupts: 'turn' });
+      return runStreaming(client, {
+        id: 'subagent.send',
+        args,
+        json,
+        events: eventLines,
+        io,
+        style,
+        interrupts: 'turn',
+      });
     }
+    case 'approve':
+      return approveRun(client, command, io, style);
+    case 'close':
+      return closeRun(client, command, io, style);
     case 'wait': {
       // Interrupting a wait stops waiting; the run itself goes on (cancel it with `agentd cancel`).
       const outcome = await interruptible(io, (signal) =>

@@ -46,6 +46,8 @@ type ClientAction =
   | { kind: 'attach'; handle: string; timeoutMs?: number }
   | { kind: 'cancel'; handle?: string; all: boolean; reason?: string }
   | { kind: 'send'; handle: string; message: string; timeoutMs?: number }
+  | { kind: 'approve'; handle: string; requestId?: string; deny: boolean; always: boolean }
+  | { kind: 'close'; handle: string }
   | { kind: 'events'; follow: boolean; level?: LogLevel; after?: number }
   | { kind: 'drain'; deadlineMs?: number }
   | { kind: 'lame-duck'; ready: boolean }
@@ -56,6 +58,8 @@ export type ClientCommand = ClientAction & {
   json: boolean;
   /** `--color-agent-output`: an agent's SGR colours pass through on a colour terminal. */
   agentColours?: boolean;
+  /** `--events` (spawn, attach, send): the run's events as JSON lines on stdout. */
+  events?: boolean;
 };
 
 export type Command =
@@ -226,6 +230,20 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
         ...optional('timeoutMs', integer(flags, '--timeout-ms')),
       };
       break;
+    case 'approve':
+      positionalCount(1, 2);
+      action = {
+        kind: 'approve',
+        handle: first as string,
+        ...optional('requestId', second),
+        deny: bool('--deny'),
+        always: bool('--always'),
+      };
+      break;
+    case 'close':
+      positionalCount(1, 1);
+      action = { kind: 'close', handle: first as string };
+      break;
     case 'events': {
       positionalCount(0, 0);
       const named = last(flags, '--level');
@@ -259,7 +277,8 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
       break;
   }
   const colours = bool('--color-agent-output') ? { agentColours: true } : {};
-  return { kind: 'client', command: { ...action, connection, json: bool('--json'), ...colours } };
+  const events = bool('--events') ? { events: true } : {};
+  return { kind: 'client', command: { ...action, connection, json: bool('--json'), ...colours, ...events } };
 }
 
 export function parseArgs(argv: readonly string[]): Command {

@@ -61,6 +61,8 @@ export interface StreamingCall {
   id: 'subagent.spawn' | 'subagent.send' | 'subagent.attach';
   args: JsonObject;
   json: boolean;
+  /** `--events`: the run's events as JSON lines on stdout. */
+  events?: boolean;
   io: Output;
   style: TermStyle;
   /** What an interrupt ends: the whole run (spawn), the turn in flight (send), or only the watching (attach). */
@@ -82,7 +84,7 @@ async function confirmCancelled(client: McpClient, handle: string): Promise<stri
 
 /** Calls the operation with its notifications shown as they come; the exit code follows the outcome. */
 export async function runStreaming(client: McpClient, call: StreamingCall): Promise<number> {
-  const view = new RunView(call.io, call.style, call.json);
+  const view = new RunView(call.io, call.style, call.json, call.events === true);
   Object.assign(view.followed, call.followed);
   if (call.id !== 'subagent.spawn') view.followed.handle = String(call.args.handle);
   const kind = call.id === 'subagent.attach' ? 'query' : 'command';

@@ -6,7 +6,8 @@
  */
 import { isJsonObject, type JsonRpcNotification } from '@agentd/rpc-frame';
 import { pretty, statusText } from './format.js';
-import { inert } from './inert-text.js';
+import { inert, inertJson } from './inert-text.js';
+import { RunEventText } from './run-event-text.js';
 import { CLEAR_LINE, paintState, type TermStyle, tint } from './term-style.js';
 
 interface Output {
@@ -21,6 +22,9 @@ export interface Followed {
   /** When the run started (its status' startedAt), for the elapsed time. */
   startedAt?: number;
 }
+
+/** Characters of streamed message kept to compare with the final output. */
+const CHUNKS_KEPT = 2 * 1024 * 1024;
 
 /** A silent agent gets its status line after this long; it is redrawn this often. */
 const STATUS_AFTER_MS = 1_000;
@@ -41,15 +45,24 @@ export class RunView {
   readonly #io: Output;
   readonly #style: TermStyle;
   readonly #json: boolean;
+  /** `--events`: run events as JSON lines on stdout. */
+  readonly #eventLines: boolean;
+  readonly #events: RunEventText;
+  /** The agent's message as streamed in chunks (run events), to tell whether the final output was seen. */
+  #chunks = '';
+  /** A chunk left the cursor mid-line: the next line starts on a new one. */
+  #midLine: 'out' | 'err' | undefined;
   #statusLine = false;
   #lastOutputAt = Date.now();
   #progress: string | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(io: Output, style: TermStyle, json: boolean) {
+  constructor(io: Output, style: TermStyle, json: boolean, eventLines = false) {
     this.#io = io;
     this.#style = style;
     this.#json = json;
+    this.#eventLines = eventLines;
+    this.#events = new RunEventText(style.colourErr, style.agentColours === true);
     if (style.interactive && !json) {
       this.#timer = setInterval(() => this.#drawStatus(), STATUS_AFTER_MS);
       this.#timer.unref();
@@ -77,6 +90,10 @@ export class RunView {
         this.note(`run ${this.followed.runId} started (handle ${this.followed.handle})`);
         return;
       }
+      if (isJsonObject(data) && data.event === 'run_event') {
+        this.#runEvent(data.run);
+        return;
+      }
       if (this.#json) return;
       const text = this.#agent(typeof data === 'string' ? data : JSON.stringify(data));
       // An agent's log lines are its stderr (plain agents) or its log events (protocol agents).
@@ -99,9 +116,43 @@ export class RunView {
     }
   };
 
+  /** One run event: a JSON line (`--events`), else its readable lines (run-event-text.ts). */
+  #runEvent(event: unknown): void {
+    if (!isJsonObject(event)) return;
+    if (this.#eventLines) {
+      this.#endChunks();
+      this.#io.out(`${inertJson(JSON.stringify(event))}\n`);
+      return;
+    }
+    if (this.#json) return;
+    for (const shown of this.#events.render(event, this.followed.handle)) {
+      if (shown.kind === 'line') {
+        this.#line('err', shown.text);
+        continue;
+      }
+      // The message is the answer: on a terminal it streams on stdout, piped on stderr as lines do.
+      const stream = this.#style.interactive ? 'out' : 'err';
+      this.#clearStatus();
+      if (this.#midLine !== undefined && this.#midLine !== stream) this.#endChunks();
+      this.#io[stream](shown.text);
+      // Only its end matters (compared with the final output, itself at most 1 MiB).
+      this.#chunks = (this.#chunks + shown.text).slice(-CHUNKS_KEPT);
+      this.#lastOutputAt = Date.now();
+      this.#midLine = shown.text.endsWith('\n') ? undefined : stream;
+    }
+  }
+
+  /** Ends a message left mid-line, so the next line starts on its own. */
+  #endChunks(): void {
+    if (this.#midLine === undefined) return;
+    this.#io[this.#midLine]('\n');
+    this.#midLine = undefined;
+  }
+
   /** The final answer of the run (a status) or of a turn (a send result). */
   finish(value: unknown, kind: 'run' | 'turn'): void {
     this.stop();
+    this.#endChunks();
     const { out, err } = { out: (t: string) => this.#io.out(t), err: (t: string) => this.#io.err(t) };
     if (this.#json) {
       out(pretty(value));
@@ -137,11 +188,15 @@ export class RunView {
     const output = this.#agent(raw);
     const streamed = this.#shown.join('\n');
     if (this.#style.interactive && this.#shown.length > 0 && streamed.trimEnd() === output.trimEnd()) return;
+    // Streamed as message chunks (an acp or claude agent's turn): shown already.
+    if (this.#style.interactive && this.#chunks !== '' && this.#chunks.trimEnd().endsWith(output.trimEnd()))
+      return;
     this.#io.out(`${output}\n`);
   }
 
   #line(stream: 'out' | 'err', text: string): void {
     this.#clearStatus();
+    this.#endChunks();
     this.#lastOutputAt = Date.now();
     this.#io[stream](`${text}\n`);
   }

@@ -16,6 +16,14 @@ export interface ClientSpec {
 }
 
 const timeout = (what: string): FlagSpec => ({ name: '--timeout-ms', value: 'N', description: what });
+const eventLines: FlagSpec = {
+  name: '--events',
+  description: "the run's events as JSON lines on stdout (tool calls, permission prompts, plan, usage)",
+};
+const EVENT_DETAILS =
+  "On a terminal the run's events show one line each: tool calls (▸), permission prompts (? with the\n" +
+  'agentd approve command that answers them), the plan as a checklist, usage at the end of a turn;\n' +
+  "the agent's message streams as text.";
 
 export const CLIENT_SPECS = {
   status: {
@@ -31,21 +39,24 @@ export const CLIENT_SPECS = {
       { name: '--async', description: 'print the handle as soon as the run started, do not wait' },
       { name: '--warm', description: 'keep a live session after the first turn (continue it with send)' },
       timeout('kill the run if it takes longer'),
+      eventLines,
     ],
     details:
       "INSTRUCTION `-` reads it from stdin. While it waits, the agent's output lines and log messages\n" +
       'stream to stderr; the result goes to stdout. On a terminal the output streams once on stdout,\n' +
       "the agent's stderr lines are marked `!`, a status line shows the elapsed time while the agent is\n" +
       'silent, and states are coloured (not with NO_COLOR). Ctrl-C (SIGINT) or SIGTERM cancels the run\n' +
-      'and says so. An unknown --agent exits 2 and lists the agents.',
+      'and says so. An unknown --agent exits 2 and lists the agents.\n' +
+      EVENT_DETAILS,
   },
   attach: {
     usage: 'attach RUN [--timeout-ms N]',
     summary: 'follow a running run: its recent lines, then its output as it comes, then its result',
-    flags: [timeout('stop following after N ms (exit 3; the run keeps going)')],
+    flags: [timeout('stop following after N ms (exit 3; the run keeps going)'), eventLines],
     details:
       'Shows the run as a sync spawn does, and exits as wait does (0 succeeded, 1 failed, cancelled,\n' +
-      'timed out or lost). Ctrl-C stops following; the run goes on.',
+      'timed out or lost). Ctrl-C stops following; the run goes on.\n' +
+      EVENT_DETAILS,
   },
   wait: {
     usage: 'wait RUN [--timeout-ms N]',
@@ -66,8 +77,24 @@ export const CLIENT_SPECS = {
   send: {
     usage: 'send RUN MESSAGE|-',
     summary: 'send one turn to a warm session and print the reply',
-    flags: [timeout('bound this turn')],
-    details: 'MESSAGE `-` reads it from stdin.',
+    flags: [timeout('bound this turn'), eventLines],
+    details: `MESSAGE \`-\` reads it from stdin.\n${EVENT_DETAILS}`,
+  },
+  approve: {
+    usage: 'approve RUN [REQUEST_ID] [--deny] [--always]',
+    summary: "answer a run's pending permission prompt (allow by default)",
+    flags: [
+      { name: '--deny', description: "reject instead of allowing (the agent's reject option)" },
+      { name: '--always', description: "take the agent's 'always' option when it offers one" },
+    ],
+    details:
+      'REQUEST_ID may be left out when exactly one prompt is pending (status shows them). Only the\n' +
+      "run's starter and operators may answer; exactly one answer counts: a prompt already answered\n" +
+      '(by the caller, the policy, the timeout or another operator) exits 1 and says who decided it.',
+  },
+  close: {
+    usage: 'close RUN',
+    summary: 'end a conversation (warm session) gracefully and print its final status',
   },
   events: {
     usage: 'events [--follow] [--level L] [--after SEQ]',

@@ -16,6 +16,13 @@ export interface OperationContext {
   log(level: LogLevel, data: unknown): void;
   /** `task` operations: answer with a task now and continue in it; undefined when the call stays normal. */
   detach(): Promise<TaskRef | undefined>;
+  /**
+   * How `elicit` reaches the client: `legacy` asks while the handler waits; `modern` (2026-07-28)
+   * ends the call's round with `input_required` once the handler returns (undefined: legacy).
+   */
+  era?: 'legacy' | 'modern';
+  /** The keys of the client's answers this call carries (2026-07-28 retries); none otherwise. */
+  inputKeys?(): string[];
   /** Asks the client (elicitation); inside a task the answer comes through the task. */
   elicit(params: JsonObject, options?: { key?: string }): Promise<JsonObject>;
 }

@@ -2,16 +2,20 @@
 import { ToolResult } from '@agentd/dispatch';
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
-import { parseLogLevel } from '../log/log-level.js';
-import type { AgentEvent, SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
+import type { SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { mayHoldTasks } from './anonymous-tasks.js';
+import { modernAttach, modernSend, modernSpawn } from './modern-calls.js';
 import type { OperationContext, OperationSpec } from './operation-spec.js';
-import { starterOf } from './run-access.js';
+import { PARKED, ParkedPrompts } from './parked-prompts.js';
+import { askPending, elicitingAnswerer } from './permission-elicit.js';
+import { mayAnswerFor, starterOf } from './run-access.js';
 import { attachRun } from './run-attach.js';
-import type { RunIndex } from './run-index.js';
+import { forwardRunEvents } from './run-event-forward.js';
+import { localStatus, type RunIndex } from './run-index.js';
 import { turnView } from './run-view.js';
 import { runSpawnTask, SPAWN_TASK_TTL_MS } from './spawn-task.js';
 import { statusJson } from './status-json.js';
+import { approveOperation } from './subagent-approve.js';
 
 export interface OperationHost {
   supervisor(): Supervisor;
@@ -57,20 +61,17 @@ function spawnArgs(host: OperationHost): JsonObject {
         description:
           'Kill the run if it takes longer (per turn for warm sessions). Restricted peers may ask for at most limits.restrictedMaxTimeoutMs.',
       },
+      budget: {
+        type: 'object',
+        additionalProperties: false,
+        description:
+          "Stop the run once it spends more (it fails with budget_exceeded); the profile's budget still holds where smaller.",
+        properties: {
+          maxCostUsd: { type: 'number', exclusiveMinimum: 0 },
+          maxTokens: { type: 'integer', minimum: 1, description: 'Input, output and cache tokens together.' },
+        },
+      },
     },
-  };
-}
-
-/** Forwards an agent's progress and log events to the MCP request that is waiting on it. */
-function forwardAgentEvents(context: OperationContext): (event: AgentEvent) => void {
-  return (event) => {
-    if (event.type === 'progress' && typeof event.progress === 'number') {
-      const total = typeof event.total === 'number' ? event.total : undefined;
-      const message = typeof event.message === 'string' ? event.message : undefined;
-      context.progress(event.progress, total, message);
-    } else if (event.type === 'log') {
-      context.log(parseLogLevel(event.level) ?? 'info', event.message ?? event);
-    }
   };
 }
 
@@ -108,8 +109,29 @@ async function sendHere<T>(host: OperationHost, handle: string, send: () => Prom
   }
 }
 
+/** The run id of a run this replica tracks (names the run in its notifications), else undefined. */
+function localRunId(supervisor: Supervisor, handle: string): string | undefined {
+  try {
+    return supervisor.status(handle).runId;
+  } catch {
+    return undefined;
+  }
+}
+
 export function buildOperations(host: OperationHost): OperationSpec[] {
   const sup = () => host.supervisor();
+  // 2026-07-28 calls that a permission prompt ended, waiting for their retry (parked-prompts.ts).
+  const prompts = new ParkedPrompts();
+  const modern = () => ({ supervisor: sup(), runs: host.runs(), prompts });
+  const announce = (context: OperationContext) => (status: SubagentStatus) =>
+    // The caller learns its run at once (a log notification when it asked for logs), so a
+    // client that is interrupted can say which run it cancelled and confirm it ended.
+    context.log('info', {
+      event: 'started',
+      handle: status.handle,
+      runId: status.runId,
+      agent: status.agent,
+    });
   const work: OperationSpec[] = [
     {
       kind: 'query',
@@ -139,6 +161,8 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
+        if (typeof args.budget === 'object' && args.budget !== null)
+          request.budget = args.budget as NonNullable<SpawnRequest['budget']>;
         // An async spawn for a client that takes tasks answers with a task that follows the run;
         // an anonymous peer gets the handle instead (anonymous-tasks.ts: they would share one task owner).
         const task =
@@ -150,19 +174,23 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
           const instance = host.runs().instanceId;
           return instance === undefined ? body : { ...body, instance };
         }
+        if (context.era === 'modern') {
+          const status = await modernSpawn(modern(), request, context, announce(context));
+          if (status === PARKED) return PARKED;
+          await host.runs().settled(String(status.handle));
+          return spawnResult(status, host.runs().instanceId);
+        }
         // Tied to the request until it answers: a caller that gives up before it has the handle
         // (cancelled, disconnected) cancels the run instead of leaving an orphan nobody can reach.
+        let started: SubagentStatus | undefined;
+        const onPermission = elicitingAnswerer(context, () => started?.runId);
         const status = await sup().spawn(request, context.signal, {
-          // The caller learns its run at once (a log notification when it asked for logs), so a
-          // client that is interrupted can say which run it cancelled and confirm it ended.
-          onStart: (started) =>
-            context.log('info', {
-              event: 'started',
-              handle: started.handle,
-              runId: started.runId,
-              agent: started.agent,
-            }),
-          onEvent: forwardAgentEvents(context),
+          onStart: (status) => {
+            started = status;
+            announce(context)(status);
+          },
+          onEvent: forwardRunEvents(context, { runId: () => started?.runId, handle: () => started?.handle }),
+          ...(onPermission === undefined ? {} : { onPermission }),
         });
         // What a caller was told is readable from every replica before it is told.
         await host.runs().settled(status.handle);
@@ -190,13 +218,24 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       outputType: 'SendResult',
       operator: false,
       handler: async (args, context) => {
+        const handle = args.handle as string;
+        const id = localRunId(sup(), handle);
+        const runId = (): string | undefined => id;
+        const answers = mayAnswerFor(context.peer, localStatus(sup(), handle));
+        const onPermission = answers ? elicitingAnswerer(context, runId) : undefined;
         const options = {
-          onEvent: forwardAgentEvents(context),
+          onEvent: forwardRunEvents(context, { runId, handle: () => handle }),
+          ...(onPermission === undefined ? {} : { onPermission }),
           sentBy: starterOf(context.peer),
           ...(typeof args.timeoutMs === 'number' ? { timeoutMs: args.timeoutMs } : {}),
         };
-        const reply = await sendHere(host, args.handle as string, () =>
-          sup().send(args.handle as string, args.message as string, context.signal, options),
+        const message = args.message as string;
+        if (context.era === 'modern')
+          return sendHere(host, handle, () =>
+            modernSend(modern(), handle, message, context, options, answers),
+          );
+        const reply = await sendHere(host, handle, () =>
+          sup().send(handle, message, context.signal, options),
         );
         return turnView(reply) as JsonObject;
       },
@@ -219,7 +258,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       kind: 'query',
       id: 'subagent.attach',
       description:
-        'Follow a running subagent: its recent output lines first, then its output and events as they come (progress and log notifications, as a sync spawn streams them); answers with its status once it ends (a warm session: once its turn is done). Leaving never cancels the run.',
+        'Follow a running subagent: its recent output lines first, then its output and events as they come (progress and log notifications, as a sync spawn streams them), its permission prompts put to the caller (elicitation); answers with its status once it ends (a warm session: once its turn is done). Leaving never cancels the run.',
       args: {
         type: 'object',
         additionalProperties: false,
@@ -229,12 +268,24 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       outputType: 'SubagentStatus',
       operator: false,
       handler: async (args, context) => {
+        const handle = args.handle as string;
+        if (context.era === 'modern') {
+          const answers = mayAnswerFor(context.peer, localStatus(sup(), handle));
+          const status = await modernAttach(modern(), handle, context, answers);
+          return status === PARKED ? PARKED : spawnResult(status);
+        }
+        const id = localRunId(sup(), handle);
+        const runId = (): string | undefined => id;
+        const answers = mayAnswerFor(context.peer, localStatus(sup(), handle));
+        const answerer = answers ? elicitingAnswerer(context, runId) : undefined;
+        if (answerer !== undefined) askPending(sup(), handle, answerer, context.signal);
         const status = await attachRun(
           sup(),
           host.runs(),
-          args.handle as string,
+          handle,
           context,
-          forwardAgentEvents(context),
+          forwardRunEvents(context, { runId, handle: () => handle }),
+          answerer,
         );
         return spawnResult(status);
       },
@@ -254,6 +305,27 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       handler: async (args) =>
         host.runs().cancel(args.handle as string, (args.reason as string | undefined) ?? 'cancelled by peer'),
     },
+    {
+      kind: 'command',
+      id: 'subagent.close',
+      description:
+        'End a conversation (warm session) gracefully once its turn is done; answers its final status. A run that already ended answers its status.',
+      args: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['handle'],
+        properties: { handle: handleArg },
+      },
+      outputType: 'SubagentStatus',
+      operator: false,
+      handler: async (args) => {
+        const handle = args.handle as string;
+        const status = await sendHere(host, handle, async () => sup().status(handle));
+        if (status.terminal) return statusJson(status);
+        return statusJson(await sup().closeSession(handle));
+      },
+    },
+    approveOperation(host),
   ];
   return [...work, ...operatorOperations(host)];
 }

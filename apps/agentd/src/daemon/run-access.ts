@@ -57,3 +57,11 @@ function mayReadByRunId(peer: Peer, status: JsonObject): boolean {
 export function readableByRunId(peer: Peer, status: JsonObject | undefined): JsonObject | undefined {
   return status !== undefined && mayReadByRunId(peer, status) ? status : undefined;
 }
+
+/**
+ * Whether `peer` may answer a run's permission prompts: its starter and management peers only.
+ * The handle lets a restricted peer follow a run or send it a turn, never grant its permissions.
+ */
+export function mayAnswerFor(peer: Peer, status: JsonObject | undefined): boolean {
+  return status !== undefined && mayReadByRunId(peer, status);
+}

@@ -1,12 +1,13 @@
 /**
- * `subagent.attach`: follows a run that is already going. The caller gets the live tail it
- * missed, then the agent's events as they come (the same notifications a sync spawn streams),
- * and the status once the run ends (or a warm session finishes its turn). Detaching never
- * touches the run.
+ * `subagent.attach`: follows a run that is already going. The caller gets the live tail and the
+ * recent run events it missed, then the agent's events as they come (the same notifications a
+ * sync spawn streams), and the status once the run ends (or a warm session finishes its turn).
+ * Detaching never touches the run.
  */
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { AgentEvent, SubagentStatus, Supervisor } from '../supervisor/index.js';
+import type { PermissionAnswerer } from '../supervisor/types.js';
 import type { OperationContext } from './operation-spec.js';
 import { localStatus, type RunIndex, unknownHandle } from './run-index.js';
 
@@ -31,6 +32,7 @@ export async function attachRun(
   handle: string,
   context: OperationContext,
   forward: (event: AgentEvent) => void,
+  answerer?: PermissionAnswerer,
 ): Promise<SubagentStatus | JsonObject> {
   const { signal } = context;
   const local = localStatus(supervisor, handle);
@@ -49,7 +51,10 @@ export async function attachRun(
       done();
       reject(aborted());
     };
+    // The attached caller can answer the run's permission requests while it follows the run.
+    const unanswer = answerer === undefined ? undefined : supervisor.answerWith(handle, answerer);
     const done = (): void => {
+      unanswer?.();
       supervisor.off('event', onEvent).off('status', onStatus);
       signal.removeEventListener('abort', onAbort);
     };
@@ -61,6 +66,11 @@ export async function attachRun(
     for (const entry of now.tail ?? []) {
       if (entry.stream === 'stdout') context.progress(++line, undefined, entry.text);
       else context.log('info', entry.text);
+    }
+    // The run's recent structured events too (tool calls, plan, a pending prompt): its lines
+    // are in the tail already, so a protocol agent's progress and log events are not replayed.
+    for (const { seq: _seq, at: _at, ...event } of now.events ?? []) {
+      if (event.type !== 'progress' && event.type !== 'log') forward(event);
     }
     if (signal.aborted) onAbort();
     else if (settled(now)) onStatus(now);

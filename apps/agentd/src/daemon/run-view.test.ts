@@ -108,3 +108,26 @@ describe('turnView', () => {
     });
   });
 });
+
+describe('a run’s recent events in its views', () => {
+  const events = Array.from({ length: 200 }, (_, i) => ({
+    type: 'message',
+    text: 'z'.repeat(2000),
+    seq: i + 1,
+    at: '2026-01-01T00:00:00.000Z',
+  }));
+
+  it('the detail view keeps the newest that fit its bound and says older ones were left out', () => {
+    const view = runDetail({ ...base, events });
+    const kept = view.events as Array<{ seq: number }>;
+    expect(kept.length).toBeLessThan(events.length);
+    expect(kept.at(-1)?.seq).toBe(200);
+    expect(wire(kept)).toBeLessThanOrEqual(256 * 1024);
+    expect(view.eventsTruncated).toBe(true);
+    expect(runDetail({ ...base, events: events.slice(0, 3) }).eventsTruncated).toBeUndefined();
+  });
+
+  it('a listing row carries no events', () => {
+    expect(runSummary({ ...base, events }).events).toBeUndefined();
+  });
+});

@@ -6,7 +6,9 @@
  *
  * - `runDetail`: one run, asked for by handle (spawn, status, wait, cancel, agent://subagent/…):
  *   its output and result up to DETAIL_TEXT_BYTES each.
- * - `runSummary`: one row of a listing (agent://inventory): no output or result, a short tail.
+ *   Its recent events, newest kept, up to DETAIL_EVENTS_BYTES (`eventsTruncated` when older ones
+ *   were left out here; the run itself keeps at most its ring, supervisor/event-ring.ts).
+ * - `runSummary`: one row of a listing (agent://inventory): no output, result or events, a short tail.
  */
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import type { SubagentStatus } from '../supervisor/index.js';
@@ -18,6 +20,8 @@ const DETAIL_TEXT_BYTES = 1024 * 1024;
  * 1000 characters, and a page that reads a run by handle merges them with its tail, line by line).
  */
 const SUMMARY_TAIL_BYTES = 8192;
+/** Encoded bytes of a run's recent events in its detail view (the ring's own bound). */
+const DETAIL_EVENTS_BYTES = 256 * 1024;
 /** Encoded bytes of a listing row's other free texts (error message, stderr tail, reason). */
 const SUMMARY_TEXT_BYTES = 512;
 
@@ -111,8 +115,26 @@ export function runDetail(status: SubagentStatus | JsonObject, budget = DETAIL_T
     if (tooLarge) error.data = boundedText(JSON.stringify(error.data), budget) ?? null;
     truncated ||= message !== undefined || tooLarge;
   }
+  if (Array.isArray(view.events)) {
+    const kept = newestFitting(view.events, DETAIL_EVENTS_BYTES);
+    if (kept.length < view.events.length) view.eventsTruncated = true;
+    view.events = kept;
+  }
   if (truncated) view.truncated = true;
   return view;
+}
+
+/** The newest entries of `events` whose JSON fits `budget` bytes together, oldest first. */
+function newestFitting(events: unknown[], budget: number): unknown[] {
+  let left = budget;
+  let first = events.length;
+  while (first > 0) {
+    const cost = jsonSize(events[first - 1]) + 1;
+    if (cost > left) break;
+    left -= cost;
+    first -= 1;
+  }
+  return events.slice(first);
 }
 
 /**
@@ -163,7 +185,7 @@ function boundedTail(lines: unknown[], budget: number): { lines: JsonObject[]; c
  * handle). A bounded tail of its last lines and the size of its output say what there is to read.
  */
 export function runSummary(status: SubagentStatus | JsonObject): JsonObject {
-  const { output, result: _result, tail, error, reason, ...rest } = plain(status);
+  const { output, result: _result, events: _events, tail, error, reason, ...rest } = plain(status);
   const view: JsonObject = rest;
   if (typeof output === 'string') view.outputBytes = Buffer.byteLength(output, 'utf8');
   if (Array.isArray(tail)) {

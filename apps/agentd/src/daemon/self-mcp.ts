@@ -208,6 +208,8 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
                 ? undefined
                 : { taskId, owner: tasks.ownerOf(context.peer) };
             },
+            era: context.era,
+            inputKeys: () => Object.keys(context.inputResponses ?? {}),
             elicit: (params, options) => context.elicit(params, options),
           });
         } catch (error) {

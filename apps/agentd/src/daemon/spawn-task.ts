@@ -7,6 +7,7 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { SpawnRequest, SubagentStatus, Supervisor } from '../supervisor/index.js';
 import type { OperationContext } from './operation-spec.js';
+import { elicitingAnswerer } from './permission-elicit.js';
 import { turnView } from './run-view.js';
 import { statusJson } from './status-json.js';
 
@@ -30,8 +31,15 @@ export async function runSpawnTask(
   context: OperationContext,
   onStart: (handle: string) => void,
 ): Promise<JsonObject> {
+  let runId: string | undefined;
+  // Inside the task the caller answers through the task's input_required, in either era.
+  const onPermission = elicitingAnswerer(context, () => runId, true);
   const first = await supervisor.spawn({ ...request, async: false }, context.signal, {
-    onStart: (started) => onStart(started.handle),
+    onStart: (started) => {
+      runId = started.runId;
+      onStart(started.handle);
+    },
+    ...(onPermission === undefined ? {} : { onPermission }),
   });
   if (!first.warm || first.terminal) return statusJson(first);
   let status: SubagentStatus = first;
@@ -57,7 +65,9 @@ export async function runSpawnTask(
       status = await supervisor.closeSession(status.handle);
       break;
     }
-    const reply = await supervisor.send(status.handle, message, context.signal);
+    const reply = await supervisor.send(status.handle, message, context.signal, {
+      ...(onPermission === undefined ? {} : { onPermission }),
+    });
     last = reply.reply;
     status = supervisor.status(status.handle);
   }

@@ -86,7 +86,12 @@ export class PolicyBroker implements PermissionBroker {
   }
 
   /** An operator's answer to a pending request; throws when there is none to answer. */
-  answer(handle: string, requestId: string, answer: PermissionAnswer): PermissionDecision {
+  answer(
+    handle: string,
+    requestId: string,
+    answer: PermissionAnswer,
+    by: DecidedBy = 'operator',
+  ): PermissionDecision {
     const key = keyOf(handle, requestId);
     const pending = this.pending.get(key);
     if (pending === undefined) {
@@ -112,7 +117,7 @@ export class PolicyBroker implements PermissionBroker {
         `no such option for this request; offered: ${offered}`,
       );
     }
-    const decision = selected(option, 'operator');
+    const decision = selected(option, by);
     pending.settle(decision);
     return decision;
   }

@@ -1,4 +1,5 @@
 /** The facts of one subagent run (what its public status shows), and the status view of them. */
+import type { RunEventEntry } from './event-ring.js';
 import type { RunUsage } from './run-event.js';
 import type {
   AgentProfile,
@@ -61,6 +62,7 @@ export interface LiveFacts {
   pid: number | undefined;
   tail: PlainTailLine[] | undefined;
   pendingPermissions?: PendingPermission[];
+  events?: RunEventEntry[];
 }
 
 const TERMINAL: ReadonlySet<SubagentState> = new Set(['succeeded', 'failed', 'cancelled', 'timed_out']);
@@ -99,6 +101,7 @@ export function toStatus(record: RunRecord, live: LiveFacts): SubagentStatus {
   if (record.usage !== undefined) status.usage = { ...record.usage };
   if (live.pendingPermissions !== undefined && live.pendingPermissions.length > 0)
     status.pendingPermissions = live.pendingPermissions;
+  if (live.events !== undefined && live.events.length > 0) status.events = live.events;
   return status;
 }
 

@@ -6,6 +6,7 @@
 import type { LogLevel } from '@agentd/rpc-frame';
 import { type ChildExit, ChildHost } from './child-host.js';
 import type { EffectiveLimits } from './config-check.js';
+import { EventRing } from './event-ring.js';
 import {
   decidedOutcome,
   type ExitFacts,
@@ -83,6 +84,8 @@ export abstract class Run {
   private readonly answerers = new Set<PermissionAnswerer>();
   /** Permission requests waiting for their decision, shown in the status. */
   private readonly pendingPermissions = new Map<string, PendingPermission>();
+  /** The run's recent events (bounded), shown in its status. */
+  private readonly recent = new EventRing();
   /** Aborted when the run ends: no permission request outlives it. */
   private readonly ended = new AbortController();
 
@@ -163,6 +166,7 @@ export abstract class Run {
       pid: this.host?.pid,
       tail: this.tail(),
       pendingPermissions: [...this.pendingPermissions.values()].map((p) => ({ ...p })),
+      events: this.recent.list(),
     });
   }
 
@@ -382,6 +386,7 @@ export abstract class Run {
   }
 
   protected emitEvent(event: AgentEvent): void {
+    this.recent.push(event);
     this.emitter.emit('event', this, event);
     for (const sink of [...this.sinks]) this.callObserver('onEvent', () => sink(event));
   }

@@ -1,7 +1,4 @@
-/**
- * The Supervisor: the fleet of subagent runs. Admission and limits, spawn and list, pause and
- * drain, totals and the log. One run's process, turns and timers are its `Run` (run.ts).
- */
+/** The fleet of subagent runs: admission, limits, spawn, list, pause, drain, totals, log. A run is `Run` (run.ts). */
 import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { logAt } from '../log/log-level.js';
@@ -24,6 +21,7 @@ import type {
   AgentEvent,
   AgentProfile,
   LogEntry,
+  PermissionAnswerer,
   RunStarter,
   SendOptions,
   SendResult,
@@ -180,11 +178,16 @@ export class Supervisor {
   }
 
   /**
-   * Answers a run's pending permission request (an operator's answer): an option id the agent
-   * offered, or `{allow, always}`. Exactly one answer counts: a later one is refused with
-   * `already_decided`; a request that never was, with `unknown_request`.
+   * Answers a run's pending permission request (an operator's answer, or a caller's that came back
+   * later): an option id the agent offered, or `{allow, always}`. Exactly one answer counts: a later
+   * one is refused with `already_decided`; a request that never was, with `unknown_request`.
    */
-  approve(handle: string, requestId: string, answer: PermissionAnswer): PermissionDecision {
+  approve(
+    handle: string,
+    requestId: string,
+    answer: PermissionAnswer,
+    by: 'operator' | 'caller' = 'operator',
+  ): PermissionDecision {
     const run = this.get(handle);
     if (this.broker === undefined)
       throw new LocalError<AgentdErrorCode>(
@@ -193,13 +196,21 @@ export class Supervisor {
       );
     if (typeof requestId !== 'string' || requestId.length === 0)
       throw new LocalError<AgentdErrorCode>('invalid_request', 'requestId must be a non-empty string');
-    const decision = this.broker.answer(handle, requestId, answer);
-    this.log('info', 'permission answered by an operator', { ...runFields(run), requestId });
+    const decision = this.broker.answer(handle, requestId, answer, by);
+    this.log('info', `permission answered by ${by === 'caller' ? 'the caller' : 'an operator'}`, {
+      ...runFields(run),
+      requestId,
+    });
     return decision;
   }
 
   status(handle: string): SubagentStatus {
     return this.get(handle).status();
+  }
+
+  /** A caller following a run (attach) answers its permission requests; returns the removal. */
+  answerWith(handle: string, answerer: PermissionAnswerer): () => void {
+    return this.get(handle).answerWith(answerer);
   }
 
   /**

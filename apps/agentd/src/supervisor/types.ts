@@ -1,5 +1,7 @@
 /** Public data types of the Supervisor seam: profiles, limits, requests, statuses, events. */
+
 import type { Logger, LogLevel } from '@agentd/rpc-frame';
+import type { RunEventEntry } from './event-ring.js';
 import type {
   PermissionBroker,
   PermissionOption,
@@ -243,6 +245,8 @@ export interface SubagentStatus {
   usage?: RunUsage;
   /** Permission requests waiting for an answer (`Supervisor.approve`). */
   pendingPermissions?: PendingPermission[];
+  /** The run's recent events, newest kept (bounded: event-ring.ts), each with `seq` and `at`. */
+  events?: RunEventEntry[];
 }
 
 /** One line of an agent's output, as kept in the bounded live tail. */
