@@ -262,7 +262,44 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
   return { kind: 'client', command: { ...action, connection, json: bool('--json'), ...colours } };
 }
 
+/** Options every client command takes, also accepted before the command name. */
+const GLOBAL_VALUE_FLAGS = new Set(['--config', '--socket', '--url', '--token-file']);
+const GLOBAL_BOOL_FLAGS = new Set(['--json']);
+
+/**
+ * `agentd --config x.json spawn "…"`: the global options in front of a command, and where the
+ * command starts; `command` is undefined when no command name follows them (then it is the daemon's
+ * own flags, as `agentd --config x.json --serve …`).
+ */
+function leadingGlobals(argv: readonly string[]): { globals: string[]; command?: number } {
+  let i = 0;
+  while (i < argv.length) {
+    const arg = argv[i] as string;
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (GLOBAL_BOOL_FLAGS.has(arg)) i += 1;
+    else if (GLOBAL_VALUE_FLAGS.has(name) && name !== arg) i += 1;
+    else if (GLOBAL_VALUE_FLAGS.has(arg) && i + 1 < argv.length) i += 2;
+    else break;
+  }
+  const next = argv[i];
+  if (i === 0 || next === undefined || next.startsWith('-')) return { globals: [] };
+  return { globals: argv.slice(0, i), command: i };
+}
+
 export function parseArgs(argv: readonly string[]): Command {
+  const { globals, command } = leadingGlobals(argv);
+  if (command !== undefined) {
+    const name = argv[command] as string;
+    if (name === 'help' || name === 'version') return parseCommand(argv.slice(command));
+    if (name !== 'serve' && name !== 'stdio' && !Object.hasOwn(CLIENT_SPECS, name))
+      throw new UsageError(`unknown command '${name}' (try agentd --help)`);
+    // Ahead of the command's own arguments, so a `--` among them still ends the options.
+    return parseCommand([name, ...globals, ...argv.slice(command + 1)]);
+  }
+  return parseCommand(argv);
+}
+
+function parseCommand(argv: readonly string[]): Command {
   const [first, ...rest] = argv;
   // `agentd CMD --help` (anywhere before `--`) is help for that command, never an argument.
   const end = rest.indexOf('--');

@@ -14,11 +14,14 @@ import type { ServeTarget } from '../config/serve-target.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { dashboardRoute } from '../ui/dashboard-route.js';
 import { runsPage } from '../ui/runs-page.js';
+import { removeSocketPid, socketPidHolder, writeSocketPid } from './socket-pid.js';
 
 export interface Listener {
   readonly target: ServeTarget;
   /** Where peers reach it: a socket path, a URL, 'vsock:CID:PORT', 'stdio'. */
   readonly address: string;
+  /** The dashboard's URL on an HTTP listener that serves it (browsed through loopback when bound to any). */
+  readonly dashboard?: string;
   close(deadlineMs: number): Promise<void>;
 }
 
@@ -56,10 +59,31 @@ async function listenUnix(
   ctx: ListenContext,
 ): Promise<Listener> {
   if (!isNamedPipePath(target.path)) ensureSocketDir(dirname(target.path));
+  const pipe = isNamedPipePath(target.path);
   // bindUnix replaces a stale socket and refuses a live one (address_in_use).
-  const listener = await bindUnix(target.path, { mode: 0o600 });
+  let listener: Awaited<ReturnType<typeof bindUnix>>;
+  try {
+    listener = await bindUnix(target.path, { mode: 0o600 });
+  } catch (error) {
+    const holder = pipe ? undefined : socketPidHolder(target.path);
+    if (!(error instanceof LocalError) || error.code !== 'address_in_use' || holder === undefined)
+      throw error;
+    throw new LocalError<AgentdErrorCode>(
+      'address_in_use',
+      `${target.path}: agentd pid ${holder} is already listening on this socket (stop it with kill ${holder}, or choose another --serve unix:PATH)`,
+      { cause: error },
+    );
+  }
+  if (!pipe) writeSocketPid(target.path);
   const served = serveUnix(listener, ctx.core, connectionOptions(ctx.config));
-  return { target, address: target.path, close: (deadlineMs) => served.close(deadlineMs) };
+  return {
+    target,
+    address: target.path,
+    close: async (deadlineMs) => {
+      await served.close(deadlineMs);
+      if (!pipe) removeSocketPid(target.path);
+    },
+  };
 }
 
 async function listenVsock(
@@ -134,7 +158,12 @@ async function listenHttp(
         { target: target.raw },
       );
     }
-    return { target, address: `${origin}${target.path}`, close: (deadlineMs) => served.close(deadlineMs) };
+    return {
+      target,
+      address: `${origin}${target.path}`,
+      ...(page === undefined ? {} : { dashboard: browsable(`${origin}/ui/`) }),
+      close: (deadlineMs) => served.close(deadlineMs),
+    };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
@@ -154,6 +183,14 @@ async function listenHttp(
       );
     throw error;
   }
+}
+
+/** A listener on every interface is browsed on this machine through loopback. */
+function browsable(href: string): string {
+  const url = new URL(href);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (url.hostname === '[::]') url.hostname = '[::1]';
+  return url.href;
 }
 
 function listenStdio(target: Extract<ServeTarget, { kind: 'stdio' }>, ctx: ListenContext): Listener {

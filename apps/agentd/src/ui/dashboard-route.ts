@@ -1,10 +1,11 @@
 /**
- * GET /ui and /ui/ on an HTTP listener: the runs page. It follows the listener's trust exactly:
+ * GET /ui and /ui/ on an HTTP listener: the runs page (and /favicon.ico, which every browser asks for). It follows the listener's trust exactly:
  * the same Host and Origin rules as the MCP endpoint (the DNS-rebinding guard), no auth of its own
  * (the page holds no data; everything it shows comes from the endpoint, which checks the peer).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostPolicy, isAllowedHost, isAllowedOrigin } from '@agentd/lifecycle';
+import { FAVICON, FAVICON_PATH, FAVICON_TYPE } from './favicon.js';
 import type { RunsPage } from './runs-page.js';
 
 const PATHS = new Set(['/ui', '/ui/']);
@@ -32,9 +33,11 @@ export function dashboardRoute(
     ),
   );
   const owned = !PATHS.has(options.endpointPath);
+  const ownsIcon = options.endpointPath !== FAVICON_PATH;
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string;
-    if (!owned || !PATHS.has(path)) return false;
+    const icon = ownsIcon && path === FAVICON_PATH;
+    if (!icon && (!owned || !PATHS.has(path))) return false;
     const refuse = (status: number, text: string, extra: Record<string, string> = {}) => {
       res.writeHead(status, {
         'content-type': 'text/plain; charset=utf-8',
@@ -47,7 +50,15 @@ export function dashboardRoute(
     else if (!isAllowedOrigin(req.headers.origin, policy)) refuse(403, 'Origin not allowed');
     else if (req.method !== 'GET' && req.method !== 'HEAD')
       refuse(405, 'Method not allowed', { allow: 'GET, HEAD' });
-    else {
+    else if (icon) {
+      res.writeHead(200, {
+        'content-type': FAVICON_TYPE,
+        'content-length': String(FAVICON.length),
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'max-age=86400',
+      });
+      res.end(req.method === 'HEAD' ? undefined : FAVICON);
+    } else {
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
         'content-length': String(html.length),
