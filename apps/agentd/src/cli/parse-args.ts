@@ -49,7 +49,8 @@ type ClientAction =
   | { kind: 'events'; follow: boolean; level?: LogLevel; after?: number }
   | { kind: 'drain'; deadlineMs?: number }
   | { kind: 'lame-duck'; ready: boolean }
-  | { kind: 'pause' | 'resume' | 'reload' | 'ui' };
+  | { kind: 'ui'; open: boolean; rotate: boolean }
+  | { kind: 'pause' | 'resume' | 'reload' };
 
 export type ClientCommand = ClientAction & {
   connection: Connection;
@@ -253,9 +254,12 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
     case 'pause':
     case 'resume':
     case 'reload':
-    case 'ui':
       positionalCount(0, 0);
       action = { kind: name };
+      break;
+    case 'ui':
+      positionalCount(0, 0);
+      action = { kind: 'ui', open: bool('--open'), rotate: bool('--rotate') };
       break;
   }
   const colours = bool('--color-agent-output') ? { agentColours: true } : {};

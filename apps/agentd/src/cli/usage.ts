@@ -96,11 +96,24 @@ export const CLIENT_SPECS = {
   },
   tools: { usage: 'tools', summary: 'list the tools the daemon offers MCP clients' },
   ui: {
-    usage: 'ui',
-    summary: "print the dashboard URL (/ui/) of each of the daemon's HTTP listeners",
+    usage: 'ui [--open] [--rotate]',
+    summary: "print the dashboard's sign-in URL (/ui/) for each of the daemon's HTTP listeners",
+    flags: [
+      {
+        name: '--open',
+        description: 'open the first one in the browser (xdg-open; printed when there is none)',
+      },
+      {
+        name: '--rotate',
+        description: 'replace the local operator token first: every signed-in page is signed out',
+      },
+    ],
     details:
-      'Over the unix socket the listeners come from the daemon itself; over --url the dashboard is the\n' +
-      'one beside that endpoint. Prints nothing and exits 1 when the daemon serves no HTTP.',
+      'On this machine the URL signs the browser in as an operator with the local operator token (kept\n' +
+      'in the runtime dir, 0600): open it once, the page trades it for a session of its tab and drops\n' +
+      'it from the address bar. Over the unix socket the listeners come from the daemon itself; over\n' +
+      '--url the dashboard is the one beside that endpoint. Prints nothing and exits 1 when the daemon\n' +
+      'serves no HTTP.',
   },
   call: {
     usage: 'call METHOD [JSON]',

@@ -4,5 +4,5 @@ import type { Listener } from './listeners.js';
 export function dashboardLines(listeners: readonly Listener[]): string {
   const urls = [...new Set(listeners.flatMap((l) => (l.dashboard === undefined ? [] : [l.dashboard])))];
   if (urls.length === 0) return '';
-  return `dashboard: ${urls.join(' ')}\n`;
+  return `dashboard: ${urls.join(' ')} (sign in as this machine's user: agentd ui --open)\n`;
 }

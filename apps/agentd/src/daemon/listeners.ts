@@ -9,11 +9,14 @@ import { createJwtVerifier } from '@agentd/transport-http/jwt';
 import { createHttpTransport } from '@agentd/transport-http/node';
 import { bindUnix, isNamedPipePath, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
+import { ensureOperatorToken, operatorTokenPath } from '../config/operator-token.js';
 import { defaultRuntimeDir } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { dashboardRoute } from '../ui/dashboard-route.js';
+import { DashboardSessions } from '../ui/dashboard-sessions.js';
 import { runsPage } from '../ui/runs-page.js';
+import { type SessionGate, sessionGate } from '../ui/session-gate.js';
 import { removeSocketPid, socketPidHolder, writeSocketPid } from './socket-pid.js';
 
 export interface Listener {
@@ -128,13 +131,18 @@ async function listenHttp(
         : {}),
     });
     const page = runsPage();
+    let gate: SessionGate | undefined;
     if (page !== undefined) {
+      const sessions = dashboardSessions(ctx.logger);
+      const rules = { allowedHosts, allowedOrigins: ctx.config.http.allowedOrigins };
+      gate =
+        sessions === undefined ? undefined : sessionGate(ctx.core, sessions, { path: target.path, ...rules });
       // The transport takes no other routes (it answers 404), so its request listener is wrapped: the
       // dashboard shares the server's TLS, timeouts and shutdown; every other path stays the endpoint's.
       const route = dashboardRoute(page, {
         endpointPath: target.path,
-        allowedHosts,
-        allowedOrigins: ctx.config.http.allowedOrigins,
+        ...rules,
+        ...(sessions === undefined ? {} : { sessions }),
       });
       const [endpoint] = served.server.listeners('request') as ((
         req: IncomingMessage,
@@ -142,7 +150,7 @@ async function listenHttp(
       ) => void)[];
       served.server.removeAllListeners('request');
       served.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-        if (!route(req, res)) endpoint?.(req, res);
+        if (!route(req, res) && gate?.(req, res) !== true) endpoint?.(req, res);
       });
     }
     const bound = await served.listen(target.port, target.host);
@@ -162,7 +170,9 @@ async function listenHttp(
       target,
       address: `${origin}${target.path}`,
       ...(page === undefined ? {} : { dashboard: browsable(`${origin}/ui/`) }),
-      close: (deadlineMs) => served.close(deadlineMs),
+      close: async (deadlineMs) => {
+        await Promise.all([served.close(deadlineMs), gate?.close(deadlineMs)]);
+      },
     };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -182,6 +192,21 @@ async function listenHttp(
         },
       );
     throw error;
+  }
+}
+
+/**
+ * The local operator token, created at the first start, is what `agentd ui` signs a browser in
+ * with. A runtime dir that is not safely this user's means no sign-in, not no daemon.
+ */
+function dashboardSessions(logger: Logger): DashboardSessions | undefined {
+  const file = operatorTokenPath();
+  try {
+    ensureOperatorToken(file);
+    return new DashboardSessions(file);
+  } catch (error) {
+    logger.warn('dashboard sign-in is off: cannot keep the operator token', { file, error: String(error) });
+    return undefined;
   }
 }
 
