@@ -28,6 +28,9 @@ export interface Connection {
   configPath?: string;
 }
 
+export type StdioDaemonMode = 'auto' | 'start' | 'require' | 'off';
+const DAEMON_MODES: readonly StdioDaemonMode[] = ['auto', 'start', 'require', 'off'];
+
 type ClientAction =
   | { kind: 'call'; method: string; params?: string }
   | { kind: 'status'; handle?: string }
@@ -63,6 +66,8 @@ export type Command =
   | {
       kind: 'serve';
       stdio: boolean;
+      /** `agentd stdio` only: join the user's daemon when it runs (auto), start it, require it, or never (off). */
+      daemon?: StdioDaemonMode;
       flags: Map<string, string[]>;
       configPath?: string;
       bearerTokenFile?: string;
@@ -77,6 +82,7 @@ const VALUE_FLAGS = new Set([
   ...SETTINGS.filter((s) => s.type !== 'bool').map((s) => s.flag),
   '--config',
   '--bearer-token-file',
+  '--daemon',
 ]);
 const BOOL_FLAGS = new Set(SETTINGS.filter((s) => s.type === 'bool').map((s) => s.flag));
 
@@ -125,11 +131,17 @@ function serve(args: readonly string[], stdio: boolean): Command {
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   const configPath = last(flags, '--config');
   const bearerTokenFile = last(flags, '--bearer-token-file');
+  const daemon = last(flags, '--daemon');
+  if (daemon !== undefined && !stdio) throw new UsageError('--daemon is an option of agentd stdio');
+  if (daemon !== undefined && !(DAEMON_MODES as readonly string[]).includes(daemon))
+    throw new UsageError(`--daemon must be one of ${DAEMON_MODES.join(', ')}, got '${daemon}'`);
   flags.delete('--config');
   flags.delete('--bearer-token-file');
+  flags.delete('--daemon');
   return {
     kind: 'serve',
     stdio,
+    ...(daemon === undefined ? {} : { daemon: daemon as StdioDaemonMode }),
     flags,
     ...(configPath === undefined ? {} : { configPath }),
     ...(bearerTokenFile === undefined ? {} : { bearerTokenFile }),

@@ -10,7 +10,7 @@ import { createHttpTransport } from '@agentd/transport-http/node';
 import { bindUnix, isNamedPipePath, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { ensureOperatorToken, operatorTokenPath } from '../config/operator-token.js';
-import { defaultRuntimeDir } from '../config/runtime-dir.js';
+import { bridgeSocketPath, defaultRuntimeDir } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { dashboardRoute } from '../ui/dashboard-route.js';
@@ -79,14 +79,29 @@ async function listenUnix(
   }
   if (!pipe) writeSocketPid(target.path);
   const served = serveUnix(listener, ctx.core, connectionOptions(ctx.config));
+  // Bound once the main socket is ours, so a live bridge socket is always this daemon's.
+  const bridge = pipe ? undefined : await listenBridge(target.path, ctx);
   return {
     target,
     address: target.path,
     close: async (deadlineMs) => {
-      await served.close(deadlineMs);
+      await Promise.all([served.close(deadlineMs), bridge?.close(deadlineMs)]);
       if (!pipe) removeSocketPid(target.path);
     },
   };
+}
+
+/** The `agentd stdio` bridge beside a unix socket: same dir, 0600, every peer origin `stdio`. */
+async function listenBridge(path: string, ctx: ListenContext) {
+  const bridgePath = bridgeSocketPath(path);
+  try {
+    const listener = await bindUnix(bridgePath, { mode: 0o600 });
+    return serveUnix(listener, ctx.core, { ...connectionOptions(ctx.config), origin: 'stdio' });
+  } catch (error) {
+    // The daemon still serves; `agentd stdio` then serves in-process, as without a daemon.
+    ctx.logger.warn('no stdio bridge socket', { path: bridgePath, error: String(error) });
+    return undefined;
+  }
 }
 
 async function listenVsock(

@@ -4,7 +4,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
-export const pidFileOf = (socketPath: string) => `${socketPath}.pid`;
+const pidFileOf = (socketPath: string) => `${socketPath}.pid`;
 
 /**
  * Written once this process owns the socket, replacing what a crashed daemon left. Created
