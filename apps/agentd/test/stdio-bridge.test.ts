@@ -36,7 +36,7 @@ interface HostClient {
   close(): Promise<void>;
 }
 
-const valueOf = (result: unknown) => {
+const resultValue = (result: unknown) => {
   const r = result as { structuredContent?: Record<string, unknown>; content?: { text?: string }[] };
   return (r.structuredContent ?? JSON.parse(r.content?.[0]?.text ?? '{}')) as Record<string, unknown>;
 };
@@ -68,7 +68,7 @@ async function hostSession(client: HostClient, era: string): Promise<void> {
   expect(tools).toEqual(STDIO_TOOLS);
   const resources = (await client.listResources()).resources.map((r) => r.uri);
   expect(resources).not.toContain('agent://inventory');
-  const spawned = valueOf(
+  const spawned = resultValue(
     await client.callTool({
       name: 'command_subagent.spawn',
       arguments: { agent: 'ticker', instruction: era, async: true },
@@ -106,7 +106,7 @@ describe('agentd stdio with a daemon running', () => {
     await client.connect(transport);
     try {
       // Served by the daemon, not in-process: the status it reports is the daemon's own pid.
-      const status = valueOf(await client.callTool({ name: 'query_status', arguments: {} }));
+      const status = resultValue(await client.callTool({ name: 'query_status', arguments: {} }));
       expect(status.pid).toBe(agentd.proc.pid);
       await hostSession(client as unknown as HostClient, 'v1');
     } finally {
@@ -127,7 +127,7 @@ describe('agentd stdio with a daemon running', () => {
     );
     await client.connect(transport);
     try {
-      const status = valueOf(await client.callTool({ name: 'query_status', arguments: {} }));
+      const status = resultValue(await client.callTool({ name: 'query_status', arguments: {} }));
       expect(status.pid).toBe(agentd.proc.pid);
       await hostSession(client as unknown as HostClient, 'v2');
     } finally {
@@ -156,7 +156,7 @@ describe('agentd stdio without a daemon', () => {
     await client.connect(transport);
     const pid = Number(readFileSync(`${socket}.pid`, 'utf8'));
     try {
-      const status = valueOf(await client.callTool({ name: 'query_status', arguments: {} }));
+      const status = resultValue(await client.callTool({ name: 'query_status', arguments: {} }));
       expect(status.pid).toBe(pid);
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(STDIO_TOOLS);
     } finally {

@@ -1,5 +1,5 @@
 /** The operator CLI's client commands, over the unix socket or HTTP(S) (modern era). */
-import { isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
+import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { connectTo, endpointOf } from './connect.js';
 import { daemonStatusText, eventText, FAILED_STATES, pretty, runsText, statusText } from './format.js';
 import { inert, inertJson } from './inert-text.js';

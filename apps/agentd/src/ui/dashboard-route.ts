@@ -113,14 +113,18 @@ function signIn(
   sessions: DashboardSessions,
 ): void {
   req.resume();
-  if (!isAllowedHost(req.headers.host, policy)) return answer(res, 403, { error: 'Host not allowed' });
-  if (req.method !== 'POST') return answer(res, 405, { error: 'Method not allowed' }, { allow: 'POST' });
-  if (!isOwnOrigin(req)) return answer(res, 403, { error: "Origin must be the dashboard's own" });
+  if (!isAllowedHost(req.headers.host, policy)) answer(res, 403, { error: 'Host not allowed' });
+  else if (req.method !== 'POST') answer(res, 405, { error: 'Method not allowed' }, { allow: 'POST' });
+  else if (!isOwnOrigin(req)) answer(res, 403, { error: "Origin must be the dashboard's own" });
+  else signInWith(req, res, sessions);
+}
+
+function signInWith(req: IncomingMessage, res: ServerResponse, sessions: DashboardSessions): void {
   const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
   const session = token === undefined ? undefined : sessions.signIn(token);
   if (session === undefined)
-    return answer(res, 401, {
+    answer(res, 401, {
       error: 'that sign-in link is not (or no longer) valid: run agentd ui --open for a new one',
     });
-  answer(res, 200, { session });
+  else answer(res, 200, { session });
 }
