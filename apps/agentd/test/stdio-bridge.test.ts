@@ -4,14 +4,16 @@
  * The host keeps a stdio peer's standing (no operator tools), its runs show in `agentd runs`, and
  * a cancel works; without a daemon `--daemon require` fails clearly and `--daemon start` starts one.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Json, modernMeta, NdjsonClient } from '@agentd/test-support';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 
 /** A plain agent that prints a line every 100 ms for a minute: cancelled long before it ends. */
@@ -164,6 +166,84 @@ describe('agentd stdio without a daemon', () => {
       // The daemon outlives its host (it is the user's); this test stops the one it started.
       process.kill(pid, 'SIGTERM');
       await expect.poll(() => alive(pid), { timeout: 30_000 }).toBe(false);
+    }
+  }, 120_000);
+});
+
+describe('agentd stdio through the daemon: input asked of the host, and notifications', () => {
+  it('a warm session asks the host for its next turn (elicitation) and the answer reaches the run', async () => {
+    const daemon = await startAgentd({ args: ['--exposure', 'classic'] });
+    const host = spawn(process.execPath, [CLI, 'stdio'], {
+      env: cleanEnv({
+        AGENTD_SOCKET: daemon.socket,
+        XDG_RUNTIME_DIR: mkdtempSync(join(tmpdir(), 'agentd-host-')),
+      }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    host.stderr.resume();
+    const exited = new Promise<number | null>((resolve) => host.on('exit', (code) => resolve(code)));
+    const c = new NdjsonClient(host.stdout as never, host.stdin as never);
+    const caps = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: {} };
+    const modern = (method: string, params: Json) =>
+      c.request(method, {
+        ...params,
+        _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': caps }),
+      });
+    const taskOf = async (taskId: string) => (await modern('tasks/get', { taskId })).result as Json;
+    try {
+      const created = (
+        await modern('tools/call', {
+          name: 'command_subagent.spawn',
+          arguments: { instruction: 'echo first', async: true, warm: true },
+        })
+      ).result as Json;
+      const taskId = created.taskId as string;
+      // A listen stream through the bridge: the task's notification arrives when the run ends.
+      c.send({
+        jsonrpc: '2.0',
+        id: 'bridge-listen',
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { taskIds: [taskId] },
+          _meta: modernMeta({ 'io.modelcontextprotocol/clientCapabilities': caps }),
+        },
+      });
+      await c.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
+      const ready = await vi.waitFor(
+        async () => {
+          const t = await taskOf(taskId);
+          if (t.status !== 'input_required') throw new Error(JSON.stringify(t));
+          return t;
+        },
+        { timeout: 15_000, interval: 50 },
+      );
+      expect((ready.inputRequests as Json).turn_1).toMatchObject({ method: 'elicitation/create' });
+      await modern('tasks/update', {
+        taskId,
+        inputResponses: { turn_1: { action: 'accept', content: { message: 'uppercase bridged' } } },
+      });
+      await vi.waitFor(
+        async () => {
+          const t = await taskOf(taskId);
+          if (!('turn_2' in ((t.inputRequests as Json | undefined) ?? {})))
+            throw new Error(JSON.stringify(t));
+        },
+        { timeout: 15_000, interval: 50 },
+      );
+      await modern('tasks/update', { taskId, inputResponses: { turn_2: { action: 'decline' } } });
+      const done = await c.waitFor(
+        (m) => m.method === 'notifications/tasks' && (m.params as Json).status === 'completed',
+      );
+      expect(done.params).toMatchObject({
+        taskId,
+        result: { structuredContent: { state: 'succeeded', turns: 2, lastReply: { text: 'BRIDGED' } } },
+      });
+      // The host closing stdin ends the bridge cleanly, as it ends an in-process agentd stdio.
+      c.end();
+      expect(await exited).toBe(0);
+    } finally {
+      host.kill('SIGKILL');
+      await daemon.stop();
     }
   }, 120_000);
 });
