@@ -255,7 +255,7 @@ function stop(s: Session): void {
 function askForToken(message?: string): void {
   dom.signin.hidden = false;
   dom.spawn.hidden = true;
-  showNotice(message);
+  showNotice(message ?? "Or sign in as this machine's user: run `agentd ui --open`.");
   (dom.signin.elements.namedItem('token') as HTMLInputElement).focus();
 }
 
