@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** agentd's command-line entry: the daemon, `agentd stdio`, config tooling and the operator client. */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type Command, parseArgs, UsageError } from './cli/parse-args.js';
 import { ConfigError } from './config/config-error.js';
 
@@ -52,6 +53,19 @@ async function run(command: Command): Promise<number | undefined> {
       return 0;
     }
     case 'serve': {
+      if (command.stdio) {
+        // The user's daemon serves the host when it runs: one fleet, its runs visible everywhere.
+        const { joinDaemon } = await import('./cli/stdio-bridge.js');
+        const code = await joinDaemon(command, {
+          env: process.env,
+          cwd: process.cwd(),
+          io,
+          stdin: process.stdin,
+          stdout: process.stdout,
+          cliPath: fileURLToPath(import.meta.url),
+        });
+        if (code !== undefined) return code;
+      }
       // Resolves with the exit code once the daemon has shut down.
       const { startDaemon } = await import('./daemon/start-daemon.js');
       return startDaemon(command, { env: process.env, cwd: process.cwd(), version: VERSION, io });

@@ -5,6 +5,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { ServerCore } from './core-types.js';
+import type { PeerOrigin } from './handler.js';
 import { errorFields } from './logger.js';
 import { type ConnectionHandle, type ServeConnectionOptions, serveConnection } from './serve-connection.js';
 
@@ -28,6 +29,11 @@ export interface ListenerSource<S extends Duplex> {
   onConnection(accept: (socket: S) => void): void;
   /** Listener failures; the loop logs them as errors. */
   onError(report: (error: Error) => void): void;
+  /**
+   * Who the listener's peers are (default `management`: the listener is the access control). A
+   * listener may only hand out less trust, e.g. `stdio` for a bridge that speaks for an MCP host.
+   */
+  readonly origin?: PeerOrigin;
   /** The peer's identity as the kernel reported it; wins over `options.attributes`. */
   peerAttributes(socket: S): Record<string, unknown>;
   /** Stops accepting; resolves once the listener is closed (after every connection is gone). */
@@ -47,7 +53,7 @@ export interface ListenerServer {
   close(deadlineMs?: number): Promise<void>;
 }
 
-/** Accepts every connection of `source` into `core`, origin `management` (the listener is the access control). */
+/** Accepts every connection of `source` into `core`, origin `source.origin` (default `management`: the listener is the access control). */
 export function serveListener<S extends Duplex>(
   source: ListenerSource<S>,
   core: ServerCore,
@@ -83,7 +89,7 @@ export function serveListener<S extends Duplex>(
     }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    const handle = serveConnection(socket, 'management', core, {
+    const handle = serveConnection(socket, source.origin ?? 'management', core, {
       ...connectionOptions,
       transport,
       attributes: { ...connectionOptions.attributes, ...attributes },

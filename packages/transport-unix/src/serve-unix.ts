@@ -1,4 +1,4 @@
-/** Accepts unix socket connections (origin `management`) into the server's shared accept loop. */
+/** Accepts unix socket connections (origin `management`, or `stdio` for a bridge socket) into the server's shared accept loop. */
 import { lstat, unlink } from 'node:fs/promises';
 import type net from 'node:net';
 import {
@@ -9,7 +9,13 @@ import {
 } from '@agentd/server';
 import { boundSocketFile, errnoCode, takeHeldConnections } from './bind-unix.js';
 
-export type ServeUnixOptions = ServeListenerOptions;
+export interface ServeUnixOptions extends ServeListenerOptions {
+  /**
+   * The peers' origin: `management` (default; the 0600 socket file is the access control), or
+   * `stdio` for a socket whose peers speak for an MCP host (a bridge) and get only its trust.
+   */
+  origin?: 'management' | 'stdio';
+}
 
 export interface UnixServer extends ListenerServer {
   readonly listener: net.Server;
@@ -23,7 +29,7 @@ export interface UnixServer extends ListenerServer {
 export function serveUnix(
   listener: net.Server,
   core: ServerCore,
-  options: ServeUnixOptions = {},
+  { origin = 'management', ...options }: ServeUnixOptions = {},
 ): UnixServer {
   const bound = boundSocketFile(listener);
   const address = listener.address();
@@ -32,6 +38,7 @@ export function serveUnix(
     {
       transport: 'unix',
       where: { path },
+      origin,
       onConnection(accept) {
         listener.on('connection', accept);
         // Peers that connected before we were attached (bindUnix held them): served now, in order.

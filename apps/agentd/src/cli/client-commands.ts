@@ -1,5 +1,5 @@
 /** The operator CLI's client commands, over the unix socket or HTTP(S) (modern era). */
-import { isJsonObject, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
+import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { approveRun, closeRun } from './approve-close.js';
 import { connectTo, endpointOf } from './connect.js';
 import { daemonStatusText, eventText, FAILED_STATES, pretty, runsText, statusText } from './format.js';
@@ -13,6 +13,7 @@ import { handleOf } from './run-ref.js';
 import { interruptible, runStreaming } from './run-streaming.js';
 import { PLAIN_STYLE, paintState, type TermStyle } from './term-style.js';
 import { EXIT_TRUNCATED, isTruncated, truncationNotice } from './truncation.js';
+import { uiCommand } from './ui-command.js';
 
 interface Output {
   out(text: string): void;
@@ -84,33 +85,6 @@ async function unknownAgent(client: McpClient, agent: string | undefined): Promi
   const agents = isJsonObject(status) && Array.isArray(status.agents) ? status.agents.map(String) : undefined;
   if (agents === undefined || agents.includes(agent)) return undefined;
   return `unknown agent ${JSON.stringify(agent)} (agents: ${agents.join(', ')})`;
-}
-
-/** `agentd ui`: the dashboard beside each HTTP listener, from the inventory, else beside --url. */
-async function dashboards(client: McpClient, command: ClientCommand): Promise<string[]> {
-  // A connection that may not read the inventory (or not even connect without a token) still has its --url.
-  const inventory = await readJson(client, 'agent://inventory').catch((error: unknown) => {
-    if (error instanceof WireError) return undefined;
-    if (error instanceof LocalError && error.code === 'daemon_refused') return undefined;
-    throw error;
-  });
-  const listeners = isJsonObject(inventory) && Array.isArray(inventory.listeners) ? inventory.listeners : [];
-  const addresses = listeners
-    .filter(isJsonObject)
-    .map((l) => String(l.address))
-    .filter((a) => /^https?:\/\//.test(a));
-  if (addresses.length === 0 && command.connection.url !== undefined) addresses.push(command.connection.url);
-  return [
-    ...new Set(
-      addresses.map((a) => {
-        const url = new URL('/ui/', a);
-        // A listener on every interface is browsed on this machine through loopback.
-        if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
-        if (url.hostname === '[::]') url.hostname = '[::1]';
-        return url.href;
-      }),
-    ),
-  ];
 }
 
 async function run(client: McpClient, command: ClientCommand, context: ClientContext): Promise<number> {
@@ -331,14 +305,8 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
           ? 'paused: new spawns and turns are refused\n'
           : 'accepting spawns\n',
       );
-    case 'ui': {
-      const urls = await dashboards(client, command);
-      if (json) io.out(pretty(urls));
-      else for (const url of urls) io.out(`${url}\n`);
-      if (urls.length > 0) return EXIT.ok;
-      if (!json) io.err('agentd: the daemon serves no HTTP listener (add --serve http://127.0.0.1:PORT)\n');
-      return EXIT.failed;
-    }
+    case 'ui':
+      return uiCommand(client, command, context);
     case 'reload': {
       const { isError, value } = await callOperation(client, 'command', 'reload', {});
       if (isError) return refused(io, json, value);

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
+import { ConfigError, formatIssue } from '../config/config-error.js';
 import { configPathOf, resolveConfig } from '../config/resolve-config.js';
 import { defaultSocketPath } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
@@ -27,6 +28,25 @@ function readToken(file: string, cwd: string): string {
 }
 
 /**
+ * The config as the daemon resolves it, only to find the daemon: a bad file is one line naming the
+ * file and its first problem, not the daemon's full report (the client may be talking to a daemon
+ * that already rejected that very edit).
+ */
+function configForClient(configPath: string, env: NodeJS.ProcessEnv, cwd: string) {
+  try {
+    return resolveConfig({ configPath, env, flags: new Map(), serveDefaults: true, cwd });
+  } catch (error) {
+    const first = error instanceof ConfigError ? error.issues[0] : undefined;
+    if (first === undefined) throw error;
+    const more = (error as ConfigError).issues.length - 1;
+    throw new ConfigError(
+      (error as ConfigError).issues,
+      `cannot find the daemon from ${configPath}: ${first.source === `file ${configPath}` ? `${first.path || '(root)'}: ${first.message}` : formatIssue(first)}${more > 0 ? ` (and ${more} more)` : ''}; fix it (agentd config check ${configPath}) or give --socket or --url`,
+    );
+  }
+}
+
+/**
  * Where a client command goes. A config file is resolved exactly as the daemon resolves it (file,
  * then AGENTD_* over it), so the CLI finds the socket the daemon listens on; a bad file is a
  * ConfigError (exit 2).
@@ -47,13 +67,7 @@ export function endpointOf(connection: Connection, env: NodeJS.ProcessEnv, cwd: 
     ...(connection.configPath === undefined ? {} : { configPath: connection.configPath }),
   });
   if (configPath !== undefined) {
-    const { targets, config } = resolveConfig({
-      configPath,
-      env,
-      flags: new Map(),
-      serveDefaults: true,
-      cwd,
-    });
+    const { targets, config } = configForClient(configPath, env, cwd);
     const unix = targets.find((t): t is Extract<ServeTarget, { kind: 'unix' }> => t.kind === 'unix');
     if (unix !== undefined) return { kind: 'unix', path: unix.path };
     const web = targets.find(

@@ -129,4 +129,30 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['status', '--socket', '/s', '--url', 'http://x:1'])).toThrow(/alternatives/);
     expect(() => parseArgs(['spawn', '--async', '--warm', 'x'])).toThrow(/alternatives/);
   });
+  it('takes the global options before the command as well as after it', () => {
+    expect(parseArgs(['--config', 'agentd.json', 'spawn', 'fix it'])).toMatchObject({
+      kind: 'client',
+      command: { kind: 'spawn', instruction: 'fix it', connection: { configPath: 'agentd.json' } },
+    });
+    expect(parseArgs(['--json', '--socket=/s', 'status', 'run_1'])).toMatchObject({
+      command: { kind: 'status', handle: 'run_1', json: true, connection: { socket: '/s' } },
+    });
+    // A `--` after the command still ends its options; globals in front are not swept past it.
+    expect(parseArgs(['--url', 'http://127.0.0.1:9/mcp', 'spawn', '--', '--json'])).toMatchObject({
+      command: { instruction: '--json', json: false, connection: { url: 'http://127.0.0.1:9/mcp' } },
+    });
+    expect(parseArgs(['--config', 'x.json', 'stdio'])).toMatchObject({
+      kind: 'serve',
+      stdio: true,
+      configPath: 'x.json',
+    });
+    // Without a command after them they are the daemon's own flags, as before.
+    expect(parseArgs(['--config', 'x.json', '--serve', 'unix:/a'])).toMatchObject({
+      kind: 'serve',
+      configPath: 'x.json',
+    });
+    expect(parseArgs(['--config', 'x.json', 'version'])).toEqual({ kind: 'version' });
+    expect(() => parseArgs(['--config', 'x.json', 'spwan', 'x'])).toThrow(/unknown command 'spwan'/);
+    expect(() => parseArgs(['--socket', '/s', 'stdio'])).toThrow(/unknown option --socket/);
+  });
 });

@@ -28,6 +28,9 @@ export interface Connection {
   configPath?: string;
 }
 
+export type StdioDaemonMode = 'auto' | 'start' | 'require' | 'off';
+const DAEMON_MODES: readonly StdioDaemonMode[] = ['auto', 'start', 'require', 'off'];
+
 type ClientAction =
   | { kind: 'call'; method: string; params?: string }
   | { kind: 'status'; handle?: string }
@@ -51,7 +54,8 @@ type ClientAction =
   | { kind: 'events'; follow: boolean; level?: LogLevel; after?: number }
   | { kind: 'drain'; deadlineMs?: number }
   | { kind: 'lame-duck'; ready: boolean }
-  | { kind: 'pause' | 'resume' | 'reload' | 'ui' };
+  | { kind: 'ui'; open: boolean; rotate: boolean }
+  | { kind: 'pause' | 'resume' | 'reload' };
 
 export type ClientCommand = ClientAction & {
   connection: Connection;
@@ -66,6 +70,8 @@ export type Command =
   | {
       kind: 'serve';
       stdio: boolean;
+      /** `agentd stdio` only: join the user's daemon when it runs (auto), start it, require it, or never (off). */
+      daemon?: StdioDaemonMode;
       flags: Map<string, string[]>;
       configPath?: string;
       bearerTokenFile?: string;
@@ -80,6 +86,7 @@ const VALUE_FLAGS = new Set([
   ...SETTINGS.filter((s) => s.type !== 'bool').map((s) => s.flag),
   '--config',
   '--bearer-token-file',
+  '--daemon',
 ]);
 const BOOL_FLAGS = new Set(SETTINGS.filter((s) => s.type === 'bool').map((s) => s.flag));
 
@@ -128,11 +135,17 @@ function serve(args: readonly string[], stdio: boolean): Command {
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   const configPath = last(flags, '--config');
   const bearerTokenFile = last(flags, '--bearer-token-file');
+  const daemon = last(flags, '--daemon');
+  if (daemon !== undefined && !stdio) throw new UsageError('--daemon is an option of agentd stdio');
+  if (daemon !== undefined && !(DAEMON_MODES as readonly string[]).includes(daemon))
+    throw new UsageError(`--daemon must be one of ${DAEMON_MODES.join(', ')}, got '${daemon}'`);
   flags.delete('--config');
   flags.delete('--bearer-token-file');
+  flags.delete('--daemon');
   return {
     kind: 'serve',
     stdio,
+    ...(daemon === undefined ? {} : { daemon: daemon as StdioDaemonMode }),
     flags,
     ...(configPath === undefined ? {} : { configPath }),
     ...(bearerTokenFile === undefined ? {} : { bearerTokenFile }),
@@ -271,9 +284,12 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
     case 'pause':
     case 'resume':
     case 'reload':
-    case 'ui':
       positionalCount(0, 0);
       action = { kind: name };
+      break;
+    case 'ui':
+      positionalCount(0, 0);
+      action = { kind: 'ui', open: bool('--open'), rotate: bool('--rotate') };
       break;
   }
   const colours = bool('--color-agent-output') ? { agentColours: true } : {};
@@ -281,7 +297,44 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
   return { kind: 'client', command: { ...action, connection, json: bool('--json'), ...colours, ...events } };
 }
 
+/** Options every client command takes, also accepted before the command name. */
+const GLOBAL_VALUE_FLAGS = new Set(['--config', '--socket', '--url', '--token-file']);
+const GLOBAL_BOOL_FLAGS = new Set(['--json']);
+
+/**
+ * `agentd --config x.json spawn "…"`: the global options in front of a command, and where the
+ * command starts; `command` is undefined when no command name follows them (then it is the daemon's
+ * own flags, as `agentd --config x.json --serve …`).
+ */
+function leadingGlobals(argv: readonly string[]): { globals: string[]; command?: number } {
+  let i = 0;
+  while (i < argv.length) {
+    const arg = argv[i] as string;
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (GLOBAL_BOOL_FLAGS.has(arg)) i += 1;
+    else if (GLOBAL_VALUE_FLAGS.has(name) && name !== arg) i += 1;
+    else if (GLOBAL_VALUE_FLAGS.has(arg) && i + 1 < argv.length) i += 2;
+    else break;
+  }
+  const next = argv[i];
+  if (i === 0 || next === undefined || next.startsWith('-')) return { globals: [] };
+  return { globals: argv.slice(0, i), command: i };
+}
+
 export function parseArgs(argv: readonly string[]): Command {
+  const { globals, command } = leadingGlobals(argv);
+  if (command !== undefined) {
+    const name = argv[command] as string;
+    if (name === 'help' || name === 'version') return parseCommand(argv.slice(command));
+    if (name !== 'serve' && name !== 'stdio' && !Object.hasOwn(CLIENT_SPECS, name))
+      throw new UsageError(`unknown command '${name}' (try agentd --help)`);
+    // Ahead of the command's own arguments, so a `--` among them still ends the options.
+    return parseCommand([name, ...globals, ...argv.slice(command + 1)]);
+  }
+  return parseCommand(argv);
+}
+
+function parseCommand(argv: readonly string[]): Command {
   const [first, ...rest] = argv;
   // `agentd CMD --help` (anywhere before `--`) is help for that command, never an argument.
   const end = rest.indexOf('--');

@@ -123,11 +123,24 @@ export const CLIENT_SPECS = {
   },
   tools: { usage: 'tools', summary: 'list the tools the daemon offers MCP clients' },
   ui: {
-    usage: 'ui',
-    summary: "print the dashboard URL (/ui/) of each of the daemon's HTTP listeners",
+    usage: 'ui [--open] [--rotate]',
+    summary: "print the dashboard's sign-in URL (/ui/) for each of the daemon's HTTP listeners",
+    flags: [
+      {
+        name: '--open',
+        description: 'open the first one in the browser (xdg-open; printed when there is none)',
+      },
+      {
+        name: '--rotate',
+        description: 'replace the local operator token first: every signed-in page is signed out',
+      },
+    ],
     details:
-      'Over the unix socket the listeners come from the daemon itself; over --url the dashboard is the\n' +
-      'one beside that endpoint. Prints nothing and exits 1 when the daemon serves no HTTP.',
+      'On this machine the URL signs the browser in as an operator with the local operator token (kept\n' +
+      'in the runtime dir, 0600): open it once, the page trades it for a session of its tab and drops\n' +
+      'it from the address bar. Over the unix socket the listeners come from the daemon itself; over\n' +
+      '--url the dashboard is the one beside that endpoint. Prints nothing and exits 1 when the daemon\n' +
+      'serves no HTTP.',
   },
   call: {
     usage: 'call METHOD [JSON]',
@@ -196,7 +209,7 @@ export const USAGE = `agentd: an MCP-native supervisor of agent runs
 
 Usage:
   agentd [serve] [options]                      start the daemon (defaults: unix socket + loopback HTTP)
-  agentd stdio [options]                        serve MCP on this process's stdin/stdout (origin stdio)
+  agentd stdio [options]                        serve MCP on stdin/stdout (origin stdio), through the daemon when it runs
   agentd config schema                          print the config file's JSON Schema
   agentd config check FILE                      validate a config file (exit 0 valid, 2 invalid)
   agentd --version
@@ -217,7 +230,12 @@ export function commandHelp(name: string): string {
     const what =
       name === 'serve'
         ? 'agentd [serve] [options]\n\nStart the daemon; prints where it listens on stdout.'
-        : 'agentd stdio [options]\n\nServe MCP on stdin/stdout (origin stdio) for an MCP client that launches agentd.\nBinds no socket or port unless --serve asks; exits when stdin closes.';
+        : 'agentd stdio [--daemon auto|start|require|off] [options]\n\nServe MCP on stdin/stdout (origin stdio) for an MCP client that launches agentd.\n' +
+          "When the user's daemon runs (AGENTD_SOCKET, the config's unix target, the default socket), the\n" +
+          'session is bridged to it: its runs show in agentd runs, attach and the dashboard, under the\n' +
+          "daemon's config and limits (other options then apply only in-process). Without a daemon it\n" +
+          'serves in-process; --daemon start starts the daemon in the background first, --daemon\n' +
+          'require fails instead, --daemon off always serves in-process. Exits when stdin closes.';
     return `Usage: ${what}\n\n${DAEMON_OPTIONS}\n\nExit status: 0 stopped cleanly; 1 cannot start (e.g. address in use); 2 bad usage or configuration.\n`;
   }
   if (name === 'config') {

@@ -18,8 +18,9 @@ export class ConfigError extends LocalError<AgentdErrorCode> {
   override name = 'ConfigError';
   readonly issues: readonly ConfigIssue[];
 
-  constructor(issues: readonly ConfigIssue[]) {
-    super('invalid_config', `invalid configuration:\n  ${issues.map(formatIssue).join('\n  ')}`);
+  /** `message` replaces the full list, e.g. a one-line summary for a client that only looked for the socket. */
+  constructor(issues: readonly ConfigIssue[], message?: string) {
+    super('invalid_config', message ?? `invalid configuration:\n  ${issues.map(formatIssue).join('\n  ')}`);
     this.issues = issues;
   }
 }

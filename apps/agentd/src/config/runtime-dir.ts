@@ -24,3 +24,11 @@ export function defaultSocketPath(
 function pipeSafe(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'user';
 }
+
+/**
+ * The bridge socket beside a daemon socket (`agentd.sock` → `agentd.stdio.sock`): `agentd stdio`
+ * joins the daemon through it, and its peers get the `stdio` origin, the trust of a host's tool server.
+ */
+export function bridgeSocketPath(socketPath: string): string {
+  return socketPath.endsWith('.sock') ? `${socketPath.slice(0, -5)}.stdio.sock` : `${socketPath}.stdio`;
+}

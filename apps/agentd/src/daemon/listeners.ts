@@ -9,16 +9,22 @@ import { createJwtVerifier } from '@agentd/transport-http/jwt';
 import { createHttpTransport } from '@agentd/transport-http/node';
 import { bindUnix, isNamedPipePath, serveUnix } from '@agentd/transport-unix';
 import type { AgentdConfig } from '../config/config-schema.js';
-import { defaultRuntimeDir } from '../config/runtime-dir.js';
+import { ensureOperatorToken, operatorTokenPath } from '../config/operator-token.js';
+import { bridgeSocketPath, defaultRuntimeDir } from '../config/runtime-dir.js';
 import type { ServeTarget } from '../config/serve-target.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { dashboardRoute } from '../ui/dashboard-route.js';
+import { DashboardSessions } from '../ui/dashboard-sessions.js';
 import { runsPage } from '../ui/runs-page.js';
+import { type SessionGate, sessionGate } from '../ui/session-gate.js';
+import { removeSocketPid, socketPidHolder, writeSocketPid } from './socket-pid.js';
 
 export interface Listener {
   readonly target: ServeTarget;
   /** Where peers reach it: a socket path, a URL, 'vsock:CID:PORT', 'stdio'. */
   readonly address: string;
+  /** The dashboard's URL on an HTTP listener that serves it (browsed through loopback when bound to any). */
+  readonly dashboard?: string;
   close(deadlineMs: number): Promise<void>;
 }
 
@@ -56,10 +62,46 @@ async function listenUnix(
   ctx: ListenContext,
 ): Promise<Listener> {
   if (!isNamedPipePath(target.path)) ensureSocketDir(dirname(target.path));
+  const pipe = isNamedPipePath(target.path);
   // bindUnix replaces a stale socket and refuses a live one (address_in_use).
-  const listener = await bindUnix(target.path, { mode: 0o600 });
+  let listener: Awaited<ReturnType<typeof bindUnix>>;
+  try {
+    listener = await bindUnix(target.path, { mode: 0o600 });
+  } catch (error) {
+    const holder = pipe ? undefined : socketPidHolder(target.path);
+    if (!(error instanceof LocalError) || error.code !== 'address_in_use' || holder === undefined)
+      throw error;
+    throw new LocalError<AgentdErrorCode>(
+      'address_in_use',
+      `${target.path}: agentd pid ${holder} is already listening on this socket (stop it with kill ${holder}, or choose another --serve unix:PATH)`,
+      { cause: error },
+    );
+  }
+  if (!pipe) writeSocketPid(target.path);
   const served = serveUnix(listener, ctx.core, connectionOptions(ctx.config));
-  return { target, address: target.path, close: (deadlineMs) => served.close(deadlineMs) };
+  // Bound once the main socket is ours, so a live bridge socket is always this daemon's.
+  const bridge = pipe ? undefined : await listenBridge(target.path, ctx);
+  return {
+    target,
+    address: target.path,
+    close: async (deadlineMs) => {
+      await Promise.all([served.close(deadlineMs), bridge?.close(deadlineMs)]);
+      if (!pipe) removeSocketPid(target.path);
+    },
+  };
+}
+
+/** The `agentd stdio` bridge beside a unix socket: same dir, 0600, every peer origin `stdio`. */
+async function listenBridge(path: string, ctx: ListenContext) {
+  const bridgePath = bridgeSocketPath(path);
+  try {
+    const listener = await bindUnix(bridgePath, { mode: 0o600 });
+    return serveUnix(listener, ctx.core, { ...connectionOptions(ctx.config), origin: 'stdio' });
+  } catch (error) {
+    // The daemon still serves; `agentd stdio` then serves in-process, as without a daemon.
+    ctx.logger.warn('no stdio bridge socket', { path: bridgePath, error: String(error) });
+    return undefined;
+  }
 }
 
 async function listenVsock(
@@ -104,13 +146,18 @@ async function listenHttp(
         : {}),
     });
     const page = runsPage();
+    let gate: SessionGate | undefined;
     if (page !== undefined) {
+      const sessions = dashboardSessions(ctx.logger);
+      const rules = { allowedHosts, allowedOrigins: ctx.config.http.allowedOrigins };
+      gate =
+        sessions === undefined ? undefined : sessionGate(ctx.core, sessions, { path: target.path, ...rules });
       // The transport takes no other routes (it answers 404), so its request listener is wrapped: the
       // dashboard shares the server's TLS, timeouts and shutdown; every other path stays the endpoint's.
       const route = dashboardRoute(page, {
         endpointPath: target.path,
-        allowedHosts,
-        allowedOrigins: ctx.config.http.allowedOrigins,
+        ...rules,
+        ...(sessions === undefined ? {} : { sessions }),
       });
       const [endpoint] = served.server.listeners('request') as ((
         req: IncomingMessage,
@@ -118,7 +165,7 @@ async function listenHttp(
       ) => void)[];
       served.server.removeAllListeners('request');
       served.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-        if (!route(req, res)) endpoint?.(req, res);
+        if (!route(req, res) && gate?.(req, res) !== true) endpoint?.(req, res);
       });
     }
     const bound = await served.listen(target.port, target.host);
@@ -134,7 +181,14 @@ async function listenHttp(
         { target: target.raw },
       );
     }
-    return { target, address: `${origin}${target.path}`, close: (deadlineMs) => served.close(deadlineMs) };
+    return {
+      target,
+      address: `${origin}${target.path}`,
+      ...(page === undefined ? {} : { dashboard: browsable(`${origin}/ui/`) }),
+      close: async (deadlineMs) => {
+        await Promise.all([served.close(deadlineMs), gate?.close(deadlineMs)]);
+      },
+    };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
@@ -154,6 +208,29 @@ async function listenHttp(
       );
     throw error;
   }
+}
+
+/**
+ * The local operator token, created at the first start, is what `agentd ui` signs a browser in
+ * with. A runtime dir that is not safely this user's means no sign-in, not no daemon.
+ */
+function dashboardSessions(logger: Logger): DashboardSessions | undefined {
+  const file = operatorTokenPath();
+  try {
+    ensureOperatorToken(file);
+    return new DashboardSessions(file);
+  } catch (error) {
+    logger.warn('dashboard sign-in is off: cannot keep the operator token', { file, error: String(error) });
+    return undefined;
+  }
+}
+
+/** A listener on every interface is browsed on this machine through loopback. */
+function browsable(href: string): string {
+  const url = new URL(href);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (url.hostname === '[::]') url.hostname = '[::1]';
+  return url.href;
 }
 
 function listenStdio(target: Extract<ServeTarget, { kind: 'stdio' }>, ctx: ListenContext): Listener {

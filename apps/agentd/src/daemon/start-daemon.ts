@@ -7,6 +7,7 @@ import { resolveConfig } from '../config/resolve-config.js';
 import { JsonLineLogger } from '../log/logger.js';
 import { startTelemetry, type TelemetryHandle } from '../telemetry/start-telemetry.js';
 import { Daemon } from './daemon.js';
+import { dashboardLines } from './dashboard-lines.js';
 
 export interface StartContext {
   env: NodeJS.ProcessEnv;
@@ -71,7 +72,9 @@ export async function startDaemon(
       // One write, so a reader never sees half the list.
       const lines = listeners.map((l) => `  ${l.address}\n`).join('');
       const metrics = daemon.metricsUrl === undefined ? '' : `metrics: ${daemon.metricsUrl}\n`;
-      context.io.out(`agentd ${context.version} listening on:\n${lines}${metrics}`);
+      context.io.out(
+        `agentd ${context.version} listening on:\n${lines}${metrics}${dashboardLines(listeners)}`,
+      );
     }
   } catch (error) {
     process.off('SIGTERM', onStop);

@@ -14,9 +14,12 @@ import { lineOfNotification, OutputBuffer, type OutputLine } from './output-buff
 import { entriesOf, notifiedEntry, type RunEventEntry } from './run-events.js';
 import { renderRunEvents } from './run-events-view.js';
 import { runModel } from './run-model.js';
+import { signInFromAddress } from './sign-in.js';
 import { dom, type RunView, renderDaemon, renderDetail, renderRuns, showNotice } from './view.js';
 
 const TOKEN_KEY = 'agentd.token';
+/** Why the sign-in link did not sign in, said with the restricted notice. */
+let signInFailure = '';
 const LIVE_POLL_MS = 500;
 const STATUS_POLL_MS = 2_000;
 
@@ -283,7 +286,7 @@ function stop(s: Session): void {
 function askForToken(message?: string): void {
   dom.signin.hidden = false;
   dom.spawn.hidden = true;
-  showNotice(message);
+  showNotice(message ?? "Or sign in as this machine's user: run `agentd ui --open`.");
   (dom.signin.elements.namedItem('token') as HTMLInputElement).focus();
 }
 
@@ -305,7 +308,8 @@ function showControls(s: Session): void {
   }
   if (!readsInventory(s) && !inHost)
     showNotice(
-      'This listener admits you as a restricted peer: the fleet and its controls are for operators (a bearer token, or the unix socket).',
+      signInFailure +
+        "You are an anonymous, restricted peer here: the fleet and its controls are for operators. To sign in as this machine's user, run `agentd ui --open` (or open the URL `agentd ui` prints).",
     );
   else showNotice(undefined);
 }
@@ -473,6 +477,11 @@ function wire(): void {
 async function main(): Promise<void> {
   wire();
   if (!inHost) {
+    const traded = await signInFromAddress().catch((error: unknown) => {
+      signInFailure = `${problem(error)}. `;
+      return undefined;
+    });
+    if (traded !== undefined) sessionStorage.setItem(TOKEN_KEY, traded);
     const token = sessionStorage.getItem(TOKEN_KEY) ?? undefined;
     await start(httpConnection(endpoint, token), undefined, token !== undefined);
     return;
