@@ -1,0 +1,103 @@
+/**
+ * Issue 36, through real processes: runs outlive the daemon. `kill -9` during a streaming run,
+ * restart on the same state directory: the finished runs answer by handle and run id, the live
+ * one is `lost` with the events it had; a second daemon on the directory is refused.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Json, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
+import { describe, expect, it } from 'vitest';
+import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
+import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
+
+const CONFIG: Json = {
+  agents: {
+    example: TEST_AGENT_CONFIG,
+    streamer: {
+      mode: 'plain',
+      command: '/bin/sh',
+      args: ['-c', 'for i in 1 2 3; do echo "out-$i {instruction}"; done; sleep 60'],
+    },
+  },
+};
+
+function tool(client: NdjsonClient, name: string, args: Json = {}): Promise<Json> {
+  return client.modernResult('tools/call', { name, arguments: args });
+}
+
+async function until<T>(probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const start = (state: string, config: Json = CONFIG) =>
+  startAgentd({ args: ['--exposure', 'classic'], config, env: { XDG_STATE_HOME: state } });
+
+async function connect(agentd: Agentd): Promise<NdjsonClient> {
+  return NdjsonClient.connect(agentd.socket);
+}
+
+describe('runs survive the daemon', () => {
+  it('kill -9 during a streaming run: earlier runs intact, the live one lost with its events', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'agentd-state-'));
+    const first = await start(state);
+    const c1 = await connect(first);
+    const done = toolValue(await tool(c1, 'command_subagent.spawn', { instruction: 'echo kept-output' }));
+    expect(done).toMatchObject({ state: 'succeeded', output: 'kept-output' });
+    const live = toolValue(
+      await tool(c1, 'command_subagent.spawn', { agent: 'streamer', instruction: 'live', async: true }),
+    );
+    // The daemon writes events as they happen: wait until the third line is on disk, then kill it.
+    const log = join(state, 'agentd', 'history', 'events', `${String(live.runId)}.jsonl`);
+    await until(() => (existsSync(log) && readFileSync(log, 'utf8').includes('out-3') ? true : undefined));
+    c1.stream.end();
+    first.proc.kill('SIGKILL');
+    await first.exited;
+
+    const second = await start(state);
+    const c2 = await connect(second);
+    try {
+      const lost = second.logs.find((l) => l.msg === 'run history');
+      expect(lost).toMatchObject({ lost: [live.runId] });
+      const old = toolValue(await tool(c2, 'query_subagent.status', { handle: done.handle }));
+      expect(old).toMatchObject({ runId: done.runId, state: 'succeeded', output: 'kept-output' });
+      const gone = toolValue(await tool(c2, 'query_subagent.status', { handle: live.handle }));
+      expect(gone).toMatchObject({ runId: live.runId, state: 'lost', terminal: true });
+      const byId = resourceValue(
+        await c2.modernResult('resources/read', { uri: `agent://run/${String(done.runId)}` }),
+      );
+      expect(JSON.stringify(byId)).toContain('kept-output');
+      // A handle never stands for a run id, nor the reverse.
+      const wrong = await tool(c2, 'query_subagent.status', { handle: String(done.runId) });
+      expect(wrong.isError).toBe(true);
+
+      // The whole output of the lost run, from its stored events.
+      const env = { XDG_RUNTIME_DIR: second.dir };
+      const logs = await runCli(['logs', String(live.handle), '--socket', second.socket], {
+        ...process.env,
+        ...env,
+      });
+      expect(logs.stdout).toBe('out-1 live\nout-2 live\nout-3 live\n');
+      const events = await runCli(['logs', String(live.handle), '--events', '--socket', second.socket]);
+      const lines = events.stdout.trim().split('\n').map((l) => JSON.parse(l) as Json);
+      expect(lines.map((l) => (l.event as Json).text)).toEqual(['out-1 live', 'out-2 live', 'out-3 live']);
+    } finally {
+      c2.stream.end();
+      await second.stop();
+    }
+  }, 60_000);
+
+  it('a second daemon on the same state directory is refused with the first one’s pid', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'agentd-state-'));
+    const first = await start(state);
+    try {
+      await expect(start(state)).rejects.toThrow(new RegExp(`store_locked.*${first.proc.pid}`));
+    } finally {
+      await first.stop();
+    }
+  }, 30_000);
+});
