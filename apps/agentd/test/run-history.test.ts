@@ -81,10 +81,14 @@ describe('runs survive the daemon', () => {
         ...process.env,
         ...env,
       });
+      expect(logs.stderr).toBe('');
       expect(logs.stdout).toBe('out-1 live\nout-2 live\nout-3 live\n');
       const events = await runCli(['logs', String(live.handle), '--events', '--socket', second.socket]);
-      const lines = events.stdout.trim().split('\n').map((l) => JSON.parse(l) as Json);
-      expect(lines.map((l) => (l.event as Json).text)).toEqual(['out-1 live', 'out-2 live', 'out-3 live']);
+      const lines = events.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Json);
+      expect(lines.map((l) => (l.event as Json).message)).toEqual(['out-1 live', 'out-2 live', 'out-3 live']);
     } finally {
       c2.stream.end();
       await second.stop();
