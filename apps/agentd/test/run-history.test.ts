@@ -10,6 +10,7 @@ import { type Json, NdjsonClient, resourceValue, toolValue } from '@agentd/test-
 import { describe, expect, it } from 'vitest';
 import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
+import { httpRequest } from './support/mixed-peers.js';
 
 const CONFIG: Json = {
   agents: {
@@ -89,9 +90,72 @@ describe('runs survive the daemon', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as Json);
       expect(lines.map((l) => (l.event as Json).message)).toEqual(['out-1 live', 'out-2 live', 'out-3 live']);
+      // attach replays the stored events, then answers with the final status (lost: exit 1).
+      const attached = await runCli(['attach', String(live.handle), '--socket', second.socket]);
+      expect(JSON.stringify(attached)).toContain('out-3 live');
+      expect(attached.code).toBe(1);
+      // wait and status by run id, the way the CLI takes either.
+      const waited = await runCli(['wait', String(done.runId), '--socket', second.socket]);
+      expect(waited.code).toBe(0);
+      expect(waited.stdout).toContain('kept-output');
     } finally {
       c2.stream.end();
       await second.stop();
+    }
+  }, 60_000);
+
+  it('runs --all pages and filters; retention keeps the newest; a restricted peer sees no one else’s runs', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'agentd-state-'));
+    const config = { ...CONFIG, history: { maxRuns: 4 } };
+    const agentd = await startAgentd({
+      args: ['--exposure', 'classic'],
+      config,
+      http: true,
+      env: { XDG_STATE_HOME: state },
+    });
+    const c = await connect(agentd);
+    try {
+      const runIds: string[] = [];
+      for (const word of ['one', 'two', 'three', 'four', 'five', 'six']) {
+        const status = toolValue(await tool(c, 'command_subagent.spawn', { instruction: `echo ${word}` }));
+        runIds.push(String(status.runId));
+      }
+      const failed = toolValue(await tool(c, 'command_subagent.spawn', { instruction: 'fail boom' }));
+      const cli = (...args: string[]) => runCli([...args, '--socket', agentd.socket]);
+      const read = async (query: string) =>
+        JSON.parse(
+          (await cli('runs', '--all', '--json', ...query.split(' ').filter(Boolean))).stdout,
+        ) as Json;
+      // Retention: four finished runs kept, the oldest gone first.
+      const all = await read('');
+      const listed = (all.runs as Json[]).map((r) => r.runId);
+      expect(listed).toEqual([failed.runId, runIds[5], runIds[4], runIds[3]]);
+      expect((all.runs as Json[])[0]).not.toHaveProperty('output');
+      const onlyFailed = await read('--state failed');
+      expect((onlyFailed.runs as Json[]).map((r) => r.runId)).toEqual([failed.runId]);
+      expect((await read('--agent streamer')).runs).toEqual([]);
+      expect((await read('--since 2999-01-01')).runs).toEqual([]);
+      // Paging through the resource: two pages of two, no run twice.
+      const first = resourceValue(await c.modernResult('resources/read', { uri: 'agent://runs?limit=2' }));
+      expect((first.runs as Json[]).length).toBe(2);
+      const rest = resourceValue(
+        await c.modernResult('resources/read', {
+          uri: `agent://runs?limit=2&cursor=${encodeURIComponent(String(first.nextCursor))}`,
+        }),
+      );
+      expect([...(first.runs as Json[]), ...(rest.runs as Json[])].map((r) => r.runId)).toEqual(listed);
+      expect(rest.nextCursor).toBeUndefined();
+      const text = await cli('runs', '--all', '--state', 'succeeded');
+      expect(text.stdout).toContain(runIds[5]);
+      const bad = await cli('runs', '--state', 'failed');
+      expect(bad.code).toBe(2);
+      // An anonymous HTTP peer is restricted: the operator's runs are not in its history.
+      const anonymous = await httpRequest(String(agentd.httpUrl), 'resources/read', { uri: 'agent://runs' });
+      const contents = (anonymous.result as Json).contents as Json[];
+      expect(JSON.parse(String(contents[0]?.text))).toEqual({ runs: [] });
+    } finally {
+      c.stream.end();
+      await agentd.stop();
     }
   }, 60_000);
 

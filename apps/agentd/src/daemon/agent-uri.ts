@@ -53,9 +53,9 @@ export function subscriptionKey(canonical: string): string {
   return lower.startsWith(`${SCHEME}inventory?`) ? `${SCHEME}inventory` : canonical;
 }
 
-const RUNS_PARAMS = new Set(['cursor', 'agent', 'state', 'since', 'limit']);
+const RUNS_PARAMS = new Set(['cursor', 'agent', 'state', 'since', 'limit', 'text']);
 
-/** `agent://runs{?cursor,agent,state,since,limit}` and `agent://logs/{handle}{?after}`; null: neither. */
+/** `agent://runs{?cursor,agent,state,since,limit,text}` and `agent://logs/{handle}{?after}`; null: neither. */
 function historyUri(path: string, query: string): AgentUri | undefined | null {
   const params = new URLSearchParams(query);
   if (path === 'runs')

@@ -20,6 +20,8 @@ function listQuery(params: URLSearchParams, peer: Peer): ListQuery {
   const state = params.get('state');
   const since = params.get('since');
   const limit = params.get('limit');
+  const text = params.get('text');
+  if (text !== null) query.text = text;
   if (cursor !== null) query.cursor = cursor;
   if (agent !== null) query.agent = agent;
   if (state !== null) query.state = state;

@@ -83,8 +83,8 @@ export const RESOURCE_SPECS: readonly ResourceSpec[] = [
     management: false,
     subscribable: false,
     description:
-      'Run history, kept across restarts: summaries newest first (a restricted peer sees only the runs it started), paged by ?cursor=nextCursor, filtered by agent, state and since (ISO time).',
-    queryTemplate: 'agent://runs{?cursor,agent,state,since,limit}',
+      'Run history, kept across restarts: summaries newest first (a restricted peer sees only the runs it started), paged by ?cursor=nextCursor, filtered by agent, state, since (ISO time) and text (run id, instruction, output, error).',
+    queryTemplate: 'agent://runs{?cursor,agent,state,since,limit,text}',
   },
   {
     name: 'logs',
