@@ -8,6 +8,7 @@ import { ClusterNode, type ClusterNodeOptions, sessionIdPrefix } from '../cluste
 import type { ConfigInputs, ResolvedConfig } from '../config/resolve-config.js';
 import { recordRuns } from '../history/run-recorder.js';
 import type { RunStore } from '../history/run-store-file.js';
+import { storedSessions } from '../history/stored-sessions.js';
 import { EventRing } from '../log/event-ring.js';
 import type { JsonLineLogger } from '../log/logger.js';
 import { type MetricsServer, serveMetrics } from '../metrics/metrics-server.js';
@@ -93,6 +94,7 @@ export class Daemon {
     this.#store = options.store;
     this.#stopRecording =
       options.store === undefined ? () => {} : recordRuns(this.#supervisor, options.store);
+    if (options.store !== undefined) this.#supervisor.resumeFrom(storedSessions(options.store));
     this.#notifier = new ResourceNotifier(() => this.#mcp.core);
     this.#listeners = new ListenerSet(this.#logger);
     this.#cluster = clusterNodeFor(options, this.#supervisor, {
