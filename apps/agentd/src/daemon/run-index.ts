@@ -64,7 +64,7 @@ export function localStatus(supervisor: Supervisor, handle: string): JsonObject 
 }
 
 /** The run store's side of the index: exact matches only (the store's `get` takes either key). */
-export function storeHistory(store: RunStore): RunHistory {
+function storeHistory(store: RunStore): RunHistory {
   return {
     byHandle: async (handle) => {
       const record = await store.get(handle);

@@ -10,7 +10,7 @@ import type { StoredRecord } from './history-types.js';
 import type { RunStore } from './run-store-file.js';
 
 /** The status as stored: the whole status (no tail: the event log has every line), plus `owner`. */
-export function storedRecordOf(status: SubagentStatus): StoredRecord {
+function storedRecordOf(status: SubagentStatus): StoredRecord {
   const { tail: _tail, pid: _pid, ...rest } = status;
   return { ...(rest as unknown as JsonObject), owner: status.startedBy.principal } as StoredRecord;
 }

@@ -26,7 +26,6 @@ import { budgetProblem, effectiveBudget } from './run-usage.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type {
   AgentEvent,
-  AgentProfile,
   LogEntry,
   RunStarter,
   SendOptions,
