@@ -3,13 +3,14 @@
  * restart on the same state directory: the finished runs answer by handle and run id, the live
  * one is `lost` with the events it had; a second daemon on the directory is refused.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Json, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
 import { describe, expect, it } from 'vitest';
 import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
-import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
+import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 import { httpRequest } from './support/mixed-peers.js';
 
 const CONFIG: Json = {
@@ -153,6 +154,51 @@ describe('runs survive the daemon', () => {
       const anonymous = await httpRequest(String(agentd.httpUrl), 'resources/read', { uri: 'agent://runs' });
       const contents = (anonymous.result as Json).contents as Json[];
       expect(JSON.parse(String(contents[0]?.text))).toEqual({ runs: [] });
+    } finally {
+      c.stream.end();
+      await agentd.stop();
+    }
+  }, 60_000);
+
+  it('logs --follow prints the whole output as it comes and exits when the run ends', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'agentd-state-'));
+    const go = join(state, 'go');
+    const config = {
+      agents: {
+        gated: {
+          mode: 'plain',
+          command: '/bin/sh',
+          args: ['-c', `echo first; while [ ! -e '${go}' ]; do sleep 0.05; done; echo second`],
+        },
+      },
+    };
+    const agentd = await start(state, config);
+    const c = await connect(agentd);
+    try {
+      const run = toolValue(
+        await tool(c, 'command_subagent.spawn', { agent: 'gated', instruction: 'x', async: true }),
+      );
+      const follower = spawn(
+        process.execPath,
+        [CLI, 'logs', String(run.handle), '--follow', '--socket', agentd.socket],
+        {
+          env: cleanEnv(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      follower.stdout.setEncoding('utf8');
+      const sawFirst = new Promise<void>((resolve) =>
+        follower.stdout.on('data', (chunk: string) => {
+          out += chunk;
+          if (out.includes('first')) resolve();
+        }),
+      );
+      const exited = new Promise<number | null>((resolve) => follower.on('exit', (code) => resolve(code)));
+      await sawFirst;
+      writeFileSync(go, '');
+      expect(await exited).toBe(0);
+      expect(out).toBe('first\nsecond\n');
     } finally {
       c.stream.end();
       await agentd.stop();

@@ -74,7 +74,11 @@ function storeHistory(store: RunStore): RunHistory {
       const record = await store.get(runId);
       return record?.runId === runId ? record : undefined;
     },
-    events: (runId, query) => store.events(runId, query),
+    // Written before read: a reader told the run ended must find its last events too.
+    events: async (runId, query) => {
+      await store.flush();
+      return store.events(runId, query);
+    },
     list: (query) => store.list(query),
   };
 }
