@@ -18,7 +18,7 @@ export interface OpenHistoryOptions {
 }
 
 /** The state directory: `stateDir`, else `$XDG_STATE_HOME/agentd`, else `~/.local/state/agentd`. */
-export function stateDirOf(config: Pick<AgentdConfig, 'stateDir'>, env: NodeJS.ProcessEnv): string {
+function stateDirOf(config: Pick<AgentdConfig, 'stateDir'>, env: NodeJS.ProcessEnv): string {
   return config.stateDir ?? defaultStateDir(env);
 }
 
