@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Json, NdjsonClient, toolValue } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
+import { acpTestProfile } from '../src/supervisor/test-support/acp-test-agent.js';
 import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
 import { CLAUDE_MISSING_IN_CI, claudeProfile, claudeTests } from './support/claude-cli.js';
 import { ScriptedModel } from './support/scripted-model.js';
@@ -90,4 +91,61 @@ describe.runIf(cli.run || cli.failInCi)('a conversation continues after a restar
     const unknown = await runCli(['send', 'sa_nope', 'hello', '--socket', second.socket]);
     expect(unknown.code).toBe(1);
   }, 120_000);
+});
+
+/** The state directory's index holds `text` (a record is written within a tick of its change). */
+async function onDisk(root: string, text: string): Promise<void> {
+  const index = join(root, 'agentd', 'history', 'index.jsonl');
+  while (!(existsSync(index) && readFileSync(index, 'utf8').includes(text)))
+    await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('an acp conversation continues after a restart', () => {
+  for (const how of ['session/load', 'session/resume'] as const) {
+    it(`send on a lost acp session resumes it with ${how}`, async () => {
+      const root = mkdtempSync(join(tmpdir(), 'agentd-acp-resume-'));
+      const sessions = join(root, 'sessions');
+      mkdirSync(sessions);
+      const flags = ['--state', sessions, ...(how === 'session/resume' ? ['--resume'] : [])];
+      const { name: _name, ...profile } = acpTestProfile('acp', {}, flags);
+      const config: Json = { agents: { acp: profile as unknown as Json }, defaultAgent: 'acp' };
+      const start = async () => {
+        const agentd = await startAgentd({
+          args: ['--exposure', 'classic'],
+          config,
+          env: { XDG_STATE_HOME: root },
+        });
+        daemons.push(agentd);
+        return agentd;
+      };
+      const first = await start();
+      const c1 = await NdjsonClient.connect(first.socket);
+      const session = toolValue(
+        await c1.modernResult('tools/call', {
+          name: 'command_subagent.spawn',
+          arguments: { instruction: 'echo remember-this' },
+        }),
+      );
+      expect(session).toMatchObject({ state: 'ready', warm: true });
+      await onDisk(root, String(session.sessionId));
+      c1.stream.end();
+      first.proc.kill('SIGKILL');
+      await first.exited;
+
+      const second = await start();
+      const sent = await runCli([
+        'send',
+        String(session.handle),
+        'history',
+        '--json',
+        '--socket',
+        second.socket,
+      ]);
+      expect(sent.code).toBe(0);
+      // The agent's own record of the session: the earlier prompt, then this one.
+      expect(sent.stdout).toContain(`\\"prompts\\":[\\"echo remember-this\\",\\"history\\"]`);
+      const after = await runCli(['status', String(session.handle), '--json', '--socket', second.socket]);
+      expect(JSON.parse(after.stdout)).toMatchObject({ runId: session.runId, state: 'ready' });
+    }, 60_000);
+  }
 });
