@@ -11,7 +11,7 @@ import { type Json, NdjsonClient, resourceValue, toolValue } from '@agentd/test-
 import { describe, expect, it } from 'vitest';
 import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
-import { httpRequest } from './support/mixed-peers.js';
+import { httpRequest, startMixedPeers } from './support/mixed-peers.js';
 
 const CONFIG: Json = {
   agents: {
@@ -202,6 +202,35 @@ describe('runs survive the daemon', () => {
     } finally {
       c.stream.end();
       await agentd.stop();
+    }
+  }, 60_000);
+
+  it('a restricted peer lists only the runs it started; an operator lists all', async () => {
+    const peers = await startMixedPeers({ exposure: 'classic', agents: { example: TEST_AGENT_CONFIG } });
+    const operator = await NdjsonClient.connect(peers.socket);
+    try {
+      await peers.stdio.initialize();
+      const mine = toolValue(
+        await peers.stdio.legacy('tools/call', {
+          name: 'command_subagent.spawn',
+          arguments: { instruction: 'echo of-stdio' },
+        }),
+      );
+      const theirs = toolValue(
+        await tool(operator, 'command_subagent.spawn', { instruction: 'echo of-operator' }),
+      );
+      const listed = async (read: Promise<Json>) =>
+        (resourceValue(await read).runs as Json[]).map((r) => r.runId);
+      expect(await listed(peers.stdio.legacy('resources/read', { uri: 'agent://runs' }))).toEqual([
+        mine.runId,
+      ]);
+      expect(await listed(operator.modernResult('resources/read', { uri: 'agent://runs' }))).toEqual([
+        theirs.runId,
+        mine.runId,
+      ]);
+    } finally {
+      operator.stream.end();
+      await peers.stop();
     }
   }, 60_000);
 
