@@ -72,7 +72,7 @@ describe('agentd with no arguments', () => {
   it('starts on the embedded defaults (socket under the runtime dir, loopback HTTP) and prints where', async () => {
     const runtime = mkdtempSync(join(tmpdir(), 'agentd-xdg-'));
     const proc = spawn(process.execPath, [CLI], {
-      env: cleanEnv({ XDG_RUNTIME_DIR: runtime }),
+      env: cleanEnv({ XDG_RUNTIME_DIR: runtime, XDG_STATE_HOME: runtime }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

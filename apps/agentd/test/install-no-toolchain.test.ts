@@ -68,7 +68,7 @@ describe.runIf(process.platform === 'linux').each(found)(
       await mkdir(bin);
       await symlink(node, join(bin, 'node'));
       for (const tool of ['npm', 'npx', 'sh']) await symlink(which(tool), join(bin, tool));
-      env = scrubbedEnv({ XDG_RUNTIME_DIR: dir }, { nodeDir: bin, path: '' });
+      env = scrubbedEnv({ XDG_RUNTIME_DIR: dir, XDG_STATE_HOME: dir }, { nodeDir: bin, path: '' });
       project = join(dir, 'project');
       await mkdir(project);
       await writeFile(join(project, 'package.json'), agentdManifest(local));

@@ -43,7 +43,7 @@ describe(`@agentd/agentd installed from its tarball (Node ${process.version})`, 
     const bin = join(project, 'node_modules', '.bin', 'agentd');
     const runtime = await mkdtemp(join(tmpdir(), 'agentd-pack-xdg-'));
     const socket = join(runtime, 'agentd.sock');
-    const env = scrubbedEnv({ XDG_RUNTIME_DIR: runtime });
+    const env = scrubbedEnv({ XDG_RUNTIME_DIR: runtime, XDG_STATE_HOME: runtime });
     const daemon = await startInstalledDaemon(bin, ['--serve', `unix:${socket}`], {
       cwd: project,
       env,

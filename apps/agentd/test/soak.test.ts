@@ -375,7 +375,10 @@ describe('soak', () => {
     const child: ChildProcess = spawn(
       process.execPath,
       [CLI, '--config', join(dir, 'agentd.json'), '--serve', 'stdio'],
-      { env: cleanEnv({ XDG_RUNTIME_DIR: dir, ...steadyHeap(dir) }), stdio: ['pipe', 'pipe', 'ignore'] },
+      {
+        env: cleanEnv({ XDG_RUNTIME_DIR: dir, XDG_STATE_HOME: dir, ...steadyHeap(dir) }),
+        stdio: ['pipe', 'pipe', 'ignore'],
+      },
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {

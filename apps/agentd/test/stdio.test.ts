@@ -17,7 +17,7 @@ function startStdio(
 } {
   const dir = mkdtempSync(join(tmpdir(), 'agentd-stdio-'));
   const proc = spawn(process.execPath, [CLI, 'stdio', '--exposure', exposure, ...extra], {
-    env: cleanEnv({ XDG_RUNTIME_DIR: dir }),
+    env: cleanEnv({ XDG_RUNTIME_DIR: dir, XDG_STATE_HOME: dir }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   proc.stderr?.resume();
@@ -95,8 +95,10 @@ describe('agentd stdio, classic exposure', () => {
     const listed = ((await c.modernResult('resources/list')).resources as Json[]).map((r) => String(r.uri));
     // Operation schema resources follow the operations' visibility: only the work operations'.
     // The runs page (an MCP App) is offered to work peers: what it reads is gated per peer.
+    // So is the run history: a restricted peer lists only the runs it started.
     expect(listed.filter((u) => !u.startsWith('agent://schema/')).sort()).toEqual([
       'agent://capabilities',
+      'agent://runs',
       'agent://status',
       'ui://agentd/runs',
     ]);
@@ -143,6 +145,8 @@ describe('agentd stdio, classic exposure', () => {
       'agent://run/{runId}',
       'agent://subagent/{handle}',
       'agent://session/{handle}',
+      'agent://runs',
+      'agent://logs/{handle}',
     ]);
   });
 

@@ -3,6 +3,7 @@ import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
 import { approveRun, closeRun } from './approve-close.js';
 import { connectTo, endpointOf } from './connect.js';
 import { daemonStatusText, eventText, FAILED_STATES, pretty, runsText, statusText } from './format.js';
+import { historyRuns, runLogs } from './history-commands.js';
 import { inert, inertJson } from './inert-text.js';
 import { wholeInventory } from './inventory-pages.js';
 import type { McpClient } from './mcp-client.js';
@@ -154,7 +155,10 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
         }
       return EXIT.ok;
     }
+    case 'logs':
+      return runLogs(client, command, io);
     case 'runs': {
+      if (command.all === true) return historyRuns(client, command, io, style.colourOut);
       let inventory: unknown;
       try {
         inventory = await wholeInventory(client);

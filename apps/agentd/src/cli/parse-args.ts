@@ -3,6 +3,7 @@ import { LOG_LEVELS, LocalError, type LogLevel } from '@agentd/rpc-frame';
 import { SETTINGS } from '../config/settings.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { parseLogLevel } from '../log/log-level.js';
+import { historyRunsAction } from './history-args.js';
 import {
   CLIENT_SPECS,
   type ClientCommandName,
@@ -31,11 +32,12 @@ export interface Connection {
 export type StdioDaemonMode = 'auto' | 'start' | 'require' | 'off';
 const DAEMON_MODES: readonly StdioDaemonMode[] = ['auto', 'start', 'require', 'off'];
 
-type ClientAction =
+export type ClientAction =
   | { kind: 'call'; method: string; params?: string }
   | { kind: 'status'; handle?: string }
   | { kind: 'tools' }
-  | { kind: 'runs' }
+  | { kind: 'runs'; all?: boolean; agent?: string; state?: string; since?: string; cursor?: string }
+  | { kind: 'logs'; handle: string; follow: boolean; events: boolean }
   | {
       kind: 'spawn';
       /** `-` reads it from stdin. */
@@ -279,8 +281,15 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
       positionalCount(0, 0);
       action = { kind: 'lame-duck', ready: bool('--ready') };
       break;
-    case 'tools':
     case 'runs':
+      positionalCount(0, 0);
+      action = historyRunsAction(bool('--all'), (flag) => last(flags, flag));
+      break;
+    case 'logs':
+      positionalCount(1, 1);
+      action = { kind: 'logs', handle: first as string, follow: bool('--follow'), events: bool('--events') };
+      break;
+    case 'tools':
     case 'pause':
     case 'resume':
     case 'reload':

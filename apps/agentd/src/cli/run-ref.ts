@@ -6,7 +6,7 @@
 import { isJsonObject, WireError } from '@agentd/rpc-frame';
 import { inventoryPages } from './inventory-pages.js';
 import type { McpClient } from './mcp-client.js';
-import { callOperation } from './operation-call.js';
+import { callOperation, readJson } from './operation-call.js';
 
 const isRunId = (ref: string): boolean => ref.startsWith('run_');
 
@@ -43,5 +43,17 @@ export async function handleOf(
       if (!isError && isJsonObject(value) && value.runId === ref) return { handle: String(handle) };
     }
   }
+  const stored = await storedHandle(client, ref);
+  if (stored !== undefined) return { handle: stored };
   return { refusal: `unknown run ${ref}: it never existed, or it finished and was evicted (unknown_handle)` };
+}
+
+/** A run the daemon no longer tracks but keeps in its history (ended, or lost in a restart). */
+async function storedHandle(client: McpClient, runId: string): Promise<string | undefined> {
+  const page = await readJson(client, `agent://runs?text=${encodeURIComponent(runId)}`).catch(
+    () => undefined, // a daemon that keeps no history
+  );
+  const runs = isJsonObject(page) && Array.isArray(page.runs) ? page.runs : [];
+  const found = runs.find((r) => isJsonObject(r) && r.runId === runId);
+  return isJsonObject(found) && typeof found.handle === 'string' ? found.handle : undefined;
 }

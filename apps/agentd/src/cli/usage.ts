@@ -30,7 +30,28 @@ export const CLIENT_SPECS = {
     usage: 'status [RUN]',
     summary: "the daemon's status, or one run's status and result",
   },
-  runs: { usage: 'runs', summary: 'list the tracked runs and warm sessions (operators)' },
+  runs: {
+    usage: 'runs [--all [--agent NAME] [--state S] [--since TIME] [--cursor C]]',
+    summary: 'list the tracked runs (operators), or with --all the run history kept across restarts',
+    flags: [
+      {
+        name: '--all',
+        description: 'the stored history, newest first, one page (its next cursor on stderr)',
+      },
+      { name: '--agent', value: 'NAME', description: 'only runs of this agent profile' },
+      { name: '--state', value: 'S', description: 'only runs in this state (succeeded, failed, lost, ...)' },
+      { name: '--since', value: 'TIME', description: 'only runs started at or after this ISO time' },
+      { name: '--cursor', value: 'C', description: 'the page after the one that printed this cursor' },
+    ],
+  },
+  logs: {
+    usage: 'logs RUN [--follow] [--events]',
+    summary: "print a run's whole output from its stored events (kept across restarts)",
+    flags: [
+      { name: '--follow', description: 'keep printing until the run ends' },
+      { name: '--events', description: 'print every stored event as a JSON line instead of the output' },
+    ],
+  },
   spawn: {
     usage: 'spawn [--agent NAME] [--async | --warm] [--timeout-ms N] INSTRUCTION|-',
     summary: 'start a subagent; waits for its result and streams its output unless --async',

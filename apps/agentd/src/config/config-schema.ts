@@ -1,5 +1,6 @@
 /** The JSON Schema of agentd's config file: the single source of truth for `config schema` and validation. */
 import type { JsonObject, LogLevel } from '@agentd/rpc-frame';
+import { HISTORY_SCHEMA, type HistoryConfig } from '../history/history-config.js';
 import { LOG_LEVEL_SPELLINGS } from '../log/log-level.js';
 import type { AgentProfile } from '../supervisor/types.js';
 import { CLUSTER_SCHEMA, type ClusterConfig } from './cluster-config.js';
@@ -91,6 +92,10 @@ export interface AgentdConfig {
   cluster?: ClusterConfig;
   /** OpenTelemetry export (OTLP/HTTP); the SDK is loaded only when it is on. */
   telemetry?: TelemetryConfig;
+  /** Where run history and workspaces live; default `$XDG_STATE_HOME/agentd`, else `~/.local/state/agentd`. */
+  stateDir?: string;
+  /** The embedded run store's bounds (and whether it is on). */
+  history: HistoryConfig;
   defaultAgent: string;
   agents: Record<string, AgentProfileConfig>;
   limits: LimitsConfig;
@@ -410,6 +415,13 @@ export const CONFIG_SCHEMA: JsonObject = {
     },
     cluster: CLUSTER_SCHEMA,
     telemetry: TELEMETRY_SCHEMA,
+    stateDir: {
+      type: 'string',
+      pattern: '^/',
+      description:
+        'Absolute path of the state directory (run history, workspaces; restart required). Default $XDG_STATE_HOME/agentd, else ~/.local/state/agentd.',
+    },
+    history: HISTORY_SCHEMA,
     defaultAgent: {
       type: 'string',
       minLength: 1,

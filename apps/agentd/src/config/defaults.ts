@@ -1,4 +1,5 @@
 /** Embedded defaults: what `agentd` does with no config file, no environment and no flags. */
+import { HISTORY_DEFAULTS } from '../history/history-config.js';
 import { exampleAgentProfile } from '../supervisor/index.js';
 import type { AgentdConfig } from './config-schema.js';
 import { defaultSocketPath } from './runtime-dir.js';
@@ -41,6 +42,7 @@ export function defaultConfig(options: { serveDefaults: boolean; env?: NodeJS.Pr
     eventsRing: 1024,
     drainTimeoutMs: 25_000,
     watch: true,
+    history: { enabled: true, ...HISTORY_DEFAULTS },
     defaultAgent: BUILTIN_AGENT,
     agents: {
       [BUILTIN_AGENT]: example,

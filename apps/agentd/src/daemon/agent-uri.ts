@@ -6,7 +6,9 @@ export type AgentUri =
   | { kind: 'status' | 'capabilities' | 'config-effective' }
   | { kind: 'inventory'; cursor: string | undefined }
   | { kind: 'events'; after: number; level: string | undefined; query: string }
-  | { kind: 'run' | 'subagent' | 'session'; id: string };
+  | { kind: 'run' | 'subagent' | 'session'; id: string }
+  | { kind: 'runs'; params: URLSearchParams }
+  | { kind: 'logs'; id: string; after: number };
 
 const SIMPLE: Record<string, AgentUri['kind']> = {
   status: 'status',
@@ -34,6 +36,8 @@ export function parseAgentUri(text: string): AgentUri | undefined {
     if ([...params.keys()].some((k) => k !== 'cursor')) return undefined;
     return { kind: 'inventory', cursor: params.get('cursor') ?? undefined };
   }
+  const history = historyUri(path, query);
+  if (history !== null) return history;
   if (query !== '') return undefined;
   const simple = SIMPLE[path];
   if (simple !== undefined) return { kind: simple } as AgentUri;
@@ -47,4 +51,18 @@ export function subscriptionKey(canonical: string): string {
   const lower = canonical.toLowerCase();
   if (lower.startsWith(`${SCHEME}events`)) return `${SCHEME}events`;
   return lower.startsWith(`${SCHEME}inventory?`) ? `${SCHEME}inventory` : canonical;
+}
+
+const RUNS_PARAMS = new Set(['cursor', 'agent', 'state', 'since', 'limit', 'text']);
+
+/** `agent://runs{?cursor,agent,state,since,limit,text}` and `agent://logs/{handle}{?after}`; null: neither. */
+function historyUri(path: string, query: string): AgentUri | undefined | null {
+  const params = new URLSearchParams(query);
+  if (path === 'runs')
+    return [...params.keys()].every((k) => RUNS_PARAMS.has(k)) ? { kind: 'runs', params } : undefined;
+  const match = /^logs\/([A-Za-z0-9_.-]+)$/.exec(path);
+  if (match === null) return null;
+  const after = params.get('after') ?? '0';
+  if ([...params.keys()].some((k) => k !== 'after') || !/^[0-9]+$/.test(after)) return undefined;
+  return { kind: 'logs', id: match[1] as string, after: Number(after) };
 }

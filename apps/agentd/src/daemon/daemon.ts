@@ -6,6 +6,9 @@ import { taskStatusNotification } from '@agentd/dispatch';
 import type { ClusterLink } from '../cluster/cluster-link.js';
 import { ClusterNode, type ClusterNodeOptions, sessionIdPrefix } from '../cluster/cluster-node.js';
 import type { ConfigInputs, ResolvedConfig } from '../config/resolve-config.js';
+import { recordRuns } from '../history/run-recorder.js';
+import type { RunStore } from '../history/run-store-file.js';
+import { storedSessions } from '../history/stored-sessions.js';
 import { EventRing } from '../log/event-ring.js';
 import type { JsonLineLogger } from '../log/logger.js';
 import { type MetricsServer, serveMetrics } from '../metrics/metrics-server.js';
@@ -31,6 +34,8 @@ export interface DaemonOptions {
   version: string;
   /** The fleet's Redis, opened by the caller when `cluster` is configured (closed on shutdown). */
   link?: ClusterLink;
+  /** The run store, opened by the caller when history is kept (closed on shutdown). */
+  store?: RunStore;
 }
 
 /** The fleet member when `cluster` is configured and its Redis is open; undefined otherwise. */
@@ -61,6 +66,8 @@ export class Daemon {
   readonly #ring: EventRing;
   readonly #supervisor: Supervisor;
   readonly #link: ClusterLink | undefined;
+  readonly #store: RunStore | undefined;
+  readonly #stopRecording: () => void;
   /** The fleet, when `cluster` is configured (joined in listen()). */
   readonly #cluster: ClusterNode | undefined;
   readonly #runs: RunIndex;
@@ -84,6 +91,10 @@ export class Daemon {
     this.#ring = new EventRing(this.#running.config.eventsRing);
     this.#logger.setRing(this.#ring);
     this.#supervisor = new Supervisor({ ...supervisorConfig(this.#running.config), logger: this.#logger });
+    this.#store = options.store;
+    this.#stopRecording =
+      options.store === undefined ? () => {} : recordRuns(this.#supervisor, options.store);
+    if (options.store !== undefined) this.#supervisor.resumeFrom(storedSessions(options.store));
     this.#notifier = new ResourceNotifier(() => this.#mcp.core);
     this.#listeners = new ListenerSet(this.#logger);
     this.#cluster = clusterNodeFor(options, this.#supervisor, {
@@ -97,7 +108,7 @@ export class Daemon {
           record.era === 'legacy' ? record.creator : undefined,
         ),
     });
-    this.#runs = this.#cluster ?? localRunIndex(() => this.#supervisor);
+    this.#runs = this.#cluster ?? localRunIndex(() => this.#supervisor, this.#store);
     this.#reloads = this.#reloadController(options.inputs);
     this.#mcp = this.#selfMcpCore();
     this.#notifier.watch(this.#supervisor, this.#ring);
@@ -199,7 +210,14 @@ export class Daemon {
     await this.#cluster?.close();
     await this.#link?.close();
     await this.#supervisor.dispose();
+    await this.#closeStore();
     await this.#mcp.selfMcp.close();
+  }
+
+  /** After the supervisor's last run ended: the last records and events reach the disk. */
+  async #closeStore(): Promise<void> {
+    this.#stopRecording();
+    await this.#store?.close();
   }
 
   get drainTimeoutMs(): number {
@@ -228,6 +246,7 @@ export class Daemon {
       await this.#listeners.close(2_000);
       await this.#metricsServer?.close();
       await this.#supervisor.dispose();
+      await this.#closeStore();
       await this.#cluster?.close();
       await this.#link?.close();
       await this.#mcp.selfMcp.close();

@@ -4,6 +4,7 @@ import type { Peer } from '@agentd/server';
 import type { EventRing } from '../log/event-ring.js';
 import { parseLogLevel } from '../log/log-level.js';
 import { type AgentUri, parseAgentUri } from './agent-uri.js';
+import { HistoryUnavailable, readLogs, readRuns } from './history-resources.js';
 import { readableByRunId } from './run-access.js';
 import type { RunIndex } from './run-index.js';
 
@@ -74,6 +75,26 @@ export const RESOURCE_SPECS: readonly ResourceSpec[] = [
     management: false,
     subscribable: true,
     description: 'A warm session by handle. Updated at each turn boundary and when it ends.',
+  },
+  {
+    name: 'runs',
+    uri: 'agent://runs',
+    template: false,
+    management: false,
+    subscribable: false,
+    description:
+      'Run history, kept across restarts: summaries newest first (a restricted peer sees only the runs it started), paged by ?cursor=nextCursor, filtered by agent, state, since (ISO time) and text (run id, instruction, output, error).',
+    queryTemplate: 'agent://runs{?cursor,agent,state,since,limit,text}',
+  },
+  {
+    name: 'logs',
+    uri: 'agent://logs/{handle}',
+    template: true,
+    management: false,
+    subscribable: false,
+    description:
+      "A run's whole stored event log by handle (output lines, tool calls, permissions, usage, turns), a page at a time: ?after=next.",
+    queryTemplate: 'agent://logs/{handle}{?after}',
   },
   {
     name: 'inventory',
@@ -158,6 +179,25 @@ export async function readResource(host: ResourceHost, text: string, peer: Peer)
       const status = await runs.find(uri.id);
       return status?.warm === true ? status : notFound(text);
     }
+    case 'runs':
+    case 'logs':
+      return readHistory(runs, uri, text, peer);
+  }
+}
+
+async function readHistory(
+  runs: RunIndex,
+  uri: Extract<AgentUri, { kind: 'runs' | 'logs' }>,
+  text: string,
+  peer: Peer,
+): Promise<JsonObject> {
+  try {
+    if (uri.kind === 'runs') return readRuns(runs, uri.params, peer);
+    return (await readLogs(runs, uri.id, uri.after)) ?? notFound(text);
+  } catch (error) {
+    if (error instanceof HistoryUnavailable)
+      throw new ResourceError('not_found', `${text}: ${error.message}`);
+    throw error;
   }
 }
 

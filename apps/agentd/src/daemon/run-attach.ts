@@ -36,7 +36,8 @@ export async function attachRun(
 ): Promise<SubagentStatus | JsonObject> {
   const { signal } = context;
   const local = localStatus(supervisor, handle);
-  if (local === undefined) return attachRemote(runs, handle, signal);
+  if (local === undefined)
+    return (await replayStored(runs, handle, forward)) ?? attachRemote(runs, handle, signal);
   if (settled(local)) return supervisor.status(handle);
   return new Promise((resolve, reject) => {
     const onEvent = (from: string, event: AgentEvent): void => {
@@ -75,6 +76,24 @@ export async function attachRun(
     if (signal.aborted) onAbort();
     else if (settled(now)) onStatus(now);
   });
+}
+
+/** A run of the run store (ended, or lost in an earlier process): its whole log, then its status. */
+async function replayStored(
+  runs: RunIndex,
+  handle: string,
+  forward: (event: AgentEvent) => void,
+): Promise<JsonObject | undefined> {
+  const stored = await runs.history?.byHandle(handle);
+  if (stored === undefined) return undefined;
+  let after = 0;
+  for (;;) {
+    const page = await runs.history?.events(stored.runId, { after });
+    for (const entry of page?.events ?? []) forward(entry.event as AgentEvent);
+    if (page?.next === undefined) break;
+    after = page.next;
+  }
+  return runs.status(handle);
 }
 
 /** A run owned by another replica: its state is shared, its events are not, so this polls. */

@@ -3,9 +3,12 @@
  * fleet when agentd runs as a cluster (src/cluster/). Answers are status JSON either way.
  */
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
+import type { EventPage, EventQuery, ListQuery, RunPage, StoredRecord } from '../history/history-types.js';
+import type { RunStore } from '../history/run-store-file.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { Supervisor } from '../supervisor/index.js';
 import type { TaskRef } from './operation-spec.js';
+import { runDetail } from './run-view.js';
 import { statusJson } from './status-json.js';
 
 export interface RunIndex {
@@ -27,6 +30,20 @@ export interface RunIndex {
   settled(handle: string): Promise<void>;
   /** The fleet view for the inventory; undefined when agentd runs alone. */
   fleet(): Promise<JsonObject | undefined>;
+  /**
+   * The run store, when this daemon keeps history (one daemon, not a fleet): runs of earlier
+   * processes and whole event logs. Callers apply run-access.ts (`list` by `owner`).
+   */
+  readonly history?: RunHistory;
+}
+
+/** What the run store offers the operations and resources, by handle or run id. */
+export interface RunHistory {
+  /** The stored run under this handle (never by run id: a handle is a capability, an id is not). */
+  byHandle(handle: string): Promise<StoredRecord | undefined>;
+  byRunId(runId: string): Promise<StoredRecord | undefined>;
+  events(runId: string, query?: EventQuery): Promise<EventPage>;
+  list(query: ListQuery): RunPage;
 }
 
 export function unknownHandle(): LocalError {
@@ -46,20 +63,68 @@ export function localStatus(supervisor: Supervisor, handle: string): JsonObject 
   }
 }
 
-/** One process: the supervisor is the whole truth. */
-export function localRunIndex(supervisor: () => Supervisor): RunIndex {
+/** The run store's side of the index: exact matches only (the store's `get` takes either key). */
+function storeHistory(store: RunStore): RunHistory {
+  return {
+    byHandle: async (handle) => {
+      const record = await store.get(handle);
+      return record?.handle === handle ? record : undefined;
+    },
+    byRunId: async (runId) => {
+      const record = await store.get(runId);
+      return record?.runId === runId ? record : undefined;
+    },
+    // Written before read: a reader told the run ended must find its last events too.
+    events: async (runId, query) => {
+      await store.flush();
+      return store.events(runId, query);
+    },
+    list: (query) => store.list(query),
+  };
+}
+
+/** A stored record as a status answer: bounded like a live one, without the store's `owner`. */
+function storedStatus(record: StoredRecord): JsonObject {
+  const { owner: _owner, ...status } = record;
+  return runDetail(status);
+}
+
+/**
+ * One process: the supervisor is the truth for the runs it tracks; the run store (when kept)
+ * answers for the rest: runs it evicted and runs of earlier processes (ended, or `lost`).
+ */
+export function localRunIndex(supervisor: () => Supervisor, store?: RunStore): RunIndex {
+  const history = store === undefined ? undefined : storeHistory(store);
+  const stored = async (record: Promise<StoredRecord | undefined> | undefined) => {
+    const found = await record;
+    return found === undefined ? undefined : storedStatus(found);
+  };
+  const find = async (handle: string) =>
+    localStatus(supervisor(), handle) ?? (await stored(history?.byHandle(handle)));
   return {
     instanceId: undefined,
-    status: async (handle) => statusJson(supervisor().status(handle)),
-    find: async (handle) => localStatus(supervisor(), handle),
+    status: async (handle) => {
+      const status = await find(handle);
+      if (status === undefined) throw unknownHandle();
+      return status;
+    },
+    find,
     findByRunId: async (runId) => {
       const status = supervisor().statusByRunId(runId);
-      return status === undefined ? undefined : statusJson(status);
+      return status === undefined ? await stored(history?.byRunId(runId)) : statusJson(status);
     },
-    cancel: async (handle, reason) => statusJson(await supervisor().cancel(handle, reason)),
+    cancel: async (handle, reason) => {
+      // A stored run is over (ended, or lost with its process): nothing is left to cancel.
+      if (localStatus(supervisor(), handle) === undefined) {
+        const status = await stored(history?.byHandle(handle));
+        if (status !== undefined) return status;
+      }
+      return statusJson(await supervisor().cancel(handle, reason));
+    },
     // One process: its tasks live and die with it.
     bindTask: () => {},
     settled: async () => {},
     fleet: async () => undefined,
+    ...(history === undefined ? {} : { history }),
   };
 }

@@ -4,6 +4,8 @@ import type { Command } from '../cli/parse-args.js';
 import { type ClusterLink, openClusterLink } from '../cluster/cluster-link.js';
 import type { ConfigInputs } from '../config/resolve-config.js';
 import { resolveConfig } from '../config/resolve-config.js';
+import { openHistory } from '../history/open-history.js';
+import type { RunStore } from '../history/run-store-file.js';
 import { JsonLineLogger } from '../log/logger.js';
 import { startTelemetry, type TelemetryHandle } from '../telemetry/start-telemetry.js';
 import { Daemon } from './daemon.js';
@@ -46,12 +48,24 @@ export async function startDaemon(
       return 1;
     }
   }
+  let store: RunStore | undefined;
+  try {
+    store = await openHistory(resolved.config, { env: context.env, logger, stdio: command.stdio });
+  } catch (error) {
+    if (!(error instanceof LocalError)) throw error;
+    logger.error('cannot start', { code: error.code, error: error.message });
+    context.io.err(`agentd: ${error.message}\n`);
+    await link?.close();
+    await shutdownTelemetry(telemetry, logger);
+    return 1;
+  }
   const daemon = new Daemon({
     inputs,
     resolved,
     logger,
     version: context.version,
     ...(link === undefined ? {} : { link }),
+    ...(store === undefined ? {} : { store }),
   });
 
   let stops = 0;

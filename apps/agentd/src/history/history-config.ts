@@ -5,6 +5,8 @@ import type { JsonObject } from '@agentd/rpc-frame';
 
 /** Bounds of the run store; the oldest finished runs go first when one is passed. */
 export interface HistoryConfig {
+  /** False: no run store at all (runs live only in this process, as before). Default true. */
+  enabled?: boolean;
   /** Finished runs kept. */
   maxRuns: number;
   /** A finished run is removed this many days after it ended. */
@@ -25,6 +27,11 @@ export const HISTORY_SCHEMA: JsonObject = {
   description:
     'How much run history is kept under the state directory (records and whole event logs); the oldest finished runs are removed first.',
   properties: {
+    enabled: {
+      type: 'boolean',
+      description:
+        'Keep run history in the state directory (default true). False: runs live only in this process, as before.',
+    },
     maxRuns: { type: 'integer', minimum: 1, description: 'Finished runs kept (default 10000).' },
     maxAgeDays: {
       type: 'number',

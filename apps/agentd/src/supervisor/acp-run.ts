@@ -250,6 +250,8 @@ export class AcpRun extends ConversationRun {
         this.sessionIdValue = id;
         this.replayEarly();
       }
+      // In the status (and the run history): a restarted daemon continues the session by it.
+      if (this.sessionIdValue !== undefined) this.record.sessionId = this.sessionIdValue;
       this.log('debug', 'acp session started', { sessionId: this.sessionIdValue, how: step });
       return true;
     } finally {

@@ -3,15 +3,19 @@ import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import { logAt } from '../log/log-level.js';
 import { startRunSpan } from '../telemetry/run-span.js';
-import { AcpRun } from './acp-run.js';
 import { checkCapacity, checkText, evictForRoom, runTimeout } from './admission.js';
-import { ClaudeRun } from './claude-run.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import { ConversationRun } from './conversation-run.js';
+import {
+  createRun,
+  firstTurn,
+  type ResumableSession,
+  type ResumeSource,
+  resumeRequest,
+  warmFor,
+} from './create-run.js';
 import { newHandle, newRunId } from './ids.js';
 import { type PermissionAnswer, PolicyBroker } from './permission-broker.js';
-import { PlainRun } from './plain-run.js';
-import { ProtocolRun } from './protocol-run.js';
 import { type Run, type RunContext, runFields } from './run.js';
 import type { PermissionDecision } from './run-event.js';
 import { isTerminal, type RunIdentity, type TerminalState } from './run-record.js';
@@ -19,7 +23,6 @@ import { budgetProblem, effectiveBudget } from './run-usage.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type {
   AgentEvent,
-  AgentProfile,
   LogEntry,
   PermissionAnswerer,
   RunStarter,
@@ -70,6 +73,7 @@ export class Supervisor {
   private draining = false;
   private ready = true;
   private disposed = false;
+  private resumable: ResumeSource | undefined;
   private readonly totals: SupervisorTotals = {
     spawned: 0,
     succeeded: 0,
@@ -118,7 +122,15 @@ export class Supervisor {
   ): Promise<SubagentStatus> {
     if (signal?.aborted)
       throw new LocalError<AgentdErrorCode>('aborted', 'the spawn was aborted before it started');
-    const run = this.admit(request);
+    return this.launch(this.admit(request), request, signal, observer);
+  }
+
+  private async launch(
+    run: Run,
+    request: SpawnRequest,
+    signal: AbortSignal | undefined,
+    observer: SpawnObserver,
+  ): Promise<SubagentStatus> {
     this.runs.set(run.handle, run);
     this.totals.spawned += 1;
     this.track(run);
@@ -165,6 +177,10 @@ export class Supervisor {
   ): Promise<SendResult> {
     if (signal?.aborted)
       throw new LocalError<AgentdErrorCode>('aborted', 'the turn was aborted before it was sent');
+    // A conversation whose process is gone (a restart) continues in a new one.
+    const stored = this.runs.has(handle) ? undefined : await this.resumable?.(handle);
+    if (stored !== undefined && !this.runs.has(handle))
+      return this.continueSession(stored, message, signal, options);
     const session = this.session(handle);
     session.checkReady();
     this.checkAdmission('turn');
@@ -175,6 +191,22 @@ export class Supervisor {
     const asker = options.sentBy?.trust === 'restricted' ? options.sentBy : session.startedBy;
     const timeoutMs = runTimeout(options.timeoutMs, session.timeoutMs, limits, asker);
     return session.send(text, timeoutMs, signal, options);
+  }
+
+  /** Where `send` finds a conversation whose process is gone (the daemon's run store). */
+  resumeFrom(source: ResumeSource): void {
+    this.resumable = source;
+  }
+
+  /** The conversation continues in a new process, its message the first turn, same handle and run id. */
+  private async continueSession(
+    stored: ResumableSession,
+    message: string,
+    signal: AbortSignal | undefined,
+    options: SendOptions,
+  ): Promise<SendResult> {
+    const request = resumeRequest(stored, message, options);
+    return firstTurn(await this.launch(this.admit(request, stored), request, signal, options));
   }
 
   /**
@@ -346,9 +378,9 @@ export class Supervisor {
 
   // ---- admission ------------------------------------------------------------------------------
 
-  private admit(request: SpawnRequest): Run {
+  private admit(request: SpawnRequest, revive?: ResumableSession): Run {
     try {
-      return this.admitOrThrow(request);
+      return this.admitOrThrow(request, revive);
     } catch (error) {
       this.totals.refused += 1;
       const code = error instanceof LocalError ? error.code : 'error';
@@ -357,7 +389,7 @@ export class Supervisor {
     }
   }
 
-  private admitOrThrow(request: SpawnRequest): Run {
+  private admitOrThrow(request: SpawnRequest, revive?: ResumableSession): Run {
     this.checkAdmission('spawn');
     if (typeof request !== 'object' || request === null)
       throw new LocalError<AgentdErrorCode>('invalid_request', 'a spawn request is an object');
@@ -387,29 +419,15 @@ export class Supervisor {
       this.log('debug', 'finished run evicted', runFields(evicted));
     }
     const identity: RunIdentity = {
-      handle: newHandle(),
-      runId: newRunId(),
+      handle: revive?.handle ?? newHandle(),
+      runId: revive?.runId ?? newRunId(),
       profile,
       warm,
       timeoutMs,
       startedBy,
       ...(budget === undefined ? {} : { budget }),
     };
-    switch (profile.mode) {
-      case 'plain':
-        return new PlainRun(identity, this.context);
-      case 'protocol':
-        return new ProtocolRun(identity, this.context);
-      case 'claude':
-        return new ClaudeRun(identity, this.context);
-      case 'acp':
-        return new AcpRun(identity, this.context);
-      default:
-        throw new LocalError<AgentdErrorCode>(
-          'invalid_request',
-          `agent "${profile.name}": mode "${profile.mode}" is not available`,
-        );
-    }
+    return createRun(identity, this.context, revive?.sessionId);
   }
 
   private checkAdmission(what: 'spawn' | 'turn'): void {
@@ -492,19 +510,4 @@ export class Supervisor {
     // Not re-emitted on 'log' when the failing listener is a log listener (it would loop).
     if (event !== 'log') this.emitter.emit('log', entry);
   }
-}
-
-/**
- * Whether a run is a conversation: protocol agents when asked (`warm`), `claude` and `acp`
- * agents unless asked not to be; plain agents never.
- */
-function warmFor(profile: Pick<AgentProfile, 'name' | 'mode'>, requested: boolean | undefined): boolean {
-  if (profile.mode === 'claude' || profile.mode === 'acp') return requested !== false;
-  if (requested === true && profile.mode === 'plain') {
-    throw new LocalError<AgentdErrorCode>(
-      'invalid_request',
-      `agent "${profile.name}" runs in plain mode; warm sessions need a protocol, claude or acp agent`,
-    );
-  }
-  return requested === true;
 }

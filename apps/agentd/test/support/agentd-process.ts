@@ -80,7 +80,7 @@ export async function startAgentd(options: StartOptions = {}): Promise<Agentd> {
     ...(options.args ?? []),
   ];
   const proc = spawn(process.execPath, args, {
-    env: cleanEnv({ XDG_RUNTIME_DIR: dir, ...options.env }),
+    env: cleanEnv({ XDG_RUNTIME_DIR: dir, XDG_STATE_HOME: dir, ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

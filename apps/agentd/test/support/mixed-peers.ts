@@ -36,7 +36,7 @@ export async function startMixedPeers(config: Json, options: { bearer?: boolean 
   const proc = spawn(
     process.execPath,
     [CLI, 'stdio', '--config', configPath, '--serve', `unix:${socket}`, '--serve', 'http://127.0.0.1:0'],
-    { env: cleanEnv({ XDG_RUNTIME_DIR: dir }), stdio: ['pipe', 'pipe', 'pipe'] },
+    { env: cleanEnv({ XDG_RUNTIME_DIR: dir, XDG_STATE_HOME: dir }), stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const logs: Json[] = [];
