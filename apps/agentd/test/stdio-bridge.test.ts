@@ -23,7 +23,9 @@ const TICKER = {
   args: ['-c', 'i=0; while [ $i -lt 600 ]; do echo "{instruction} $i"; i=$((i+1)); sleep 0.1; done'],
 };
 const STDIO_TOOLS = [
+  'command_subagent.approve',
   'command_subagent.cancel',
+  'command_subagent.close',
   'command_subagent.send',
   'command_subagent.spawn',
   'query_status',
