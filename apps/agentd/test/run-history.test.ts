@@ -90,7 +90,14 @@ describe('runs survive the daemon', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as Json);
-      expect(lines.map((l) => (l.event as Json).message)).toEqual(['out-1 live', 'out-2 live', 'out-3 live']);
+      // A plain run's lines are stored as `message` run events marked with their stream.
+      expect(lines.map((l) => l.event)).toEqual(
+        ['out-1 live', 'out-2 live', 'out-3 live'].map((text) => ({
+          type: 'message',
+          text,
+          stream: 'stdout',
+        })),
+      );
       // attach replays the stored events, then answers with the final status (lost: exit 1).
       const attached = await runCli(['attach', String(live.handle), '--socket', second.socket]);
       expect(JSON.stringify(attached)).toContain('out-3 live');

@@ -7,6 +7,7 @@
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { AgentEvent, SubagentStatus, Supervisor } from '../supervisor/index.js';
+import { isOutputLine, lineEvent } from '../supervisor/output-lines.js';
 import type { PermissionAnswerer } from '../supervisor/types.js';
 import type { OperationContext } from './operation-spec.js';
 import { localStatus, type RunIndex, unknownHandle } from './run-index.js';
@@ -63,15 +64,12 @@ export async function attachRun(
     supervisor.on('event', onEvent).on('status', onStatus);
     signal.addEventListener('abort', onAbort, { once: true });
     const now = supervisor.status(handle);
-    let line = 0;
-    for (const entry of now.tail ?? []) {
-      if (entry.stream === 'stdout') context.progress(++line, undefined, entry.text);
-      else context.log('info', entry.text);
-    }
+    // The tail's lines go through the same forwarder as the live ones, so stdout lines keep one count.
+    for (const entry of now.tail ?? []) forward(lineEvent(entry.stream, entry.text));
     // The run's recent structured events too (tool calls, plan, a pending prompt): its lines
-    // are in the tail already, so a protocol agent's progress and log events are not replayed.
+    // are in the tail already, so output lines and a protocol agent's progress and log events are not replayed.
     for (const { seq: _seq, at: _at, ...event } of now.events ?? []) {
-      if (event.type !== 'progress' && event.type !== 'log') forward(event);
+      if (event.type !== 'progress' && event.type !== 'log' && !isOutputLine(event)) forward(event);
     }
     if (signal.aborted) onAbort();
     else if (settled(now)) onStatus(now);

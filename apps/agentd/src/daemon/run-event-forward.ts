@@ -3,11 +3,14 @@
  * event as a `notifications/message` at level `info` whose data is
  * `{event: "run_event", handle?, runId, run}` (texts cut to a few KB), each finished turn as a
  * progress notification (its number), and, as before, a protocol agent's own progress and log
- * events as progress and log notifications.
+ * events as progress and log notifications. Output lines (`message` events marked with a `stream`:
+ * a plain run's stdout, any agent's stderr) go out as they always have: a stdout line as a
+ * progress notification (its line number), a stderr line as a log notification.
  */
 import { parseLogLevel } from '../log/log-level.js';
 import { boundEventTexts } from '../supervisor/event-ring.js';
 import type { AgentEvent } from '../supervisor/index.js';
+import { isOutputLine } from '../supervisor/output-lines.js';
 import type { OperationContext } from './operation-spec.js';
 
 /** Characters of any one text of a forwarded event. */
@@ -23,7 +26,13 @@ export function forwardRunEvents(
   context: OperationContext,
   target: ForwardTarget,
 ): (event: AgentEvent) => void {
+  let stdoutLines = 0;
   return (event) => {
+    if (isOutputLine(event)) {
+      if (event.stream === 'stdout') context.progress(++stdoutLines, undefined, event.text);
+      else context.log('info', event.text);
+      return;
+    }
     if (event.type === 'progress' && typeof event.progress === 'number') {
       const total = typeof event.total === 'number' ? event.total : undefined;
       const message = typeof event.message === 'string' ? event.message : undefined;

@@ -39,8 +39,14 @@ const ofType = <T extends RunEvent['type']>(events: AgentEvent[], type: T) =>
 
 const stderrSaid = (events: AgentEvent[], text: string): boolean =>
   events.some(
-    (event) => event.stream === 'stderr' && typeof event.message === 'string' && event.message.includes(text),
+    (event) => event.stream === 'stderr' && typeof event.text === 'string' && event.text.includes(text),
   );
+
+/** What the agent said (its message chunks), not its stderr lines (messages marked with a stream). */
+const said = (events: AgentEvent[]): string[] =>
+  ofType(events, 'message')
+    .filter((event) => event.stream === undefined)
+    .map((event) => event.text);
 
 async function workspace(): Promise<string> {
   return realpathSync(await mkdtemp(join(tmpdir(), 'agentd-acp-')));
@@ -64,7 +70,7 @@ describe('acp mode', () => {
     expect(ofType(events, 'plan')).toEqual([
       { type: 'plan', entries: [{ content: 'answer', status: 'in_progress', priority: 'high' }] },
     ]);
-    expect(ofType(events, 'message').map((event) => event.text)).toEqual(['hello ', 'world ']);
+    expect(said(events)).toEqual(['hello ', 'world ']);
     expect(ofType(events, 'turn_end')).toEqual([
       { type: 'turn_end', turn: 1, stopReason: 'end_turn', text: 'hello world ' },
     ]);
@@ -195,10 +201,7 @@ describe('acp mode', () => {
     for (const instruction of ['wait', 'perm-after-cancel']) {
       const { supervisor, broker, events } = fixture({}, [], 'allow');
       const started = await supervisor.spawn({ instruction, async: true, warm: false });
-      await vi.waitFor(
-        () => expect(ofType(events, 'message').map((event) => event.text)).toContain('waiting'),
-        WAIT,
-      );
+      await vi.waitFor(() => expect(said(events)).toContain('waiting'), WAIT);
       const status = await supervisor.cancel(started.handle, 'test');
       expect(status).toMatchObject({ state: 'cancelled', error: { code: 'cancelled' } });
       expect(stderrSaid(events, 'observed session/cancel')).toBe(true);
@@ -219,10 +222,7 @@ describe('acp mode', () => {
     const session = await supervisor.spawn({ instruction: 'echo one', warm: true });
     const abort = new AbortController();
     const turn = supervisor.send(session.handle, 'wait', abort.signal);
-    await vi.waitFor(
-      () => expect(ofType(events, 'message').map((event) => event.text)).toContain('waiting'),
-      WAIT,
-    );
+    await vi.waitFor(() => expect(said(events)).toContain('waiting'), WAIT);
     abort.abort();
     await expect(turn).rejects.toMatchObject({ code: 'aborted' });
     await vi.waitFor(() => expect(supervisor.status(session.handle).state).toBe('ready'), WAIT);
@@ -334,7 +334,7 @@ describe('acp sessions continued in a new process', () => {
       stderrSaid(events, how === '--resume' ? `session/resume ${sessionId}` : `session/load ${sessionId}`),
     ).toBe(true);
     // The replayed history is not this turn's answer.
-    expect(ofType(events, 'message').map((event) => event.text)).toEqual([run.status().output]);
+    expect(said(events)).toEqual([run.status().output]);
     await run.childExited();
   });
 

@@ -24,7 +24,7 @@ import { type Settled, settle, withinGrace } from './acp-waits.js';
 import type { ChildHost } from './child-host.js';
 import { ConversationRun } from './conversation-run.js';
 import { type ExitFacts, endedDuringTurn, type Outcome, protocolOutcome } from './exit-outcome.js';
-import { OutputLines, stderrEvent } from './output-lines.js';
+import { lineEvent, OutputLines } from './output-lines.js';
 import type { Run, RunContext } from './run.js';
 import type { RunEvent, RunUsage } from './run-event.js';
 import type { Ending, RunIdentity } from './run-record.js';
@@ -95,7 +95,7 @@ export class AcpRun extends ConversationRun {
 
   protected attach(host: ChildHost, instruction: string): void {
     const limits = this.context.limits();
-    this.stderr = new OutputLines((_stream, text) => this.emitEvent(stderrEvent(text)));
+    this.stderr = new OutputLines((_stream, text) => this.emitEvent(lineEvent('stderr', text)));
     this.stderr.follow('stderr', host.child.stderr);
     const profile = this.record.profile;
     const root = this.root();

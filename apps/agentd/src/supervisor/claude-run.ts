@@ -25,7 +25,7 @@ import {
 import { type ClaudeMessage, ClaudeStream } from './claude-stream.js';
 import { ConversationRun } from './conversation-run.js';
 import { type ExitFacts, endedDuringTurn, type Outcome, protocolOutcome } from './exit-outcome.js';
-import { OutputLines, stderrEvent } from './output-lines.js';
+import { lineEvent, OutputLines } from './output-lines.js';
 import type { RunContext } from './run.js';
 import type { RunUsage, ToolCallView } from './run-event.js';
 import type { RunIdentity } from './run-record.js';
@@ -96,7 +96,7 @@ export class ClaudeRun extends ConversationRun {
   }
 
   protected attach(host: ChildHost, instruction: string): void {
-    this.stderr = new OutputLines((_stream, text) => this.emitEvent(stderrEvent(text)));
+    this.stderr = new OutputLines((_stream, text) => this.emitEvent(lineEvent('stderr', text)));
     this.stderr.follow('stderr', host.child.stderr);
     this.stream = new ClaudeStream(
       host.child.stdout,

@@ -65,7 +65,22 @@ export class OutputLines {
   }
 }
 
-/** The agent event a stderr line becomes: a `log` the waiting caller sees, marked as stderr. */
-export function stderrEvent(text: string): { type: 'log'; level: 'info'; message: string; stream: 'stderr' } {
-  return { type: 'log', level: 'info', message: text, stream: 'stderr' };
+/** The run event an output line becomes (a plain run's stdout, any agent's stderr): a `message` marked with its stream. */
+export function lineEvent(
+  stream: PlainTailLine['stream'],
+  text: string,
+): { type: 'message'; text: string; stream: PlainTailLine['stream'] } {
+  return { type: 'message', text, stream };
+}
+
+/** Whether `event` is an output line (a `message` marked with its stream), not the agent's own message. */
+export function isOutputLine(event: {
+  type: string;
+  [key: string]: unknown;
+}): event is { type: 'message'; text: string; stream: PlainTailLine['stream'] } {
+  return (
+    event.type === 'message' &&
+    typeof event.text === 'string' &&
+    (event.stream === 'stdout' || event.stream === 'stderr')
+  );
 }

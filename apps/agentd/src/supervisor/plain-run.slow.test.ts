@@ -38,14 +38,15 @@ describe('plain mode streaming', () => {
     writeFileSync(go, '');
     const status = await done;
     expect(status).toMatchObject({ state: 'succeeded', output: 'first\nsecond' });
-    const progress = events.filter((e) => e.type === 'progress');
-    expect(progress).toEqual([
-      { type: 'progress', progress: 1, message: 'first', stream: 'stdout' },
-      { type: 'progress', progress: 2, message: 'second', stream: 'stdout' },
+    // Every line is a `message` run event marked with its stream, the same model as every mode's.
+    expect(events.filter((e) => e.stream === 'stdout')).toEqual([
+      { type: 'message', text: 'first', stream: 'stdout' },
+      { type: 'message', text: 'second', stream: 'stdout' },
     ]);
-    expect(events.filter((e) => e.type === 'log')).toEqual([
-      { type: 'log', level: 'info', message: 'warming up', stream: 'stderr' },
+    expect(events.filter((e) => e.stream === 'stderr')).toEqual([
+      { type: 'message', text: 'warming up', stream: 'stderr' },
     ]);
+    expect(events.filter((e) => e.type === 'progress' || e.type === 'log')).toEqual([]);
   });
 
   it('keeps a bounded tail of the last lines', async () => {

@@ -5,7 +5,7 @@
  */
 import type { ChildHost } from './child-host.js';
 import { type ExitFacts, type Outcome, plainOutcome, stripFinalNewline, tooLarge } from './exit-outcome.js';
-import { OutputLines, stderrEvent } from './output-lines.js';
+import { lineEvent, OutputLines } from './output-lines.js';
 import { Run } from './run.js';
 import type { Ending } from './run-record.js';
 import type { AgentEvent, AgentProfile, PlainTailLine } from './types.js';
@@ -28,7 +28,7 @@ function plainInvocation(
 
 interface PlainRunOptions {
   maxOutputBytes: number;
-  /** Each line of stdout (`progress`) or stderr (`log`), as an agent event for the waiting caller. */
+  /** Each line of stdout or stderr, as a `message` run event marked with its stream. */
   onEvent: (event: AgentEvent) => void;
   /** stdout went past maxOutputBytes: the run must be killed (what came before the cap is kept). */
   onOverflow: () => void;
@@ -45,11 +45,7 @@ function capturePlainRun(host: ChildHost, stdin: string, options: PlainRunOption
   const chunks: Buffer[] = [];
   let size = 0;
   let overflowed = false;
-  let stdoutLines = 0;
-  const lines = new OutputLines((stream, text) => {
-    if (stream === 'stderr') options.onEvent(stderrEvent(text));
-    else options.onEvent({ type: 'progress', progress: ++stdoutLines, message: text, stream: 'stdout' });
-  });
+  const lines = new OutputLines((stream, text) => options.onEvent(lineEvent(stream, text)));
 
   host.child.stdout.on('data', (chunk: Buffer) => {
     if (overflowed) return;

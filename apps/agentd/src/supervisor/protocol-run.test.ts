@@ -61,14 +61,13 @@ describe('protocol mode stderr', () => {
     const status = await done;
     expect(status).toMatchObject({ state: 'succeeded', output: 'done' });
     // A line split across writes arrives whole.
-    const lines = () => events.filter((e) => e.stream === 'stderr').map((e) => e.message);
+    const lines = () => events.filter((e) => e.stream === 'stderr').map((e) => e.text);
     await expect
       .poll(lines, { timeout: 10_000, interval: 20 })
       .toEqual(['warming up', 'partial line', 'last words']);
     expect(events.filter((e) => e.stream === 'stderr')[0]).toEqual({
-      type: 'log',
-      level: 'info',
-      message: 'warming up',
+      type: 'message',
+      text: 'warming up',
       stream: 'stderr',
     });
     // The agent's own log events stay what they were: not stderr.

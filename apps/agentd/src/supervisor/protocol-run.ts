@@ -13,7 +13,7 @@ import {
   type Outcome,
   protocolOutcome,
 } from './exit-outcome.js';
-import { OutputLines, stderrEvent } from './output-lines.js';
+import { lineEvent, OutputLines } from './output-lines.js';
 import { ProtocolClient, type TurnOutcome } from './protocol-client.js';
 import { outputOf } from './run-record.js';
 import type { AgentEvent, AgentProfile, PlainTailLine, SendResult } from './types.js';
@@ -42,7 +42,7 @@ export class ProtocolRun extends ConversationRun {
 
   protected attach(host: ChildHost, instruction: string): void {
     // Like a plain run's: for the waiting caller and the tail, not the daemon log.
-    this.stderr = new OutputLines((_stream, text) => this.emitEvent(stderrEvent(text)));
+    this.stderr = new OutputLines((_stream, text) => this.emitEvent(lineEvent('stderr', text)));
     this.stderr.follow('stderr', host.child.stderr);
     this.client = new ProtocolClient(
       host.child.stdout,
