@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Json, NdjsonClient, toolValue } from '@agentd/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acpTestProfile } from '../src/supervisor/test-support/acp-test-agent.js';
 import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
 import { CLAUDE_MISSING_IN_CI, claudeProfile, claudeTests } from './support/claude-cli.js';
@@ -56,9 +56,7 @@ describe.runIf(cli.run || cli.failInCi)('a conversation continues after a restar
     expect(session).toMatchObject({ state: 'ready', warm: true });
     expect(typeof session.sessionId).toBe('string');
     // Records are written within a tick of the change: kill once the session's id is on disk.
-    const index = join(root, 'agentd', 'history', 'index.jsonl');
-    while (!(existsSync(index) && readFileSync(index, 'utf8').includes(String(session.sessionId))))
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await onDisk(root, String(session.sessionId));
     c1.stream.end();
     first.proc.kill('SIGKILL');
     await first.exited;
@@ -75,7 +73,9 @@ describe.runIf(cli.run || cli.failInCi)('a conversation continues after a restar
       '--socket',
       second.socket,
     ]);
-    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    // The turn's events go to stderr (as `agentd send` shows them); the reply to stdout.
+    expect(sent.stderr).toContain('turn 1 ended');
     expect(sent.stdout).toContain('It is swordfish.');
     const messages = JSON.stringify(model.mainRequests.at(-1)?.body.messages);
     expect(messages).toContain('remember: the password is swordfish');
@@ -96,8 +96,13 @@ describe.runIf(cli.run || cli.failInCi)('a conversation continues after a restar
 /** The state directory's index holds `text` (a record is written within a tick of its change). */
 async function onDisk(root: string, text: string): Promise<void> {
   const index = join(root, 'agentd', 'history', 'index.jsonl');
-  while (!(existsSync(index) && readFileSync(index, 'utf8').includes(text)))
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  await vi.waitFor(
+    () =>
+      expect(existsSync(index) && readFileSync(index, 'utf8').includes(text), `${text} in ${index}`).toBe(
+        true,
+      ),
+    { timeout: 20_000, interval: 20 },
+  );
 }
 
 describe('an acp conversation continues after a restart', () => {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Json, NdjsonClient, resourceValue, toolValue } from '@agentd/test-support';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { type Agentd, CLI, cleanEnv, runCli, startAgentd } from './support/agentd-process.js';
 import { httpRequest, startMixedPeers } from './support/mixed-peers.js';
@@ -26,14 +26,6 @@ const CONFIG: Json = {
 
 function tool(client: NdjsonClient, name: string, args: Json = {}): Promise<Json> {
   return client.modernResult('tools/call', { name, arguments: args });
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const start = (state: string, config: Json = CONFIG) =>
@@ -55,7 +47,11 @@ describe('runs survive the daemon', () => {
     );
     // The daemon writes events as they happen: wait until the third line is on disk, then kill it.
     const log = join(state, 'agentd', 'history', 'events', `${String(live.runId)}.jsonl`);
-    await until(() => (existsSync(log) && readFileSync(log, 'utf8').includes('out-3') ? true : undefined));
+    await vi.waitFor(
+      () =>
+        expect(existsSync(log) && readFileSync(log, 'utf8').includes('out-3'), `out-3 in ${log}`).toBe(true),
+      { timeout: 20_000, interval: 20 },
+    );
     c1.stream.end();
     first.proc.kill('SIGKILL');
     await first.exited;

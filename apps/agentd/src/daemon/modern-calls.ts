@@ -112,17 +112,16 @@ export async function modernSend(
       output: status.output ?? '',
     });
   }
-  const runId = host.supervisor.status(handle).runId;
-  const wait = new ModernWait(
-    context,
-    host.prompts,
-    () => handle,
-    () => runId,
-    answers,
-  );
+  // A conversation a restart left `lost` is not tracked until send continues it (same handle).
+  let runId: string | undefined;
+  const runIdOf = (): string => {
+    runId ??= host.supervisor.status(handle).runId;
+    return runId;
+  };
+  const wait = new ModernWait(context, host.prompts, () => handle, runIdOf, answers);
   const work = host.supervisor.send(handle, message, wait.signal, {
     ...options,
-    onEvent: wait.gate(forwardRunEvents(context, { runId: () => runId, handle: () => handle })),
+    onEvent: wait.gate(forwardRunEvents(context, { runId: runIdOf, handle: () => handle })),
     onPermission: wait.answerer,
   });
   const reply = await wait.run(work);
@@ -141,8 +140,9 @@ export async function modernAttach(
   try {
     runId = host.supervisor.status(handle).runId;
   } catch {
-    // Not on this replica: attach as before (it polls the fleet, no prompts to answer).
-    return attachRun(host.supervisor, host.runs, handle, context, () => {});
+    // Not live here: a stored run replays its events, another replica's is polled (no prompts).
+    const forward = forwardRunEvents(context, { runId: () => undefined, handle: () => handle });
+    return attachRun(host.supervisor, host.runs, handle, context, forward);
   }
   return follow(host, context, { handle, runId }, answers);
 }
