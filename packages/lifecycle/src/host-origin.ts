@@ -28,6 +28,8 @@ export function parseHost(hostHeader: string): HostAuthority | undefined {
   const port = match[2];
   // A number in 0–65535 written the one way (`080` would be read as 80).
   if (port !== undefined && (Number(port) > 65_535 || String(Number(port)) !== port)) return undefined;
+  // An empty punycode label: URL parsers disagree on it (Node 20 refuses it, Node 24 reads it).
+  if (name.split('.').includes('xn--')) return undefined;
   let url: URL;
   try {
     url = new URL(`http://${value}`);

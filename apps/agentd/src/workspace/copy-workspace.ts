@@ -31,7 +31,8 @@ export async function copyDirectory(source: string, path: string, skip: string):
       recursive: true,
       preserveTimestamps: true,
       verbatimSymlinks: true,
-      errorOnExist: true,
+      // The destination is the directory just made, empty: nothing in it to overwrite. (Node 24's
+      // cp refuses an existing top-level destination under errorOnExist; mkdir above is the guard.)
       force: false,
       // The state directory may live inside the copied one: never copy workspaces into themselves.
       filter: (from) => !isInside(skip, from),
