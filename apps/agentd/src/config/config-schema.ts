@@ -1,6 +1,7 @@
 /** The JSON Schema of agentd's config file: the single source of truth for `config schema` and validation. */
 import type { JsonObject, LogLevel } from '@agentd/rpc-frame';
 import { HISTORY_SCHEMA, type HistoryConfig } from '../history/history-config.js';
+import { WORKSPACE_SCHEMA } from '../workspace/workspace-config.js';
 import { LOG_LEVEL_SPELLINGS } from '../log/log-level.js';
 import type { AgentProfile } from '../supervisor/types.js';
 import { CLUSTER_SCHEMA, type ClusterConfig } from './cluster-config.js';
@@ -205,6 +206,7 @@ const agentProfileSchema: JsonObject = {
       description:
         "acp: answer the agent's terminal/* methods within the run's working directory (default false).",
     },
+    workspace: WORKSPACE_SCHEMA,
   },
 };
 

@@ -61,6 +61,12 @@ function spawnArgs(host: OperationHost): JsonObject {
         description:
           'Kill the run if it takes longer (per turn for warm sessions). Restricted peers may ask for at most limits.restrictedMaxTimeoutMs.',
       },
+      cwd: {
+        type: 'string',
+        minLength: 1,
+        description:
+          "A directory inside the agent profile's working directory (relative to it) to start the agent in; with a workspace, that directory inside the run's own worktree or copy. A path outside is refused (workspace_escape).",
+      },
       budget: {
         type: 'object',
         additionalProperties: false,
@@ -161,6 +167,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
+        if (typeof args.cwd === 'string') request.cwd = args.cwd;
         if (typeof args.budget === 'object' && args.budget !== null)
           request.budget = args.budget as NonNullable<SpawnRequest['budget']>;
         // An async spawn for a client that takes tasks answers with a task that follows the run;
