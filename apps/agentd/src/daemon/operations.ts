@@ -410,6 +410,16 @@ function operatorOperations(host: OperationHost): OperationSpec[] {
     },
     {
       kind: 'command',
+      id: 'workspace.prune',
+      description:
+        "Remove the worktrees and copies of runs that are no longer live (kept ones, and those a crashed daemon left). A worktree's uncommitted work is committed on its branch agentd/<runId> first; a branch that holds no work is deleted, one that does is kept.",
+      args: empty,
+      outputType: 'PruneReport',
+      operator: true,
+      handler: async () => ({ ...(await sup().pruneWorkspaces()) }),
+    },
+    {
+      kind: 'command',
       id: 'cancel',
       description: 'Cancel one subagent by handle, or every live subagent when no handle is given.',
       args: {

@@ -2,6 +2,7 @@
 import { LocalError, type LogLevel } from '@agentd/rpc-frame';
 import { defaultStateDir } from '../history/history-config.js';
 import type { AgentdErrorCode } from '../local-errors.js';
+import { type PruneReport, pruneWorkspaces } from '../workspace/workspace.js';
 import { startRunSpan } from '../telemetry/run-span.js';
 import { admitRun, checkText, runTimeout, type TrackedRun } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
@@ -363,6 +364,11 @@ export class Supervisor {
     }
     this.config = next;
     this.log('info', 'supervisor configuration applied', { agents: [...next.profiles.keys()] });
+  }
+
+  /** Removes the workspaces of runs no longer live (workspace/workspace.ts `pruneWorkspaces`). */
+  pruneWorkspaces(): Promise<PruneReport> {
+    return pruneWorkspaces({ stateDir: this.stateDir });
   }
 
   /** Cancels everything, kills lingering children and refuses all further work. */
