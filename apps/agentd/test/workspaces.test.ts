@@ -5,7 +5,15 @@
  * workspace; a spawn's directory inside the profile's, never outside; not a repository; prune.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Json, NdjsonClient, toolValue } from '@agentd/test-support';
@@ -112,7 +120,11 @@ describe('a workspace per run', () => {
     );
     const runs = [a, b] as Json[];
     for (const run of runs) {
-      expect(run.workspace).toMatchObject({ mode: 'worktree', state: 'live', branch: `agentd/${String(run.runId)}` });
+      expect(run.workspace).toMatchObject({
+        mode: 'worktree',
+        state: 'live',
+        branch: `agentd/${String(run.runId)}`,
+      });
     }
     const paths = runs.map((run) => String((run.workspace as Json).path));
     expect(paths[0]).not.toBe(paths[1]);
@@ -158,7 +170,7 @@ describe('a workspace per run', () => {
     const shown = await cli('status', String(a?.handle));
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(
-      `workspace: branch agentd/${String(a?.runId)} ${base.slice(0, 8)}..${String((finals[0]?.workspace as Json).head).slice(0, 8)}, 1 file +1 -0; kept at ${paths[0]}`,
+      `workspace: branch agentd/${String(a?.runId)} ${base.slice(0, 8)}..${String((finals[0]?.workspace as Json | undefined)?.head).slice(0, 8)}, 1 file +1 -0; kept at ${paths[0]}`,
     );
     // The stored history record carries the summary too.
     const history = join(agentd.dir, 'agentd', 'history');

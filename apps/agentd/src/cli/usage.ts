@@ -129,7 +129,7 @@ export const CLIENT_SPECS = {
       },
     ],
     details:
-      "The daemon prunes its own state directory; when no daemon answers on the unix socket, agentd\n" +
+      'The daemon prunes its own state directory; when no daemon answers on the unix socket, agentd\n' +
       'prunes AGENTD_STATE_DIR, else $XDG_STATE_HOME/agentd (~/.local/state/agentd) itself. Runs still\n' +
       "live (in this daemon, or in another one that is alive) are left alone. A worktree's uncommitted\n" +
       'work is committed on its branch agentd/RUNID first; a branch that holds work is kept, one that\n' +

@@ -7,7 +7,7 @@
 import { isJsonObject, LocalError } from '@agentd/rpc-frame';
 import { defaultStateDir } from '../history/history-config.js';
 import { pruneWorkspaces } from '../workspace/workspace.js';
-import { type Endpoint, connectTo, endpointOf } from './connect.js';
+import { connectTo, type Endpoint, endpointOf } from './connect.js';
 import { pretty } from './format.js';
 import { inert } from './inert-text.js';
 import { callOperation } from './operation-call.js';
@@ -69,6 +69,8 @@ export async function workspacePrune(command: PruneCommand, context: WorkspaceCo
     context.io.err(`agentd: ${inert(text)}\n`);
     return 1;
   }
-  context.io.out(command.json ? pretty(answer.value) : pruneText(answer.value, "the daemon's state directory"));
+  context.io.out(
+    command.json ? pretty(answer.value) : pruneText(answer.value, "the daemon's state directory"),
+  );
   return 0;
 }

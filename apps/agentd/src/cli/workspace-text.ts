@@ -18,9 +18,7 @@ export function workspaceLine(value: unknown): string | undefined {
   if (value.state === 'live') return inert(`workspace: ${str(value.path)} (${branch})`);
   if (value.state === 'failed') {
     const error = isJsonObject(value.error) ? value.error : {};
-    return inert(
-      `workspace: ${str(value.path)} not summarised: ${str(error.message)} (${str(error.code)})`,
-    );
+    return inert(`workspace: ${str(value.path)} not summarised: ${str(error.message)} (${str(error.code)})`);
   }
   const commits =
     typeof value.base === 'string' && typeof value.head === 'string'

@@ -53,7 +53,11 @@ describe('agent profile schema', () => {
   it('accepts a workspace block and refuses its bad values by path', () => {
     expect(
       issues({
-        w: { mode: 'plain', command: 'x', workspace: { mode: 'worktree', repo: '.', keep: 'always', maxLive: 4 } },
+        w: {
+          mode: 'plain',
+          command: 'x',
+          workspace: { mode: 'worktree', repo: '.', keep: 'always', maxLive: 4 },
+        },
         c: { mode: 'plain', command: 'x', workspace: { mode: 'copy' } },
         i: { mode: 'plain', command: 'x', workspace: {} },
       }),

@@ -1,9 +1,9 @@
 /** The JSON Schema of agentd's config file: the single source of truth for `config schema` and validation. */
 import type { JsonObject, LogLevel } from '@agentd/rpc-frame';
 import { HISTORY_SCHEMA, type HistoryConfig } from '../history/history-config.js';
-import { WORKSPACE_SCHEMA } from '../workspace/workspace-config.js';
 import { LOG_LEVEL_SPELLINGS } from '../log/log-level.js';
 import type { AgentProfile } from '../supervisor/types.js';
+import { WORKSPACE_SCHEMA } from '../workspace/workspace-config.js';
 import { CLUSTER_SCHEMA, type ClusterConfig } from './cluster-config.js';
 import { TELEMETRY_SCHEMA, type TelemetryConfig } from './telemetry-config.js';
 

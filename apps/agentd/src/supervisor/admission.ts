@@ -106,7 +106,7 @@ function refuse(message: string): never {
  * restricted principal never takes more than its share of what is left (anonymous HTTP peers are
  * one principal together: a connection costs nothing). A refusal names the limit and whose it is.
  */
-export function checkCapacity(
+function checkCapacity(
   runs: Iterable<TrackedRun>,
   limits: EffectiveLimits,
   warm: boolean,
@@ -151,7 +151,7 @@ function whose(starter: Readonly<RunStarter>): string {
  * Removes finished runs, oldest end first, until one more fits under `max`; returns them.
  * A live run is never evicted: when only live runs are left the spawn is refused.
  */
-export function evictForRoom<R extends TrackedRun>(runs: Map<string, R>, max: number): R[] {
+function evictForRoom<R extends TrackedRun>(runs: Map<string, R>, max: number): R[] {
   const evicted: R[] = [];
   while (runs.size >= max) {
     let oldest: R | undefined;

@@ -275,7 +275,10 @@ export abstract class Run {
 
   protected finish(state: TerminalState, fields: FinishFields): void {
     if (!this.live || this.settling) return;
-    if (this.workspace !== undefined) return this.endInWorkspace(this.workspace, state, fields);
+    if (this.workspace !== undefined) {
+      this.endInWorkspace(this.workspace, state, fields);
+      return;
+    }
     this.stopTimers();
     const record = this.record;
     record.state = state;

@@ -2,18 +2,24 @@
 import { LocalError, type LogLevel } from '@agentd/rpc-frame';
 import { defaultStateDir } from '../history/history-config.js';
 import type { AgentdErrorCode } from '../local-errors.js';
-import { type PruneReport, pruneWorkspaces } from '../workspace/workspace.js';
 import { startRunSpan } from '../telemetry/run-span.js';
+import { type PruneReport, pruneWorkspaces } from '../workspace/workspace.js';
 import { admitRun, checkText, runTimeout, type TrackedRun } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import { ConversationRun } from './conversation-run.js';
-import { createRun, firstTurn, type ResumableSession, type ResumeSource, resumeRequest } from './create-run.js';
+import {
+  createRun,
+  firstTurn,
+  type ResumableSession,
+  type ResumeSource,
+  resumeRequest,
+} from './create-run.js';
 import { type PermissionAnswer, PolicyBroker } from './permission-broker.js';
 import { type Run, type RunContext, runFields } from './run.js';
-import { SupervisorLog } from './supervisor-log.js';
 import type { PermissionDecision } from './run-event.js';
 import { isTerminal, type TerminalState } from './run-record.js';
 import { finishedWorkspace, needsPlace, placeRun, type RunPlace, requestedDir } from './run-workspace.js';
+import { SupervisorLog } from './supervisor-log.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type {
   AgentEvent,
@@ -130,7 +136,6 @@ export class Supervisor {
     signal: AbortSignal | undefined,
     observer: SpawnObserver,
   ): Promise<SubagentStatus> {
-    this.runs.set(run.handle, run);
     this.totals.spawned += 1;
     this.track(run);
     this.log('info', 'subagent starting', { ...runFields(run), warm: run.warm, mode: run.profile.mode });
@@ -400,7 +405,9 @@ export class Supervisor {
         this.totals.evicted += 1;
         this.log('debug', 'finished run evicted', runFields(run));
       }
-      if (!needsPlace(identity.profile, dir)) return createRun(identity, this.context, revive?.sessionId);
+      // A run is tracked the moment it is admitted, so spawns arriving at once see each other.
+      if (!needsPlace(identity.profile, dir))
+        return this.tracked(createRun(identity, this.context, revive?.sessionId));
       const held = { ...identity, live: true, endedAt: undefined };
       this.preparing.add(held);
       let place: RunPlace;
@@ -417,13 +424,18 @@ export class Supervisor {
       }
       const run = createRun({ ...identity, profile: place.profile }, this.context, revive?.sessionId);
       if (place.workspace !== undefined) run.workIn(place.workspace);
-      return run;
+      return this.tracked(run);
     } catch (error) {
       this.totals.refused += 1;
       const code = error instanceof LocalError ? error.code : 'error';
       this.log('warning', 'spawn refused', { code, reason: (error as Error).message });
       throw error;
     }
+  }
+
+  private tracked(run: Run): Run {
+    this.runs.set(run.handle, run);
+    return run;
   }
 
   private checkAdmission(what: 'spawn' | 'turn'): void {
