@@ -15,6 +15,7 @@ import { interruptible, runStreaming } from './run-streaming.js';
 import { PLAIN_STYLE, paintState, type TermStyle } from './term-style.js';
 import { EXIT_TRUNCATED, isTruncated, truncationNotice } from './truncation.js';
 import { uiCommand } from './ui-command.js';
+import { workspacePrune } from './workspace-command.js';
 
 interface Output {
   out(text: string): void;
@@ -185,6 +186,7 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
       if (command.async) args.async = true;
       if (command.warm) args.warm = true;
       if (command.timeoutMs !== undefined) args.timeoutMs = command.timeoutMs;
+      if (command.cwd !== undefined) args.cwd = command.cwd;
       // Checked first so the answer is in CLI terms, not a schema's enum error.
       const unknown = await unknownAgent(client, command.agent);
       if (unknown !== undefined) {
@@ -311,6 +313,8 @@ async function run(client: McpClient, command: ClientCommand, context: ClientCon
       );
     case 'ui':
       return uiCommand(client, command, context);
+    case 'workspace-prune':
+      return workspacePrune(command, context);
     case 'reload': {
       const { isError, value } = await callOperation(client, 'command', 'reload', {});
       if (isError) return refused(io, json, value);
@@ -416,6 +420,8 @@ async function withStdin(command: ClientCommand, context: ClientContext): Promis
 }
 
 export async function runClientCommand(given: ClientCommand, context: ClientContext): Promise<number> {
+  // Works without a daemon too: it connects (or not) itself.
+  if (given.kind === 'workspace-prune') return workspacePrune(given, context);
   const command = await withStdin(given, context);
   const client = await connectTo(endpointOf(command.connection, context.env, context.cwd), context.version);
   try {

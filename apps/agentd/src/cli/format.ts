@@ -2,6 +2,7 @@
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import { inert, inertJson } from './inert-text.js';
 import { paintState, type Tint, tint } from './term-style.js';
+import { workspaceLine } from './workspace-text.js';
 
 /** `--json` output: JSON escapes C0 itself; C1 and bidi controls are escaped too (inert-text.ts). */
 export const pretty = (value: unknown): string =>
@@ -39,6 +40,8 @@ export function statusText(status: unknown, colour = false, agentColours = false
     if (typeof e.stderrTail === 'string' && e.stderrTail !== '')
       lines.push(`stderr: ${agent(e.stderrTail.trimEnd())}`);
   }
+  const workspace = workspaceLine(status.workspace);
+  if (workspace !== undefined) lines.push(workspace);
   if (typeof status.output === 'string') lines.push('', agent(status.output));
   else if (Array.isArray(status.tail) && status.tail.length > 0) {
     lines.push(

@@ -46,7 +46,10 @@ export type ClientAction =
       async: boolean;
       warm: boolean;
       timeoutMs?: number;
+      /** `--cwd DIR`: a directory inside the agent profile's to start in. */
+      cwd?: string;
     }
+  | { kind: 'workspace-prune'; stateDir?: string }
   | { kind: 'wait'; handle: string; timeoutMs?: number }
   | { kind: 'attach'; handle: string; timeoutMs?: number }
   | { kind: 'cancel'; handle?: string; all: boolean; reason?: string }
@@ -212,6 +215,7 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
         warm: bool('--warm'),
         ...optional('agent', last(flags, '--agent')),
         ...optional('timeoutMs', integer(flags, '--timeout-ms')),
+        ...optional('cwd', last(flags, '--cwd')),
       };
       if (action.async && action.warm) throw new UsageError('--async and --warm are alternatives');
       break;
@@ -284,6 +288,11 @@ function client(name: ClientCommandName, args: readonly string[]): Command {
     case 'runs':
       positionalCount(0, 0);
       action = historyRunsAction(bool('--all'), (flag) => last(flags, flag));
+      break;
+    case 'workspace':
+      positionalCount(1, 1);
+      if (first !== 'prune') throw usage();
+      action = { kind: 'workspace-prune', ...optional('stateDir', last(flags, '--state-dir')) };
       break;
     case 'logs':
       positionalCount(1, 1);

@@ -53,13 +53,18 @@ export const CLIENT_SPECS = {
     ],
   },
   spawn: {
-    usage: 'spawn [--agent NAME] [--async | --warm] [--timeout-ms N] INSTRUCTION|-',
+    usage: 'spawn [--agent NAME] [--async | --warm] [--timeout-ms N] [--cwd DIR] INSTRUCTION|-',
     summary: 'start a subagent; waits for its result and streams its output unless --async',
     flags: [
       { name: '--agent', value: 'NAME', description: "agent profile (default: the daemon's defaultAgent)" },
       { name: '--async', description: 'print the handle as soon as the run started, do not wait' },
       { name: '--warm', description: 'keep a live session after the first turn (continue it with send)' },
       timeout('kill the run if it takes longer'),
+      {
+        name: '--cwd',
+        value: 'DIR',
+        description: "start in DIR, inside the profile's directory (relative to it); never outside",
+      },
       eventLines,
     ],
     details:
@@ -112,6 +117,23 @@ export const CLIENT_SPECS = {
       'REQUEST_ID may be left out when exactly one prompt is pending (status shows them). Only the\n' +
       "run's starter and operators may answer; exactly one answer counts: a prompt already answered\n" +
       '(by the caller, the policy, the timeout or another operator) exits 1 and says who decided it.',
+  },
+  workspace: {
+    usage: 'workspace prune [--state-dir DIR]',
+    summary: 'remove the worktrees and copies of runs that are no longer live (operators)',
+    flags: [
+      {
+        name: '--state-dir',
+        value: 'DIR',
+        description: 'prune this state directory here, without asking the daemon',
+      },
+    ],
+    details:
+      'The daemon prunes its own state directory; when no daemon answers on the unix socket, agentd\n' +
+      'prunes AGENTD_STATE_DIR, else $XDG_STATE_HOME/agentd (~/.local/state/agentd) itself. Runs still\n' +
+      "live (in this daemon, or in another one that is alive) are left alone. A worktree's uncommitted\n" +
+      'work is committed on its branch agentd/RUNID first; a branch that holds work is kept, one that\n' +
+      'holds nothing is deleted.',
   },
   close: {
     usage: 'close RUN',

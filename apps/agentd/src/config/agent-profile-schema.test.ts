@@ -49,4 +49,32 @@ describe('agent profile schema', () => {
       '/agents/d/mode: must be one of "protocol", "plain", "claude", "acp"',
     ]);
   });
+
+  it('accepts a workspace block and refuses its bad values by path', () => {
+    expect(
+      issues({
+        w: {
+          mode: 'plain',
+          command: 'x',
+          workspace: { mode: 'worktree', repo: '.', keep: 'always', maxLive: 4 },
+        },
+        c: { mode: 'plain', command: 'x', workspace: { mode: 'copy' } },
+        i: { mode: 'plain', command: 'x', workspace: {} },
+      }),
+    ).toEqual([]);
+    expect(
+      issues({
+        a: { mode: 'plain', command: 'x', workspace: { mode: 'clone', keep: 'sometimes' } },
+        b: { mode: 'plain', command: 'x', workspace: { repo: '', maxLive: 0, branch: 'main' } },
+        c: { mode: 'plain', command: 'x', workspace: 'worktree' },
+      }),
+    ).toEqual([
+      '/agents/a/workspace/mode: must be one of "worktree", "copy", "in-place"',
+      '/agents/a/workspace/keep: must be one of "changed", "always", "never"',
+      "/agents/b/workspace/branch: unknown key 'branch'",
+      '/agents/b/workspace/repo: must NOT have fewer than 1 characters',
+      '/agents/b/workspace/maxLive: must be >= 1',
+      '/agents/c/workspace: must be object',
+    ]);
+  });
 });

@@ -3,6 +3,7 @@ import type { JsonObject, LogLevel } from '@agentd/rpc-frame';
 import { HISTORY_SCHEMA, type HistoryConfig } from '../history/history-config.js';
 import { LOG_LEVEL_SPELLINGS } from '../log/log-level.js';
 import type { AgentProfile } from '../supervisor/types.js';
+import { WORKSPACE_SCHEMA } from '../workspace/workspace-config.js';
 import { CLUSTER_SCHEMA, type ClusterConfig } from './cluster-config.js';
 import { TELEMETRY_SCHEMA, type TelemetryConfig } from './telemetry-config.js';
 
@@ -205,6 +206,7 @@ const agentProfileSchema: JsonObject = {
       description:
         "acp: answer the agent's terminal/* methods within the run's working directory (default false).",
     },
+    workspace: WORKSPACE_SCHEMA,
   },
 };
 

@@ -17,6 +17,7 @@ export const DEFAULT_OPERATION_SCOPES: Readonly<Record<string, string[]>> = Obje
   command_resume: ['agentd:operator'],
   command_reload: ['agentd:operator'],
   command_cancel: ['agentd:operator'],
+  'command_workspace.prune': ['agentd:operator'],
 });
 
 /** `serveDefaults` is false for `agentd stdio`, which must not grab the shared socket or port. */

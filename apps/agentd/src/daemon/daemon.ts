@@ -6,6 +6,7 @@ import { taskStatusNotification } from '@agentd/dispatch';
 import type { ClusterLink } from '../cluster/cluster-link.js';
 import { ClusterNode, type ClusterNodeOptions, sessionIdPrefix } from '../cluster/cluster-node.js';
 import type { ConfigInputs, ResolvedConfig } from '../config/resolve-config.js';
+import { defaultStateDir } from '../history/history-config.js';
 import { recordRuns } from '../history/run-recorder.js';
 import type { RunStore } from '../history/run-store-file.js';
 import { storedSessions } from '../history/stored-sessions.js';
@@ -90,7 +91,12 @@ export class Daemon {
     this.#running = new RunningConfig(options.resolved);
     this.#ring = new EventRing(this.#running.config.eventsRing);
     this.#logger.setRing(this.#ring);
-    this.#supervisor = new Supervisor({ ...supervisorConfig(this.#running.config), logger: this.#logger });
+    this.#supervisor = new Supervisor({
+      ...supervisorConfig(this.#running.config),
+      logger: this.#logger,
+      // Runs' workspaces live in the state directory, history or not.
+      stateDir: this.#running.config.stateDir ?? defaultStateDir(options.inputs.env),
+    });
     this.#store = options.store;
     this.#stopRecording =
       options.store === undefined ? () => {} : recordRuns(this.#supervisor, options.store);

@@ -61,6 +61,12 @@ function spawnArgs(host: OperationHost): JsonObject {
         description:
           'Kill the run if it takes longer (per turn for warm sessions). Restricted peers may ask for at most limits.restrictedMaxTimeoutMs.',
       },
+      cwd: {
+        type: 'string',
+        minLength: 1,
+        description:
+          "A directory inside the agent profile's working directory (relative to it) to start the agent in; with a workspace, that directory inside the run's own worktree or copy. A path outside is refused (workspace_escape).",
+      },
       budget: {
         type: 'object',
         additionalProperties: false,
@@ -161,6 +167,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
         if (typeof args.async === 'boolean') request.async = args.async;
         if (typeof args.warm === 'boolean') request.warm = args.warm;
         if (typeof args.timeoutMs === 'number') request.timeoutMs = args.timeoutMs;
+        if (typeof args.cwd === 'string') request.cwd = args.cwd;
         if (typeof args.budget === 'object' && args.budget !== null)
           request.budget = args.budget as NonNullable<SpawnRequest['budget']>;
         // An async spawn for a client that takes tasks answers with a task that follows the run;
@@ -400,6 +407,16 @@ function operatorOperations(host: OperationHost): OperationSpec[] {
       outputType: 'ReloadResult',
       operator: true,
       handler: async () => host.reload('reload operation'),
+    },
+    {
+      kind: 'command',
+      id: 'workspace.prune',
+      description:
+        "Remove the worktrees and copies of runs that are no longer live (kept ones, and those a crashed daemon left). A worktree's uncommitted work is committed on its branch agentd/<runId> first; a branch that holds no work is deleted, one that does is kept.",
+      args: empty,
+      outputType: 'PruneReport',
+      operator: true,
+      handler: async () => ({ ...(await sup().pruneWorkspaces()) }),
     },
     {
       kind: 'command',

@@ -57,7 +57,7 @@ describe('filtersByTrust', () => {
         .filter((o) => o.operator)
         .map((o) => o.id)
         .sort(),
-    ).toEqual(['cancel', 'drain', 'lame-duck', 'pause', 'reload', 'resume']);
+    ).toEqual(['cancel', 'drain', 'lame-duck', 'pause', 'reload', 'resume', 'workspace.prune']);
     for (const uri of [
       'agent://inventory',
       'agent://config/effective',

@@ -1,11 +1,15 @@
 /** Admission checks: request fields, capacity per pool and per share, and eviction of finished handles. */
 import { LocalError } from '@agentd/rpc-frame';
 import type { AgentdErrorCode } from '../local-errors.js';
-import type { EffectiveLimits } from './config-check.js';
-import type { RunStarter } from './types.js';
+import type { EffectiveConfig, EffectiveLimits } from './config-check.js';
+import { type ResumableSession, warmFor } from './create-run.js';
+import { newHandle, newRunId } from './ids.js';
+import type { RunIdentity } from './run-record.js';
+import { budgetProblem, effectiveBudget } from './run-usage.js';
+import type { RunStarter, SpawnRequest } from './types.js';
 
 /** What admission needs to know of a tracked run. */
-interface TrackedRun {
+export interface TrackedRun {
   readonly handle: string;
   readonly warm: boolean;
   readonly live: boolean;
@@ -102,7 +106,7 @@ function refuse(message: string): never {
  * restricted principal never takes more than its share of what is left (anonymous HTTP peers are
  * one principal together: a connection costs nothing). A refusal names the limit and whose it is.
  */
-export function checkCapacity(
+function checkCapacity(
   runs: Iterable<TrackedRun>,
   limits: EffectiveLimits,
   warm: boolean,
@@ -147,7 +151,7 @@ function whose(starter: Readonly<RunStarter>): string {
  * Removes finished runs, oldest end first, until one more fits under `max`; returns them.
  * A live run is never evicted: when only live runs are left the spawn is refused.
  */
-export function evictForRoom<R extends TrackedRun>(runs: Map<string, R>, max: number): R[] {
+function evictForRoom<R extends TrackedRun>(runs: Map<string, R>, max: number): R[] {
   const evicted: R[] = [];
   while (runs.size >= max) {
     let oldest: R | undefined;
@@ -165,4 +169,51 @@ export function evictForRoom<R extends TrackedRun>(runs: Map<string, R>, max: nu
     evicted.push(oldest);
   }
   return evicted;
+}
+
+/**
+ * Admits a spawn (or the continuation `revive` of a stored conversation): the request checked
+ * against the profile and the limits, room made among the tracked handles. `preparing`: admitted
+ * runs whose workspace is still being made (they hold their place in the pools).
+ */
+export function admitRun<R extends TrackedRun>(
+  request: SpawnRequest,
+  config: EffectiveConfig,
+  runs: { tracked: Map<string, R>; preparing: Iterable<TrackedRun>; starter: RunStarter },
+  revive?: ResumableSession,
+): { identity: RunIdentity; evicted: R[] } {
+  if (typeof request !== 'object' || request === null)
+    throw new LocalError<AgentdErrorCode>('invalid_request', 'a spawn request is an object');
+  const { limits, profiles } = config;
+  checkText(request.instruction, 'instruction', limits.maxInstructionBytes);
+  const name = request.agent ?? config.defaultAgent;
+  const profile = typeof name === 'string' ? profiles.get(name) : undefined;
+  if (profile === undefined) {
+    throw new LocalError<AgentdErrorCode>(
+      'unknown_agent',
+      `unknown agent ${JSON.stringify(name)}; known: ${[...profiles.keys()].join(', ')}`,
+    );
+  }
+  const warm = warmFor(profile, request.warm);
+  if (request.budget !== undefined) {
+    const problem = budgetProblem(request.budget);
+    if (problem !== undefined)
+      throw new LocalError<AgentdErrorCode>('invalid_request', `budget${problem[0]} ${problem[1]}`);
+  }
+  const budget = effectiveBudget(profile.budget, request.budget);
+  const startedBy = request.startedBy ?? runs.starter;
+  const fallback = profile.timeoutMs ?? limits.defaultTimeoutMs;
+  const timeoutMs = runTimeout(request.timeoutMs, fallback, limits, startedBy);
+  checkCapacity([...runs.tracked.values(), ...runs.preparing], limits, warm, startedBy);
+  const evicted = evictForRoom(runs.tracked, limits.maxTrackedHandles);
+  const identity: RunIdentity = {
+    handle: revive?.handle ?? newHandle(),
+    runId: revive?.runId ?? newRunId(),
+    profile,
+    warm,
+    timeoutMs,
+    startedBy,
+    ...(budget === undefined ? {} : { budget }),
+  };
+  return { identity, evicted };
 }

@@ -7,6 +7,7 @@ import type {
   PlainTailLine,
   RunBudget,
   RunStarter,
+  RunWorkspace,
   SubagentError,
   SubagentState,
   SubagentStatus,
@@ -44,6 +45,8 @@ export interface RunRecord {
   usage?: RunUsage;
   /** The agent's own session id (Claude Code's, an ACP session's). */
   sessionId?: string;
+  /** The run's own worktree or copy, when its profile has one. */
+  workspace?: RunWorkspace;
 }
 
 /** What a new run is started with (decided by admission). */
@@ -102,6 +105,7 @@ export function toStatus(record: RunRecord, live: LiveFacts): SubagentStatus {
   if (live.pendingPermissions !== undefined && live.pendingPermissions.length > 0)
     status.pendingPermissions = live.pendingPermissions;
   if (live.events !== undefined && live.events.length > 0) status.events = live.events;
+  if (record.workspace !== undefined) status.workspace = structuredClone(record.workspace);
   return status;
 }
 

@@ -4,6 +4,7 @@
  * (admission, limits, totals) is the Supervisor's.
  */
 import type { LogLevel } from '@agentd/rpc-frame';
+import type { PreparedWorkspace } from '../workspace/workspace.js';
 import { type ChildExit, ChildHost } from './child-host.js';
 import type { EffectiveLimits } from './config-check.js';
 import { EventRing } from './event-ring.js';
@@ -33,6 +34,7 @@ import {
   toStatus,
 } from './run-record.js';
 import { budgetExceeded } from './run-usage.js';
+import { finishedWorkspace, liveWorkspace } from './run-workspace.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type {
   AgentEvent,
@@ -88,6 +90,10 @@ export abstract class Run {
   private readonly recent = new EventRing();
   /** Aborted when the run ends: no permission request outlives it. */
   private readonly ended = new AbortController();
+  /** The run's own worktree or copy, until it is summarised at the end. */
+  private workspace: PreparedWorkspace | undefined;
+  /** The end is decided and waits for the workspace's summary. */
+  private settling = false;
 
   constructor(identity: RunIdentity, context: RunContext) {
     this.record = newRunRecord(identity);
@@ -197,6 +203,12 @@ export abstract class Run {
     return () => this.answerers.delete(answerer);
   }
 
+  /** The run works in its own workspace (before `start`): summarised when it ends, in its final status. */
+  workIn(workspace: PreparedWorkspace): void {
+    this.workspace = workspace;
+    this.record.workspace = liveWorkspace(workspace);
+  }
+
   /** Resolves once `reached` holds (checked after every change). */
   until(reached: (run: Run) => boolean): Promise<void> {
     if (reached(this)) return Promise.resolve();
@@ -262,7 +274,11 @@ export abstract class Run {
   }
 
   protected finish(state: TerminalState, fields: FinishFields): void {
-    if (!this.live) return;
+    if (!this.live || this.settling) return;
+    if (this.workspace !== undefined) {
+      this.endInWorkspace(this.workspace, state, fields);
+      return;
+    }
     this.stopTimers();
     const record = this.record;
     record.state = state;
@@ -282,6 +298,31 @@ export abstract class Run {
     });
     this.changed();
     this.markDone();
+  }
+
+  /**
+   * A run with a workspace ends once its agent is gone (stdin closed, killed after the grace) and
+   * the workspace is summarised (`keep` applied): its terminal status carries the summary.
+   */
+  private endInWorkspace(workspace: PreparedWorkspace, state: TerminalState, fields: FinishFields): void {
+    this.workspace = undefined;
+    this.settling = true;
+    this.stopTimers();
+    const host = this.host;
+    if (host?.alive) void host.shutdown();
+    const summarised = (async () => {
+      try {
+        await host?.exited;
+        const summary = await finishedWorkspace(workspace);
+        this.record.workspace = summary;
+        if (summary.state === 'failed')
+          this.log('warning', 'run workspace not summarised', { error: summary.error?.message });
+      } finally {
+        this.settling = false;
+      }
+      this.finish(state, fields);
+    })();
+    this.background(summarised);
   }
 
   protected setState(state: RunRecord['state']): void {

@@ -1,9 +1,10 @@
 /** The fleet of subagent runs: admission, limits, spawn, list, pause, drain, totals, log. A run is `Run` (run.ts). */
-import { LocalError, type Logger, type LogLevel } from '@agentd/rpc-frame';
+import { LocalError, type LogLevel } from '@agentd/rpc-frame';
+import { defaultStateDir } from '../history/history-config.js';
 import type { AgentdErrorCode } from '../local-errors.js';
-import { logAt } from '../log/log-level.js';
 import { startRunSpan } from '../telemetry/run-span.js';
-import { checkCapacity, checkText, evictForRoom, runTimeout } from './admission.js';
+import { type PruneReport, pruneWorkspaces } from '../workspace/workspace.js';
+import { admitRun, checkText, runTimeout, type TrackedRun } from './admission.js';
 import { checkConfig, type EffectiveConfig, MAX_TIMER_MS } from './config-check.js';
 import { ConversationRun } from './conversation-run.js';
 import {
@@ -12,14 +13,13 @@ import {
   type ResumableSession,
   type ResumeSource,
   resumeRequest,
-  warmFor,
 } from './create-run.js';
-import { newHandle, newRunId } from './ids.js';
 import { type PermissionAnswer, PolicyBroker } from './permission-broker.js';
 import { type Run, type RunContext, runFields } from './run.js';
 import type { PermissionDecision } from './run-event.js';
-import { isTerminal, type RunIdentity, type TerminalState } from './run-record.js';
-import { budgetProblem, effectiveBudget } from './run-usage.js';
+import { isTerminal, type TerminalState } from './run-record.js';
+import { finishedWorkspace, needsPlace, placeRun, type RunPlace, requestedDir } from './run-workspace.js';
+import { SupervisorLog } from './supervisor-log.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type {
   AgentEvent,
@@ -64,8 +64,12 @@ export class Supervisor {
   private readonly runs = new Map<string, Run>();
   /** Finished runs whose child is still exiting (stdin closed, grace running). */
   private readonly lingering = new Set<Run>();
+  /** Admitted runs whose workspace is being made: they hold their place in the pools. */
+  private readonly preparing = new Set<TrackedRun>();
+  /** Where runs' workspaces live. */
+  private readonly stateDir: string;
   private readonly emitter: TypedEmitter<SupervisorListeners>;
-  private readonly logger: Logger | undefined;
+  private readonly journal: SupervisorLog;
   private readonly context: RunContext;
   /** The default broker (profile policy, callers, operators); undefined when the options bring their own. */
   private readonly broker: PolicyBroker | undefined;
@@ -87,7 +91,8 @@ export class Supervisor {
 
   constructor(options: SupervisorOptions) {
     this.config = checkConfig(options);
-    this.logger = options.logger;
+    this.stateDir = options.stateDir ?? defaultStateDir();
+    this.journal = new SupervisorLog(options.logger, (entry) => this.emitter.emit('log', entry));
     this.emitter = new TypedEmitter((event, error) => this.listenerFailed(String(event), error));
     const broker = options.permissions === undefined ? new PolicyBroker() : undefined;
     this.broker = broker;
@@ -122,7 +127,7 @@ export class Supervisor {
   ): Promise<SubagentStatus> {
     if (signal?.aborted)
       throw new LocalError<AgentdErrorCode>('aborted', 'the spawn was aborted before it started');
-    return this.launch(this.admit(request), request, signal, observer);
+    return this.launch(await this.admit(request, signal), request, signal, observer);
   }
 
   private async launch(
@@ -131,7 +136,6 @@ export class Supervisor {
     signal: AbortSignal | undefined,
     observer: SpawnObserver,
   ): Promise<SubagentStatus> {
-    this.runs.set(run.handle, run);
     this.totals.spawned += 1;
     this.track(run);
     this.log('info', 'subagent starting', { ...runFields(run), warm: run.warm, mode: run.profile.mode });
@@ -206,7 +210,7 @@ export class Supervisor {
     options: SendOptions,
   ): Promise<SendResult> {
     const request = resumeRequest(stored, message, options);
-    return firstTurn(await this.launch(this.admit(request, stored), request, signal, options));
+    return firstTurn(await this.launch(await this.admit(request, signal, stored), request, signal, options));
   }
 
   /**
@@ -367,6 +371,11 @@ export class Supervisor {
     this.log('info', 'supervisor configuration applied', { agents: [...next.profiles.keys()] });
   }
 
+  /** Removes the workspaces of runs no longer live (workspace/workspace.ts `pruneWorkspaces`). */
+  pruneWorkspaces(): Promise<PruneReport> {
+    return pruneWorkspaces({ stateDir: this.stateDir });
+  }
+
   /** Cancels everything, kills lingering children and refuses all further work. */
   async dispose(): Promise<void> {
     this.disposed = true;
@@ -378,9 +387,44 @@ export class Supervisor {
 
   // ---- admission ------------------------------------------------------------------------------
 
-  private admit(request: SpawnRequest, revive?: ResumableSession): Run {
+  /**
+   * Admits the run, then makes its workspace (holding its place in the pools meanwhile). Every
+   * refusal (a workspace that cannot be made included) is counted and logged, then thrown.
+   */
+  private async admit(request: SpawnRequest, signal?: AbortSignal, revive?: ResumableSession): Promise<Run> {
     try {
-      return this.admitOrThrow(request, revive);
+      this.checkAdmission('spawn');
+      const dir = requestedDir((request as SpawnRequest | null)?.cwd);
+      const { identity, evicted } = admitRun(
+        request,
+        this.config,
+        { tracked: this.runs, preparing: this.preparing, starter: EMBEDDER },
+        revive,
+      );
+      for (const run of evicted) {
+        this.totals.evicted += 1;
+        this.log('debug', 'finished run evicted', runFields(run));
+      }
+      // A run is tracked the moment it is admitted, so spawns arriving at once see each other.
+      if (!needsPlace(identity.profile, dir))
+        return this.tracked(createRun(identity, this.context, revive?.sessionId));
+      const held = { ...identity, live: true, endedAt: undefined };
+      this.preparing.add(held);
+      let place: RunPlace;
+      try {
+        place = await placeRun(identity.profile, identity.runId, dir, this.stateDir);
+      } finally {
+        this.preparing.delete(held);
+      }
+      if (this.draining || signal?.aborted === true) {
+        // Shut down or given up on while its workspace was made: nothing ran in it.
+        if (place.workspace !== undefined) await finishedWorkspace(place.workspace);
+        this.checkAdmission('spawn');
+        throw new LocalError<AgentdErrorCode>('aborted', 'the spawn was aborted before it started');
+      }
+      const run = createRun({ ...identity, profile: place.profile }, this.context, revive?.sessionId);
+      if (place.workspace !== undefined) run.workIn(place.workspace);
+      return this.tracked(run);
     } catch (error) {
       this.totals.refused += 1;
       const code = error instanceof LocalError ? error.code : 'error';
@@ -389,45 +433,9 @@ export class Supervisor {
     }
   }
 
-  private admitOrThrow(request: SpawnRequest, revive?: ResumableSession): Run {
-    this.checkAdmission('spawn');
-    if (typeof request !== 'object' || request === null)
-      throw new LocalError<AgentdErrorCode>('invalid_request', 'a spawn request is an object');
-    const { limits, profiles } = this.config;
-    checkText(request.instruction, 'instruction', limits.maxInstructionBytes);
-    const name = request.agent ?? this.config.defaultAgent;
-    const profile = typeof name === 'string' ? profiles.get(name) : undefined;
-    if (profile === undefined) {
-      throw new LocalError<AgentdErrorCode>(
-        'unknown_agent',
-        `unknown agent ${JSON.stringify(name)}; known: ${[...profiles.keys()].join(', ')}`,
-      );
-    }
-    const warm = warmFor(profile, request.warm);
-    if (request.budget !== undefined) {
-      const problem = budgetProblem(request.budget);
-      if (problem !== undefined)
-        throw new LocalError<AgentdErrorCode>('invalid_request', `budget${problem[0]} ${problem[1]}`);
-    }
-    const budget = effectiveBudget(profile.budget, request.budget);
-    const startedBy = request.startedBy ?? EMBEDDER;
-    const fallback = profile.timeoutMs ?? limits.defaultTimeoutMs;
-    const timeoutMs = runTimeout(request.timeoutMs, fallback, limits, startedBy);
-    checkCapacity(this.runs.values(), limits, warm, startedBy);
-    for (const evicted of evictForRoom(this.runs, limits.maxTrackedHandles)) {
-      this.totals.evicted += 1;
-      this.log('debug', 'finished run evicted', runFields(evicted));
-    }
-    const identity: RunIdentity = {
-      handle: revive?.handle ?? newHandle(),
-      runId: revive?.runId ?? newRunId(),
-      profile,
-      warm,
-      timeoutMs,
-      startedBy,
-      ...(budget === undefined ? {} : { budget }),
-    };
-    return createRun(identity, this.context, revive?.sessionId);
+  private tracked(run: Run): Run {
+    this.runs.set(run.handle, run);
+    return run;
   }
 
   private checkAdmission(what: 'spawn' | 'turn'): void {
@@ -487,27 +495,11 @@ export class Supervisor {
     this.emitter.emit('status', run.status());
   }
 
-  // ---- the log --------------------------------------------------------------------------------
-
   private log(level: LogLevel, msg: string, fields: Record<string, unknown>): void {
-    const entry: LogEntry = { ...fields, level, msg, component: 'supervisor' };
-    try {
-      if (this.logger !== undefined) logAt(this.logger, level, msg, { component: 'supervisor', ...fields });
-    } catch {
-      // A broken logger must not break supervision.
-    }
-    this.emitter.emit('log', entry);
+    this.journal.log(level, msg, fields);
   }
 
   private listenerFailed(event: string, error: unknown): void {
-    const msg = 'supervisor listener threw';
-    const entry: LogEntry = { level: 'error', msg, event, error: String(error) };
-    try {
-      this.logger?.error(msg, { component: 'supervisor', event, error: String(error) });
-    } catch {
-      // ignored: see log()
-    }
-    // Not re-emitted on 'log' when the failing listener is a log listener (it would loop).
-    if (event !== 'log') this.emitter.emit('log', entry);
+    this.journal.listenerFailed(event, error);
   }
 }

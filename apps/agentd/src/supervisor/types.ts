@@ -1,6 +1,8 @@
 /** Public data types of the Supervisor seam: profiles, limits, requests, statuses, events. */
 
 import type { Logger, LogLevel } from '@agentd/rpc-frame';
+import type { WorkspaceSummary } from '../workspace/workspace.js';
+import type { WorkspaceConfig } from '../workspace/workspace-config.js';
 import type { RunEventEntry } from './event-ring.js';
 import type {
   PermissionBroker,
@@ -66,6 +68,8 @@ export interface AgentProfile {
   allowFileSystem?: boolean;
   /** `acp`: answer the agent's terminal methods (within the run's cwd). Default false. */
   allowTerminal?: boolean;
+  /** Where each run works: its own git worktree, a copy, or `cwd` itself (the default). */
+  workspace?: Partial<WorkspaceConfig>;
 }
 
 export interface SupervisorLimits {
@@ -131,6 +135,11 @@ export interface SpawnRequest {
   budget?: RunBudget;
   /** Who asks; default: the embedding process itself (management). */
   startedBy?: RunStarter;
+  /**
+   * A directory inside the profile's `cwd` (relative to it, or absolute) to start the agent in;
+   * with a workspace, the same place inside the run's worktree or copy. Outside: `workspace_escape`.
+   */
+  cwd?: string;
 }
 
 export type SubagentState =
@@ -247,6 +256,26 @@ export interface SubagentStatus {
   pendingPermissions?: PendingPermission[];
   /** The run's recent events, newest kept (bounded: event-ring.ts), each with `seq` and `at`. */
   events?: RunEventEntry[];
+  /** The run's own worktree or copy (profiles with a `workspace`): where it works, then what it changed. */
+  workspace?: RunWorkspace;
+}
+
+/**
+ * A run's workspace as its status shows it: `live` while the run works in it; once it ended, the
+ * summary (branch, commit range, files, insertions, deletions) and whether the workspace was
+ * `kept` (its `path` then says where) or `removed`; `failed` when it could not be summarised.
+ */
+export type RunWorkspace = WorkspaceInUse | (WorkspaceSummary & { state: 'kept' | 'removed' });
+
+/** A run's workspace while it works in it (`live`), or one that could not be summarised (`failed`). */
+export interface WorkspaceInUse {
+  mode: 'worktree' | 'copy';
+  state: 'live' | 'failed';
+  path: string;
+  /** Where the agent was started (the path, or a directory inside it). */
+  cwd: string;
+  branch?: string;
+  error?: { code: string; message: string };
 }
 
 /** One line of an agent's output, as kept in the bounded live tail. */
@@ -317,4 +346,6 @@ export interface SupervisorOptions extends SupervisorConfig {
   logger?: Logger;
   /** Decides agents' permission requests; without one every request is refused. */
   permissions?: PermissionBroker;
+  /** Where runs' workspaces live (`<stateDir>/workspaces`); default `$XDG_STATE_HOME/agentd`. */
+  stateDir?: string;
 }

@@ -328,11 +328,45 @@ describe('pruneWorkspaces', () => {
     });
 
     const report = await pruneWorkspaces({ stateDir: state });
-    expect(report).toEqual({ removed: ['run_kept'], live: ['run_live'] });
+    expect(report).toEqual({
+      removed: ['run_kept'],
+      live: ['run_live'],
+      branchesKept: ['agentd/run_kept'],
+      branchesDeleted: [],
+    });
     expect(await exists(kept.path as string)).toBe(false);
     expect(await exists(running.path as string)).toBe(true);
     expect(sh(dir, 'worktree', 'list')).not.toContain('run_kept');
     expect(sh(dir, 'show', 'agentd/run_kept:shared.txt')).toBe('kept work');
     await running.finish();
+  });
+
+  it("commits an orphaned worktree's leftovers on its branch, and deletes a branch that holds nothing", async () => {
+    const { dir, state, head } = await repo();
+    const idle = await prepareWorkspace({
+      workspace: { ...worktree, keep: 'always' },
+      cwd: dir,
+      runId: 'run_idle',
+      stateDir: state,
+    });
+    await idle.finish();
+    // What a daemon killed mid-run leaves: its worktree, with uncommitted work, and its record
+    // naming a pid that is gone.
+    const orphan = join(state, 'workspaces', 'run_orphan');
+    sh(dir, 'worktree', 'add', '--quiet', '-b', 'agentd/run_orphan', orphan, head);
+    await writeFile(join(orphan, 'new.txt'), 'left behind\n');
+    const meta = { runId: 'run_orphan', mode: 'worktree', path: orphan, source: dir, daemonPid: 2 ** 22 + 1 };
+    await writeFile(
+      join(state, 'workspaces', 'run_orphan.json'),
+      JSON.stringify({ ...meta, ended: false, branch: 'agentd/run_orphan', base: head }),
+    );
+    const report = await pruneWorkspaces({ stateDir: state });
+    expect(report.removed.sort()).toEqual(['run_idle', 'run_orphan']);
+    expect(report.branchesKept).toEqual(['agentd/run_orphan']);
+    expect(report.branchesDeleted).toEqual(['agentd/run_idle']);
+    expect(sh(dir, 'show', 'agentd/run_orphan:new.txt')).toBe('left behind');
+    expect(sh(dir, 'branch', '--list', 'agentd/run_idle')).toBe('');
+    expect(sh(dir, 'rev-parse', 'HEAD')).toBe(head);
+    expect(await exists(orphan)).toBe(false);
   });
 });

@@ -63,6 +63,9 @@ interface WorkspaceMeta {
   source: string;
   daemonPid: number;
   ended: boolean;
+  /** Worktree: the run's branch and the commit it started from (prune summarises with them). */
+  branch?: string;
+  base?: string;
 }
 
 /** Live workspaces per source (this process), for `maxLive`. */
@@ -157,6 +160,8 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
         source: toplevel,
         daemonPid: process.pid,
         ended: false,
+        branch: tree.branch,
+        base: tree.base,
       });
       const cwd = placeIn(toplevel, path, dir, root, options.subdir);
       await mkdir(cwd, { recursive: true });
@@ -268,21 +273,44 @@ function pidAlive(pid: number): boolean {
 }
 
 export interface PruneReport {
-  /** Run ids whose workspace was removed (their branches stay: they hold the work). */
+  /** Run ids whose workspace was removed. */
   removed: string[];
   /** Run ids still live, left alone. */
   live: string[];
+  /** Branches `agentd/<runId>` kept: they hold work (commits, or what was left uncommitted, now committed). */
+  branchesKept: string[];
+  /** Branches `agentd/<runId>` deleted with their worktree: nothing was done on them. */
+  branchesDeleted: string[];
+}
+
+/**
+ * Removes one ended (or orphaned) worktree the way a run's end does with `keep: never`: leftovers
+ * committed on its branch, the branch deleted only when it holds nothing. False when that failed
+ * (the worktree is gone from disk, say); the caller then removes what is left.
+ */
+async function retireWorktree(meta: WorkspaceMeta, report: PruneReport): Promise<boolean> {
+  if (meta.branch === undefined || meta.base === undefined) return false;
+  const tree: Worktree = { toplevel: meta.source, path: meta.path, branch: meta.branch, base: meta.base };
+  try {
+    const { summary } = await inTurn(meta.source, () => finishWorktree(tree, meta.runId, 'never'));
+    const kept = summary.head !== summary.base || summary.files > 0;
+    (kept ? report.branchesKept : report.branchesDeleted).push(tree.branch);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Removes the workspaces of ended runs (kept ones, and those of a daemon that died) and runs
- * `git worktree prune` in their repositories. A run is live while this process runs it, or while
+ * `git worktree prune` in their repositories. A worktree's uncommitted work is committed on its
+ * branch first; a branch that holds no work is deleted with it, one that does is kept. A run is live while this process runs it, or while
  * the daemon that made its workspace is alive and has not ended it.
  */
 export async function pruneWorkspaces(options: { stateDir: string }): Promise<PruneReport> {
   const workspaces = workspacesDir(options.stateDir);
   const names = await readdir(workspaces).catch(() => [] as string[]);
-  const report: PruneReport = { removed: [], live: [] };
+  const report: PruneReport = { removed: [], live: [], branchesKept: [], branchesDeleted: [] };
   const repositories = new Set<string>();
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const meta = await readMeta(join(workspaces, name));
@@ -296,7 +324,8 @@ export async function pruneWorkspaces(options: { stateDir: string }): Promise<Pr
     try {
       if (meta.mode === 'worktree') {
         repositories.add(meta.source);
-        await inTurn(meta.source, () => removeWorktree(meta.source, meta.path)).catch(() => {});
+        if (!(await retireWorktree(meta, report)))
+          await inTurn(meta.source, () => removeWorktree(meta.source, meta.path)).catch(() => {});
       }
       await rm(meta.path, { recursive: true, force: true });
       await unlink(join(workspaces, name));
