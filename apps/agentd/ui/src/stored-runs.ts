@@ -17,8 +17,16 @@ export interface PageHost {
   failed(s: Session, error: unknown): void;
 }
 
+/** Whole logs kept at once: a run whose log was let go reads it again when shown again. */
+const KEPT_LOGS = 8;
+
 export function loadWholeLog(s: Session, run: RunView, page: PageHost): void {
   if (s.wholeLogs.has(run.handle) || !readsLogs(s)) return;
+  // Oldest read first (a Map keeps insertion order).
+  for (const handle of s.wholeLogs.keys()) {
+    if (s.wholeLogs.size < KEPT_LOGS) break;
+    if (s.wholeLogs.get(handle) !== 'loading') s.wholeLogs.delete(handle);
+  }
   s.wholeLogs.set(run.handle, 'loading');
   readWholeLog(s.api, run.handle).then(
     (entries) => {
