@@ -115,7 +115,10 @@ describe('whole logs', () => {
   it('reads every page in order, from each one’s `next`, and stops at the last', async () => {
     const api = answering({
       'agent://logs/h1': { events: [message(1, 'one'), message(2, 'two')], next: 2 },
-      'agent://logs/h1?after=2': { events: [message(3, 'three'), { seq: 4, event: { type: '??' } }], next: 4 },
+      'agent://logs/h1?after=2': {
+        events: [message(3, 'three'), { seq: 4, event: { type: '??' } }],
+        next: 4,
+      },
       'agent://logs/h1?after=4': { events: [message(5, 'five', 'stderr')] },
     });
     const entries = await readWholeLog(api, 'h1');

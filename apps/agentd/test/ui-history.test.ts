@@ -52,7 +52,9 @@ const spawnRun = async (client: NdjsonClient, agent: string, instruction: string
 
 /** The handles of the History rows shown, top to bottom. */
 const historyHandles = (view: Page | Frame) =>
-  view.locator('#history-runs li').evaluateAll((lis) => lis.map((li) => (li as HTMLElement).dataset.historyHandle));
+  view
+    .locator('#history-runs li')
+    .evaluateAll((lis) => lis.map((li) => li.getAttribute('data-history-handle')));
 
 describe.runIf(browsers.run)('the History view in Chromium', () => {
   const state = mkdtempSync(join(tmpdir(), 'agentd-ui-history-'));
@@ -138,7 +140,7 @@ describe.runIf(browsers.run)('the History view in Chromium', () => {
     await page.locator('#history-status', { hasText: 'No stored runs match.' }).waitFor(WAIT);
   }, 120_000);
 
-  it("opens a stored run by its handle and shows its whole log, every line of it", async () => {
+  it('opens a stored run by its handle and shows its whole log, every line of it', async () => {
     const form = page.locator('form[data-action="history"]');
     await form.locator('input[name="text"]').fill('quokka');
     await form.locator('input[name="text"]').press('Enter');
@@ -191,11 +193,15 @@ describe.runIf(browsers.run)('the History view of restricted sessions', () => {
       const mine = toolValue(spawned);
       const theirs = await spawnRun(operator, 'lines', 'theirs');
       expect(theirs).toMatchObject({ state: 'succeeded' });
-      const html = ((await peers.stdio.legacy('resources/read', { uri: 'ui://agentd/runs' })).contents as Json[])[0]
-        ?.text;
+      const html = (
+        (await peers.stdio.legacy('resources/read', { uri: 'ui://agentd/runs' })).contents as Json[]
+      )[0]?.text;
       // The App talks through the host to the restricted stdio peer that spawned `mine`.
-      const { page, frame } = await hostView(browser, host, { html: html as string, toolResult: spawned }, (method, params) =>
-        peers.stdio.legacy(method, params as Json),
+      const { page, frame } = await hostView(
+        browser,
+        host,
+        { html: html as string, toolResult: spawned },
+        (method, params) => peers.stdio.legacy(method, params as Json),
       );
       await frame.locator('button[data-view="history"]').click(WAIT);
       await expect.poll(() => historyHandles(frame), WAIT).toEqual([mine.handle]);

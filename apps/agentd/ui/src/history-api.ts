@@ -39,7 +39,7 @@ export interface HistoryPage {
 }
 
 /** How many runs one page asks for. */
-export const HISTORY_PAGE = 50;
+const HISTORY_PAGE = 50;
 /** A log read stops after this many pages (of up to 1000 events each): a guard, not a limit anyone meets. */
 const MAX_LOG_PAGES = 10_000;
 
