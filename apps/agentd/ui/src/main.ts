@@ -4,17 +4,34 @@
  * it sees exactly what its peer may see: runs for peers that can read the inventory, controls
  * for peers that see operator operations, and otherwise only the runs it was handed.
  */
-import { type AgentdApi, agentdApi, type Exposure, runOfToolResult } from './agentd-api.js';
+import { agentdApi, type Exposure, runOfToolResult } from './agentd-api.js';
 import { answerPrompt } from './answer-prompt.js';
 import { type Connection, type Json, PageError, problem } from './connection.js';
 import { EventLog } from './event-log.js';
+import { HistoryPanel } from './history-panel.js';
+import { offerAgents } from './history-view.js';
 import { connectHost } from './host-connection.js';
 import { httpConnection } from './http-connection.js';
 import { lineOfNotification, OutputBuffer, type OutputLine } from './output-buffer.js';
 import { entriesOf, notifiedEntry, type RunEventEntry } from './run-events.js';
 import { renderRunEvents } from './run-events-view.js';
 import { runModel } from './run-model.js';
+import {
+  bufferOf,
+  canApprove,
+  canCancel,
+  canStream,
+  eventsOf,
+  isOperator,
+  outputOf,
+  producing,
+  readsHistory,
+  readsInventory,
+  remember,
+  type Session,
+} from './session.js';
 import { signInFromAddress } from './sign-in.js';
+import { loadWholeLog, openStored, type PageHost } from './stored-runs.js';
 import { dom, type RunView, renderDaemon, renderDetail, renderRuns, showNotice } from './view.js';
 
 const TOKEN_KEY = 'agentd.token';
@@ -26,50 +43,28 @@ const STATUS_POLL_MS = 2_000;
 const inHost = window.parent !== window;
 const endpoint = document.querySelector<HTMLMetaElement>('meta[name="agentd-endpoint"]')?.content || '/mcp';
 
-interface Session {
-  api: AgentdApi;
-  connection: Connection;
-  exposure: Exposure;
-  capabilities: Json;
-  status: Json | undefined;
-  /** Runs by handle: the inventory's, or the ones this page was handed (tool results, its own spawns). */
-  runs: Map<string, RunView>;
-  handed: Set<string>;
-  outputs: Map<string, OutputBuffer>;
-  /** Each run's events (run-events.ts): from status reads and the followed run's stream. */
-  events: Map<string, EventLog>;
-  /** Permission requests answered from this page, while the answer is on its way. */
-  answering: Set<string>;
-  selected: string | undefined;
-  /** The `subagent.attach` call streaming the selected run's lines, while there is one. */
-  following: { handle: string; stop: AbortController } | undefined;
-  /** Runs whose stream failed (e.g. Code Mode's wall time): their lines come by polling. */
-  polled: Set<string>;
-  /** Finished runs whose whole status (with output) was read by handle: listings carry summaries only. */
-  detailed: Set<string>;
-  stops: (() => void)[];
-}
-
 let session: Session | undefined;
 
-const operations = (s: Session) => (s.capabilities.operations ?? []) as { kind: string; id: string }[];
-const sees = (s: Session, kind: string, id: string) =>
-  operations(s).some((o) => o.kind === kind && o.id === id);
-/** Operator controls follow the operator operations this peer sees (trust and scopes decided server-side). */
-const isOperator = (s: Session) => sees(s, 'command', 'cancel');
-const readsInventory = (s: Session) =>
-  ((s.capabilities.resources ?? []) as { uri: string }[]).some((r) => r.uri === 'agent://inventory');
-/** Operators answer any run's prompts; others the runs they were handed (the daemon decides either way). */
-const canApprove = (s: Session, handle: string) =>
-  sees(s, 'command', 'subagent.approve') && (isOperator(s) || s.handed.has(handle));
-const canCancel = (s: Session, handle: string) =>
-  isOperator(s) || (s.handed.has(handle) && sees(s, 'command', 'subagent.cancel'));
-/** Streaming needs a connection that passes request notifications (not a host's bridge) and attach offered to this peer. */
-const canStream = (s: Session, handle: string) =>
-  s.connection.stream !== undefined && sees(s, 'query', 'subagent.attach') && !s.polled.has(handle);
-/** A run with lines still to come: running, or a warm session answering a turn. */
-const producing = (run: RunView) =>
-  !run.terminal && !(run.warm === true && run.state === 'ready' && run.busy !== true);
+const history = new HistoryPanel({
+  api: () => session?.api,
+  selected: () => session?.selected,
+  open: (handle) => {
+    if (session !== undefined) openStored(session, handle, pageHost);
+  },
+  failed: (error) => {
+    if (session === undefined || !(error instanceof PageError) || error.code !== 'unauthorized') return false;
+    failed(session, error);
+    return true;
+  },
+});
+
+/** What the History view's run loading calls back into. */
+const pageHost: PageHost = {
+  current: () => session,
+  render: () => render(),
+  select: (s, handle) => select(s, handle),
+  failed: (s, error) => failed(s, error),
+};
 
 function render(): void {
   const s = session;
@@ -78,22 +73,36 @@ function render(): void {
   renderDaemon(s.status, s.capabilities.limits as Json | undefined);
   const runs = [...s.runs.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   renderRuns(runs, s.selected, now);
-  const run = s.selected === undefined ? undefined : s.runs.get(s.selected);
-  const output = run === undefined ? undefined : outputOf(s, run);
-  renderDetail(run, output ?? { lines: [], version: 0 }, run !== undefined && canCancel(s, run.handle), now);
+  const run = s.selected === undefined ? undefined : (s.runs.get(s.selected) ?? s.stored.get(s.selected));
+  // A finished run shows its whole stored log once read; until then (or without a store) what the page has.
+  const whole = run?.terminal === true ? s.wholeLogs.get(run.handle) : undefined;
+  const log = typeof whole === 'object' ? whole : undefined;
+  const output =
+    run === undefined
+      ? { lines: [], version: 0 }
+      : log === undefined
+        ? outputOf(s, run)
+        : { lines: log.lines, version: 'whole' };
+  renderDetail(run, output, run !== undefined && canCancel(s, run.handle), now);
   if (run !== undefined) {
-    const model = runModel(run as unknown as Json, eventsOf(s, run.handle).entries);
+    const model = runModel(run as unknown as Json, log?.entries ?? eventsOf(s, run.handle).entries);
     renderRunEvents(dom.events, model, { canApprove: canApprove(s, run.handle), answering: s.answering });
     // A run told through its events (acp, claude) may have no output lines at all: no empty pane then.
-    dom.output.hidden = (output?.lines.length ?? 0) === 0 && !dom.events.hidden;
+    dom.output.hidden = output.lines.length === 0 && !dom.events.hidden;
   }
+  history.render();
   follow(s, run);
   if (run !== undefined) loadDetail(s, run);
 }
 
-/** A listed run is a summary: once the shown run has finished, its output is read by handle, once. */
+/**
+ * A listed run is a summary: once the shown run has finished, its output is read by handle, and
+ * its whole log from the run store, once each.
+ */
 function loadDetail(s: Session, run: RunView): void {
-  if (!run.terminal || run.output !== undefined || s.detailed.has(run.handle)) return;
+  if (!run.terminal) return;
+  loadWholeLog(s, run, pageHost);
+  if (run.output !== undefined || s.detailed.has(run.handle)) return;
   s.detailed.add(run.handle);
   refreshRun(s, run.handle).then(render, (error: unknown) => showNotice(problem(error)));
 }
@@ -109,24 +118,6 @@ function renderSoon(): void {
   }, 30);
 }
 
-function bufferOf(s: Session, handle: string): OutputBuffer {
-  let buffer = s.outputs.get(handle);
-  if (buffer === undefined) {
-    buffer = new OutputBuffer();
-    s.outputs.set(handle, buffer);
-  }
-  return buffer;
-}
-
-function eventsOf(s: Session, handle: string): EventLog {
-  let log = s.events.get(handle);
-  if (log === undefined) {
-    log = new EventLog();
-    s.events.set(handle, log);
-  }
-  return log;
-}
-
 /**
  * A streamed run event goes to the run's log. A permission request or decision also changes the
  * run's pending prompts, which only its status lists: that is read then.
@@ -137,13 +128,6 @@ function onRunEvent(s: Session, handle: string, entry: RunEventEntry): void {
   if (type === 'permission_request' || type === 'permission_decision')
     refreshRun(s, handle).then(renderSoon, (error: unknown) => failed(s, error));
   renderSoon();
-}
-
-function outputOf(s: Session, run: RunView): OutputBuffer {
-  const buffer = bufferOf(s, run.handle);
-  // While streamed, the stream is the run's lines; a status read's tail would only repeat them.
-  if (run.tail !== undefined && s.following?.handle !== run.handle) buffer.merge(run.tail as OutputLine[]);
-  return buffer;
 }
 
 /**
@@ -197,19 +181,6 @@ function follow(s: Session, run: RunView | undefined): void {
       s.following = undefined;
       render();
     });
-}
-
-function remember(s: Session, status: Json): RunView | undefined {
-  if (typeof status.handle !== 'string' || typeof status.runId !== 'string') return undefined;
-  const run = status as unknown as RunView;
-  // The next listing's summary of a finished run keeps the output read by handle.
-  const known = s.runs.get(run.handle);
-  if (run.output === undefined && known?.output !== undefined && known.terminal) run.output = known.output;
-  s.runs.set(run.handle, run);
-  // Daemons before the event model send no `events`: the log then keeps what the page learnt itself.
-  const entries = entriesOf(status);
-  if (entries !== undefined) eventsOf(s, run.handle).adopt(entries);
-  return run;
 }
 
 async function refreshRuns(s: Session): Promise<void> {
@@ -291,6 +262,8 @@ function askForToken(message?: string): void {
 }
 
 function showControls(s: Session): void {
+  history.offer(readsHistory(s));
+  offerAgents(((s.capabilities.agents ?? []) as { name: string }[]).map((a) => a.name));
   const operator = isOperator(s);
   dom.spawn.hidden = !operator;
   if (operator) {
@@ -328,9 +301,11 @@ async function start(connection: Connection, handed?: Json, withToken = false): 
     capabilities: {},
     status: undefined,
     runs: new Map(),
+    stored: new Map(),
     handed: new Set(),
     outputs: new Map(),
     events: new Map(),
+    wholeLogs: new Map(),
     answering: new Set(),
     selected: undefined,
     following: undefined,
@@ -352,6 +327,7 @@ async function start(connection: Connection, handed?: Json, withToken = false): 
   exposure = s.capabilities.exposure === 'codemode' ? 'codemode' : 'classic';
   s.exposure = exposure;
   dom.signin.hidden = true;
+  history.reset();
   showControls(s);
   if (handed !== undefined) adopt(s, handed);
   await Promise.all([refreshStatus(s), refreshRuns(s)]).catch((error) => failed(s, error));
@@ -402,6 +378,7 @@ function adopt(s: Session, status: Json): void {
 }
 
 function wire(): void {
+  history.wire();
   dom.runs.addEventListener('click', (event) => {
     const li = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-run-handle]');
     if (li !== null && session !== undefined) select(session, li.dataset.runHandle);

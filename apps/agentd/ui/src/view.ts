@@ -2,6 +2,7 @@
 import { inert } from '../../src/cli/inert-text.js';
 import type { Json } from './connection.js';
 import type { OutputLine } from './output-buffer.js';
+import { clock, dateTime, durationWords } from './time-words.js';
 
 export interface RunView {
   handle: string;
@@ -46,16 +47,7 @@ export const dom = {
   resultText: byId<HTMLPreElement>('result-text'),
 };
 
-function duration(run: RunView, now: number): string {
-  const end = run.endedAt === undefined ? now : Date.parse(run.endedAt);
-  const seconds = Math.max(0, Math.round((end - Date.parse(run.startedAt)) / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m ${seconds % 60}s`;
-  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
-}
-
-const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour12: false });
+const duration = (run: RunView, now: number) => durationWords(run.startedAt, run.endedAt, now);
 
 function span(className: string, text: string): HTMLSpanElement {
   const el = document.createElement('span');
@@ -129,7 +121,7 @@ export function renderRuns(runs: readonly RunView[], selected: string | undefine
 
 export function renderDetail(
   run: RunView | undefined,
-  output: { readonly lines: readonly OutputLine[]; readonly version: number },
+  output: { readonly lines: readonly OutputLine[]; readonly version: number | string },
   canCancel: boolean,
   now: number,
 ): void {
@@ -138,7 +130,10 @@ export function renderDetail(
   dom.detail.dataset.runHandle = run.handle;
   dom.detail.dataset.runStatus = run.state;
   dom.detailTitle.textContent = `Run ${run.runId}`;
-  const meta = [run.agent, run.state, `started ${clock(run.startedAt)}`, duration(run, now)];
+  // A stored run may be days old: its day is said unless it is today.
+  const today = new Date(run.startedAt).toDateString() === new Date(now).toDateString();
+  const started = today ? clock(run.startedAt) : dateTime(run.startedAt);
+  const meta = [run.agent, run.state, `started ${started}`, duration(run, now)];
   if (run.pid !== undefined && !run.terminal) meta.push(`pid ${run.pid}`);
   dom.detailMeta.textContent = meta.join(' · ');
   dom.cancel.hidden = !canCancel || run.terminal;
