@@ -7,13 +7,12 @@
 import { agentdApi, type Exposure, runOfToolResult } from './agentd-api.js';
 import { answerPrompt } from './answer-prompt.js';
 import { type Connection, type Json, PageError, problem } from './connection.js';
-import { EventLog } from './event-log.js';
 import { HistoryPanel } from './history-panel.js';
 import { offerAgents } from './history-view.js';
 import { connectHost } from './host-connection.js';
 import { httpConnection } from './http-connection.js';
-import { lineOfNotification, OutputBuffer, type OutputLine } from './output-buffer.js';
-import { entriesOf, notifiedEntry, type RunEventEntry } from './run-events.js';
+import { lineOfNotification } from './output-buffer.js';
+import { notifiedEntry, type RunEventEntry } from './run-events.js';
 import { renderRunEvents } from './run-events-view.js';
 import { runModel } from './run-model.js';
 import {
