@@ -63,6 +63,18 @@ describe('RunView', () => {
     );
   });
 
+  it('piped: a bare progress counter (a turn under way) prints nothing', () => {
+    const { io, written } = sink();
+    const view = new RunView(io, PLAIN_STYLE, false);
+    const bare: JsonRpcNotification = {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 't', progress: 1 },
+    };
+    for (const n of [started, bare, line('one', 2)]) view.onNotification(n);
+    expect(written.err).toBe('agentd: run run_r started (handle sa_h)\none\n');
+  });
+
   it('on a terminal: the output streams once, stderr lines are marked', () => {
     const { io, written } = sink();
     const view = new RunView(io, TERMINAL, false);

@@ -104,7 +104,8 @@ export class RunView {
       const total = typeof params.total === 'number' ? `/${params.total}` : '';
       const counter = `progress ${String(params.progress)}${total}`;
       if (!this.#style.interactive) {
-        this.#io.err(`${message ?? counter}\n`);
+        // A bare counter says nothing a log reader needs; only its message is worth a line.
+        if (message !== undefined) this.#io.err(`${message}\n`);
       } else if (message === undefined) {
         // A bare counter belongs in the status line, not in the output.
         this.#progress = counter;

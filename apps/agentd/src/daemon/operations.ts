@@ -127,7 +127,17 @@ function localRunId(supervisor: Supervisor, handle: string): string | undefined 
 export function buildOperations(host: OperationHost): OperationSpec[] {
   const sup = () => host.supervisor();
   // 2026-07-28 calls that a permission prompt ended, waiting for their retry (parked-prompts.ts).
-  const prompts = new ParkedPrompts();
+  const prompts = new ParkedPrompts((handle, requestId) => {
+    try {
+      return (
+        sup()
+          .status(handle)
+          .pendingPermissions?.some((p) => p.requestId === requestId) === true
+      );
+    } catch {
+      return false; // the run is gone
+    }
+  });
   const modern = () => ({ supervisor: sup(), runs: host.runs(), prompts });
   const announce = (context: OperationContext) => (status: SubagentStatus) =>
     // The caller learns its run at once (a log notification when it asked for logs), so a

@@ -29,15 +29,26 @@ interface Parked {
   request: PermissionRequest;
 }
 
+/** Parked prompts kept before the first sweep for ones no longer pending. */
+const FIRST_SWEEP = 64;
+
 export class ParkedPrompts {
   readonly #byKey = new Map<string, Parked>();
   readonly #keyOf = new Map<string, string>();
+  #sweepAt = FIRST_SWEEP;
+
+  /**
+   * `pending`: whether a run still waits on a request. Prompts whose run ended, or that a timeout
+   * or an operator decided, are swept out as new ones park (their callers never retried).
+   */
+  constructor(private readonly pending: (handle: string, requestId: string) => boolean) {}
 
   /** The key of this run's request, made once. */
   keyFor(handle: string, runId: string, request: PermissionRequest): string {
     const id = `${handle}\u0000${request.requestId}`;
     const known = this.#keyOf.get(id);
     if (known !== undefined) return known;
+    if (this.#byKey.size >= this.#sweepAt) this.#sweep();
     const key = `permission_${request.requestId}_${randomBytes(12).toString('base64url')}`;
     this.#byKey.set(key, { handle, runId, request });
     this.#keyOf.set(id, key);
@@ -46,6 +57,18 @@ export class ParkedPrompts {
       if (oldest !== undefined) this.forget(oldest);
     }
     return key;
+  }
+
+  get size(): number {
+    return this.#byKey.size;
+  }
+
+  /** Drops what no run waits on any more; the next sweep comes once as many again have parked. */
+  #sweep(): void {
+    for (const [key, parked] of this.#byKey) {
+      if (!this.pending(parked.handle, parked.request.requestId)) this.forget(key);
+    }
+    this.#sweepAt = Math.max(FIRST_SWEEP, this.#byKey.size * 2);
   }
 
   /** The parked prompts among a retry's answer keys. */
