@@ -18,6 +18,8 @@ export interface RetentionState {
   runs: number;
   bytes: number;
   removed: number;
+  /** Another replica held retention: bounds may still be passed (the caller tries again soon). */
+  busy: boolean;
 }
 
 export interface RetentionOptions {
@@ -45,10 +47,10 @@ export async function applyFleetRetention(
   });
   let state = await counts();
   const over = () => state.finished > limits.maxRuns || state.bytes > limits.maxBytes;
-  if (options.cheap && !over()) return { runs: state.runs, bytes: state.bytes, removed: 0 };
+  if (options.cheap && !over()) return { runs: state.runs, bytes: state.bytes, removed: 0, busy: false };
   const token = `${options.holder}:${now}:${Math.random()}`;
   if ((await redis.command(['SET', k.retention, token, 'NX', 'PX', HOLD_MS])) === null)
-    return { runs: state.runs, bytes: state.bytes, removed: 0 };
+    return { runs: state.runs, bytes: state.bytes, removed: 0, busy: true };
   let removed = 0;
   const remove = async (member: string): Promise<void> => {
     const runId = runIdOf(member);
@@ -85,5 +87,5 @@ export async function applyFleetRetention(
   } finally {
     await redis.command(['EVAL', RELEASE, 1, k.retention, token]);
   }
-  return { runs: state.runs, bytes: state.bytes, removed };
+  return { runs: state.runs, bytes: state.bytes, removed, busy: false };
 }

@@ -46,6 +46,8 @@ export interface FleetRunStoreOptions {
 
 const FIELDS = { component: 'history' };
 const RETENTION_EVERY_MS = 60 * 60 * 1000;
+/** Another replica held retention: look again after this. */
+const RETENTION_RETRY_MS = 1000;
 /** Redis's Lua stack holds a few thousand arguments: a long batch goes in chunks. */
 const EVENTS_PER_WRITE = 1000;
 /** Runs fetched per round trip while listing. */
@@ -315,7 +317,7 @@ export class FleetRunStore implements RunStore {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    for (const timer of this.#timers) clearInterval(timer);
+    for (const timer of this.#timers) clearTimeout(timer);
     this.#offReady?.();
     await this.flush();
     this.#closed = true;
@@ -428,6 +430,15 @@ export class FleetRunStore implements RunStore {
       this.#bytes = state.bytes;
       if (state.removed > 0)
         this.#o.logger.info('old runs removed from history', { ...FIELDS, count: state.removed });
+      // The holder may have looked before our last write: look again once it is done.
+      if (state.busy && cheap && !this.#closed) {
+        const retry = setTimeout(() => {
+          this.#timers.splice(this.#timers.indexOf(retry), 1);
+          void this.#retain(Date.now(), true);
+        }, RETENTION_RETRY_MS);
+        retry.unref();
+        this.#timers.push(retry);
+      }
     } catch (error) {
       this.#o.logger.warn('history retention failed; it runs again later', { ...FIELDS, error: String(error) });
     }
