@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config/resolve-config.js';
-import { openHistory } from './open-history.js';
 import type { RunStore } from './history-types.js';
+import { openHistory } from './open-history.js';
 import { captureLogger } from './test-support/capture-logger.js';
 
 const dirs: string[] = [];

@@ -4,8 +4,8 @@
  * live are marked `lost` before anything serves.
  */
 import { LocalError, type Logger } from '@agentd/rpc-frame';
-import type { ClusterLink } from '../cluster/cluster-link.js';
 import { clusterKeys } from '../cluster/cluster-keys.js';
+import type { ClusterLink } from '../cluster/cluster-link.js';
 import { openFleetRunStore } from '../cluster/fleet-run-store.js';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { defaultStateDir } from './history-config.js';

@@ -15,8 +15,7 @@ import { join } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultStateDir } from './history-config.js';
-import type { StoredRecord } from './history-types.js';
-import type { RunStore } from './history-types.js';
+import type { RunStore, StoredRecord } from './history-types.js';
 import { openRunStore } from './run-store-file.js';
 import { captureLogger } from './test-support/capture-logger.js';
 
@@ -215,9 +214,9 @@ describe('list', () => {
     expect((await again.list({ text: 'needle' })).runs.map((r) => r.runId)).toEqual(['run_00013']);
     expect((await again.list({ text: 'answer 21' })).runs.map((r) => r.runId)).toEqual(['run_00021']);
     const first = await again.list({ limit: 2, owner: 'alice' });
-    expect((await again.list({ limit: 10, owner: 'alice', cursor: first.nextCursor as string })).runs).toHaveLength(
-      3,
-    );
+    expect(
+      (await again.list({ limit: 10, owner: 'alice', cursor: first.nextCursor as string })).runs,
+    ).toHaveLength(3);
     await expect(again.list({ cursor: 'nonsense' })).rejects.toThrow(LocalError);
   });
 });

@@ -43,7 +43,6 @@ import { IndexLog } from './index-log.js';
 import { retentionVictims } from './retention.js';
 import { acquireStoreLock, type StoreLock } from './store-lock.js';
 
-
 export interface RunStoreOptions {
   /** The state directory; default `$XDG_STATE_HOME/agentd`, else `~/.local/state/agentd`. */
   dir?: string;

@@ -6,8 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
-import type { StoredRecord } from './history-types.js';
-import type { RunStore } from './history-types.js';
+import type { RunStore, StoredRecord } from './history-types.js';
 import { openRunStore } from './run-store-file.js';
 
 const RUNS = 10_000;
