@@ -98,7 +98,9 @@ describe.runIf(runnable)('a fleet keeps its history in Redis', () => {
     const watcher = await NdjsonClient.connect(b2.socket);
     await vi.waitFor(
       async () =>
-        expect(toolValue(await tool(watcher, 'query_subagent.status', { handle: live.handle }))).toMatchObject({
+        expect(
+          toolValue(await tool(watcher, 'query_subagent.status', { handle: live.handle })),
+        ).toMatchObject({
           state: 'lost',
         }),
       { timeout: 20_000, interval: 100 },
@@ -128,10 +130,14 @@ describe.runIf(runnable)('a fleet keeps its history in Redis', () => {
         expect(waited.stdout).toContain('kept-on-b');
         const all = JSON.parse((await cli(reader, 'runs', '--all', '--json')).stdout) as Json;
         expect((all.runs as Json[]).map((r) => r.runId)).toEqual([live.runId, onB.runId, onA.runId]);
-        const lostOnly = JSON.parse((await cli(reader, 'runs', '--all', '--json', '--state', 'lost')).stdout) as Json;
+        const lostOnly = JSON.parse(
+          (await cli(reader, 'runs', '--all', '--json', '--state', 'lost')).stdout,
+        ) as Json;
         expect((lostOnly.runs as Json[]).map((r) => r.runId)).toEqual([live.runId]);
         // An anonymous HTTP peer is restricted: the operator's runs are not in its history.
-        const anonymous = await httpRequest(String(reader.httpUrl), 'resources/read', { uri: 'agent://runs' });
+        const anonymous = await httpRequest(String(reader.httpUrl), 'resources/read', {
+          uri: 'agent://runs',
+        });
         const contents = (anonymous.result as Json).contents as Json[];
         expect(JSON.parse(String(contents[0]?.text))).toEqual({ runs: [] });
       } finally {
@@ -156,10 +162,13 @@ describe.runIf(runnable)('a fleet keeps its history in Redis', () => {
       }
       const expected = [runIds[4], runIds[3], runIds[2]];
       for (const reader of [a, b]) {
-        await vi.waitFor(async () => {
-          const all = JSON.parse((await cli(reader, 'runs', '--all', '--json')).stdout) as Json;
-          expect((all.runs as Json[]).map((r) => r.runId)).toEqual(expected);
-        }, { timeout: 15_000, interval: 100 });
+        await vi.waitFor(
+          async () => {
+            const all = JSON.parse((await cli(reader, 'runs', '--all', '--json')).stdout) as Json;
+            expect((all.runs as Json[]).map((r) => r.runId)).toEqual(expected);
+          },
+          { timeout: 15_000, interval: 100 },
+        );
       }
       const logs = await read(ca, 'agent://runs?limit=2');
       expect((logs.runs as Json[]).map((r) => r.runId)).toEqual(expected.slice(0, 2));

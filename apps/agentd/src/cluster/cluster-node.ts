@@ -194,7 +194,9 @@ export class ClusterNode implements RunIndex {
   async find(handle: string): Promise<JsonObject | undefined> {
     const local = localStatus(this.#o.supervisor, handle);
     if (local !== undefined) return { ...local, instance: this.instanceId };
-    return (await this.#remote(() => this.#store.get(handle))) ?? this.#stored(this.history?.byHandle(handle));
+    return (
+      (await this.#remote(() => this.#store.get(handle))) ?? this.#stored(this.history?.byHandle(handle))
+    );
   }
 
   async findByRunId(runId: string): Promise<JsonObject | undefined> {

@@ -55,7 +55,19 @@ export async function applyFleetRetention(
   const remove = async (member: string): Promise<void> => {
     const runId = runIdOf(member);
     const freed = Number(
-      await redis.command(['EVAL', REMOVE_RUN, 5, k.run(runId), k.events(runId), k.runs, k.done, k.bytes, member, runId, k.handlePrefix]),
+      await redis.command([
+        'EVAL',
+        REMOVE_RUN,
+        5,
+        k.run(runId),
+        k.events(runId),
+        k.runs,
+        k.done,
+        k.bytes,
+        member,
+        runId,
+        k.handlePrefix,
+      ]),
     );
     removed++;
     state.finished--;

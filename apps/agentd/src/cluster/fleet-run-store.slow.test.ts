@@ -133,7 +133,11 @@ describe.runIf(runnable)('FleetRunStore on redis-server', () => {
     await c.command(['SET', keys.lease('survivor'), 'x', 'PX', 60_000]);
     expect(await survivor.sweepDead()).toBe(1);
     expect(await survivor.sweepDead()).toBe(0);
-    expect(await survivor.get('h_1')).toMatchObject({ state: 'lost', terminal: true, error: { code: 'lost' } });
+    expect(await survivor.get('h_1')).toMatchObject({
+      state: 'lost',
+      terminal: true,
+      error: { code: 'lost' },
+    });
     expect(await survivor.get('h_2')).toMatchObject({ state: 'succeeded' });
     // The zombie writes on: neither its record nor its events land.
     dead.recordRun(live(1));
@@ -178,7 +182,9 @@ describe.runIf(runnable)('FleetRunStore on redis-server', () => {
     // Bytes went with them: what is left is the live run's record alone.
     const c = await link();
     const bytes = Number(await c.command(['GET', clusterKeys(prefix).history.bytes]));
-    expect(bytes).toBe(Number(await c.command(['HGET', clusterKeys(prefix).history.run('run_000'), 'bytes'])));
+    expect(bytes).toBe(
+      Number(await c.command(['HGET', clusterKeys(prefix).history.run('run_000'), 'bytes'])),
+    );
   });
 
   it('Redis away mid-run: the store says so once, keeps going, and writes the last record when it is back', async () => {

@@ -61,7 +61,7 @@ interface Pending {
 }
 
 /** The member that orders runs by start, then run id (the file store's order). */
-export function sortKey(record: StoredRecord): string {
+function sortKey(record: StoredRecord): string {
   const ms = Math.max(0, Date.parse(record.startedAt));
   return `${String(ms).padStart(15, '0')}:${record.runId}`;
 }
@@ -260,7 +260,14 @@ export class FleetRunStore implements RunStore {
       for (const instance of strings(await redis.command(['SMEMBERS', this.#k.instances]))) {
         if (instance === instanceId) continue;
         if ((await redis.command(['EXISTS', keys.lease(instance)])) === 1) continue;
-        const claimed = await redis.command(['SET', this.#k.sweep(instance), instanceId, 'NX', 'PX', leaseTtlMs]);
+        const claimed = await redis.command([
+          'SET',
+          this.#k.sweep(instance),
+          instanceId,
+          'NX',
+          'PX',
+          leaseTtlMs,
+        ]);
         if (claimed === null) continue;
         const message = `instance ${instance} stopped renewing its lease before the run ended; its outcome is unknown`;
         const lost = await this.#markLost(instance, now, message);
@@ -300,7 +307,8 @@ export class FleetRunStore implements RunStore {
       };
       if (await this.#write(runId, ended, [])) lost.push(ended);
     }
-    if (Number(await redis.command(['SCARD', liveKey])) === 0) await redis.command(['SREM', this.#k.instances, instance]);
+    if (Number(await redis.command(['SCARD', liveKey])) === 0)
+      await redis.command(['SREM', this.#k.instances, instance]);
     return lost;
   }
 
@@ -440,18 +448,24 @@ export class FleetRunStore implements RunStore {
         this.#timers.push(retry);
       }
     } catch (error) {
-      this.#o.logger.warn('history retention failed; it runs again later', { ...FIELDS, error: String(error) });
+      this.#o.logger.warn('history retention failed; it runs again later', {
+        ...FIELDS,
+        error: String(error),
+      });
     }
   }
 
   #down(error: unknown): void {
     if (!this.#keeping) return;
     this.#keeping = false;
-    this.#o.logger.error('history is not being kept: runs go on, but their records and events are not saved', {
-      ...FIELDS,
-      store: this.dir,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    this.#o.logger.error(
+      'history is not being kept: runs go on, but their records and events are not saved',
+      {
+        ...FIELDS,
+        store: this.dir,
+        error: error instanceof Error ? error.message : String(error),
+      },
+    );
   }
 
   #up(): void {

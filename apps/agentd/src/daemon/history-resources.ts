@@ -71,7 +71,5 @@ export async function readLogs(
 }
 
 function unavailable(): never {
-  throw new HistoryUnavailable(
-    'this agentd keeps no run history (history.enabled is false)',
-  );
+  throw new HistoryUnavailable('this agentd keeps no run history (history.enabled is false)');
 }

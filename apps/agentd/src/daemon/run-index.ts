@@ -3,8 +3,14 @@
  * fleet when agentd runs as a cluster (src/cluster/). Answers are status JSON either way.
  */
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
-import type { EventPage, EventQuery, ListQuery, RunPage, StoredRecord } from '../history/history-types.js';
-import type { RunStore } from '../history/history-types.js';
+import type {
+  EventPage,
+  EventQuery,
+  ListQuery,
+  RunPage,
+  RunStore,
+  StoredRecord,
+} from '../history/history-types.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { Supervisor } from '../supervisor/index.js';
 import type { TaskRef } from './operation-spec.js';
