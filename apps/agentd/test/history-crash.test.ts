@@ -6,11 +6,11 @@
  * run that was live is `lost` with the events it had, the torn tail is cut off (a warning names its
  * file; nothing is set aside as corrupt), and the store goes on keeping new runs.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Json, NdjsonClient, toolValue } from '@agentd/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_AGENT_CONFIG } from '../src/supervisor/test-support/test-agent.js';
 import { type Agentd, runCli, startAgentd } from './support/agentd-process.js';
 
@@ -20,7 +20,7 @@ const HALF = MARKER.slice(0, MARKER.length / 2);
 const CUT_MSG = 'run store file ended in a partial write: cut off';
 const CONFIG: Json = {
   agents: {
-    // Protocol runs store no output events: the marker in its output is first written in its last record.
+    // Protocol runs store no output events: what a turn answers is first written in the run's record.
     example: TEST_AGENT_CONFIG,
     // Two output lines per run, so earlier runs have event logs to keep.
     echoer: {
@@ -28,14 +28,15 @@ const CONFIG: Json = {
       command: '/bin/sh',
       args: ['-c', 'echo "$1"; echo "end-$1"', 'sh', '{instruction}'],
     },
-    // The instruction is a file for its pid (the test ends it: agentd dies without stopping it). The
-    // marker is only in its third output line (the shell joins the halves), never in its record.
+    // The instruction is a path: its `.pid` for the test to end it (agentd dies without stopping
+    // it); its `.go`, created by the test once the run's record and first lines are on disk, lets
+    // it print the marker (the shell joins the halves: the marker is in its output only).
     killer: {
       mode: 'plain',
       command: '/bin/sh',
       args: [
         '-c',
-        'echo $$ > "$1"; echo before-1; echo before-2; echo "KILL-MID""-WRITE"; exec sleep 60',
+        'echo $$ > "$1.pid"; echo before-1; echo before-2; while [ ! -e "$1.go" ]; do sleep 0.05; done; echo "KILL-MID""-WRITE"; exec sleep 60',
         'sh',
         '{instruction}',
       ],
@@ -76,16 +77,35 @@ async function spawnEcho(client: NdjsonClient, word: string): Promise<Json> {
   return run;
 }
 
-/** Two finished runs (with event logs), then a spawn that makes the armed daemon kill itself mid-write. */
-async function crash(state: string, spawn: Json): Promise<Json[]> {
+/** Resolves once a whole (newline-ended) line of the file holds `text`. */
+async function onDisk(path: string, text: string): Promise<void> {
+  await vi.waitFor(
+    () => {
+      const lines = existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(0, -1) : [];
+      expect(
+        lines.some((line) => line.includes(text)),
+        `${text} in ${path}`,
+      ).toBe(true);
+    },
+    { timeout: 20_000, interval: 20 },
+  );
+}
+
+/**
+ * Two finished runs (with event logs), then `live` starts a run and, once its record is on disk,
+ * makes it write the marker: the armed daemon kills itself in the middle of that write.
+ */
+async function crash(
+  state: string,
+  live: (client: NdjsonClient, index: string) => Promise<Json>,
+): Promise<{ earlier: Json[]; live: Json }> {
   const first = await start(state, true);
   const c = await NdjsonClient.connect(first.socket);
   const earlier = [await spawnEcho(c, 'first-run'), await spawnEcho(c, 'second-run')];
-  // The daemon dies while answering (or before): the call's outcome does not matter.
-  await tool(c, 'command_subagent.spawn', { ...spawn, async: true }).catch(() => undefined);
+  const run = await live(c, join(state, 'agentd', 'history', 'index.jsonl'));
   expect(await first.exited).toMatchObject({ signal: 'SIGKILL' });
   c.stream.end();
-  return earlier;
+  return { earlier, live: run };
 }
 
 /** Ends the killer agent's process group, which agentd's death left running. */
@@ -160,15 +180,19 @@ async function lostRun(agentd: Agentd, runId: string): Promise<Json> {
 describe('kill -9 during a write', () => {
   it('an event cut mid-line: earlier runs and events intact, the live run lost, the torn event dropped', async () => {
     const state = mkdtempSync(join(tmpdir(), 'agentd-crash-'));
-    const pidFile = join(state, 'killer.pid');
-    reapKiller(pidFile);
-    const earlier = await crash(state, { agent: 'killer', instruction: pidFile });
-
+    const base = join(state, 'killer');
+    reapKiller(`${base}.pid`);
     const events = join(state, 'agentd', 'history', 'events');
-    const known = new Set(earlier.map((run) => `${String(run.runId)}.jsonl`));
-    const others = readdirSync(events).filter((name) => !known.has(name));
-    expect(others).toHaveLength(1);
-    const killerRunId = String(others[0]).slice(0, -'.jsonl'.length);
+    const { earlier, live } = await crash(state, async (c, index) => {
+      const run = toolValue(
+        await tool(c, 'command_subagent.spawn', { agent: 'killer', instruction: base, async: true }),
+      );
+      await onDisk(index, `"runId":"${String(run.runId)}"`);
+      await onDisk(join(events, `${String(run.runId)}.jsonl`), 'before-2');
+      writeFileSync(`${base}.go`, '');
+      return run;
+    });
+    const killerRunId = String(live.runId);
     const log = join(events, `${killerRunId}.jsonl`);
     const torn = readFileSync(log, 'utf8');
     // Really cut inside the line: half the marker on disk, no newline after it.
@@ -189,24 +213,42 @@ describe('kill -9 during a write', () => {
         earlierLogs,
       );
       await expectIntact(second, earlier, await lostRun(second, killerRunId), 'before-1\nbefore-2\n');
+      expect(await lostRun(second, killerRunId)).toMatchObject({ handle: live.handle });
       await expectStillKeeping(state, second);
     } finally {
       await second.stop();
     }
-  }, 60_000);
+  }, 120_000);
 
-  it('a run record cut mid-line in the index: earlier runs intact, the run whose ending was cut lost', async () => {
+  it('a run record cut mid-line in the index: earlier runs intact, the live session lost, the torn record dropped', async () => {
     const state = mkdtempSync(join(tmpdir(), 'agentd-crash-'));
-    // The marker in the output: the run's record of its start is whole, its last record is cut.
-    const earlier = await crash(state, { agent: 'example', instruction: `echo ${MARKER}` });
+    // A warm session, on disk; then a turn that answers the marker: its record is cut.
+    const { earlier, live } = await crash(state, async (c, index) => {
+      const session = toolValue(
+        await tool(c, 'command_subagent.spawn', {
+          agent: 'example',
+          instruction: 'echo warm-up',
+          warm: true,
+        }),
+      );
+      expect(session).toMatchObject({ state: 'ready', warm: true });
+      await onDisk(index, `"runId":"${String(session.runId)}"`);
+      // The daemon dies while answering: the call's outcome does not matter.
+      await tool(c, 'command_subagent.send', { handle: session.handle, message: `echo ${MARKER}` }).catch(
+        () => undefined,
+      );
+      return session;
+    });
     const path = join(state, 'agentd', 'history', 'index.jsonl');
     const torn = readFileSync(path, 'utf8');
     expect(torn).toContain(HALF);
     expect(torn).not.toContain(MARKER);
     expect(torn.endsWith('\n')).toBe(false);
     const lines = torn.split('\n');
-    const live = JSON.parse(String(lines.at(-2)).slice(9)) as Json;
-    expect(live).toMatchObject({ agent: 'example', state: 'running' });
+    // The last whole line is the session's, live; the cut one after it is its record after the turn.
+    const last = JSON.parse(String(lines.at(-2)).slice(9)) as Json;
+    expect(last).toMatchObject({ runId: live.runId, terminal: false });
+    expect(String(lines.at(-1))).toContain(String(live.runId));
     const whole = lines.slice(0, -1).join('\n');
 
     const second = await start(state, false);
@@ -222,5 +264,5 @@ describe('kill -9 during a write', () => {
     } finally {
       await second.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });
