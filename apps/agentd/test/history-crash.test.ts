@@ -100,6 +100,8 @@ async function crash(
   live: (client: NdjsonClient, index: string) => Promise<Json>,
 ): Promise<{ earlier: Json[]; live: Json }> {
   const first = await start(state, true);
+  // Should the hook not fire, the test fails on its timeout: the armed daemon must not outlive it.
+  cleanups.push(() => first.proc.kill('SIGKILL'));
   const c = await NdjsonClient.connect(first.socket);
   const earlier = [await spawnEcho(c, 'first-run'), await spawnEcho(c, 'second-run')];
   const run = await live(c, join(state, 'agentd', 'history', 'index.jsonl'));
