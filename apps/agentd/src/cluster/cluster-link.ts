@@ -4,18 +4,30 @@
  * store, the cluster's requestState key and agentd's own run records and leases.
  */
 
+import { hostname } from 'node:os';
 import { RedisConnection, RedisEventBus, RedisTaskStore, sharedRequestStateKey } from '@agentd/redis';
 import { LocalError, type Logger } from '@agentd/rpc-frame';
 import type { ClusterConfig } from '../config/cluster-config.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 
 export interface ClusterLink {
+  /** This replica's fleet name: `cluster.instanceId`, else a new one for this process. */
+  readonly instanceId: string;
   readonly connection: RedisConnection;
   readonly bus: RedisEventBus;
   readonly taskStore: RedisTaskStore;
   /** MRTR requestState HMAC key shared by the fleet (a round sealed on one replica opens on any). */
   readonly requestStateKey: string;
   close(): Promise<void>;
+}
+
+/** The default fleet name: readable, and new on every start (a restarted process is a new instance). */
+function defaultInstanceId(): string {
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9_.-]/g, '-')
+      .slice(0, 40) || 'agentd';
+  return `${host}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /** How long startup waits for Redis before giving up (exit 1). */
@@ -45,6 +57,7 @@ export async function openClusterLink(config: ClusterConfig, logger: Logger): Pr
       sharedRequestStateKey(connection),
     ]);
     return {
+      instanceId: config.instanceId ?? defaultInstanceId(),
       connection,
       bus,
       taskStore,

@@ -7,18 +7,30 @@ import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
 import type { TaskRecord, TaskStore } from '@agentd/server';
 import type { ClusterConfig } from '../config/cluster-config.js';
 import type { TaskRef } from '../daemon/operation-spec.js';
-import { localStatus, type RunIndex, unknownHandle } from '../daemon/run-index.js';
+import {
+  localStatus,
+  type RunHistory,
+  type RunIndex,
+  storedStatus,
+  storeHistory,
+  unknownHandle,
+} from '../daemon/run-index.js';
+import type { RunStore, StoredRecord } from '../history/history-types.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { type ClusterKeys, clusterKeys } from './cluster-keys.js';
 import { FleetMembership, type InstanceInfo } from './fleet-membership.js';
 import type { FleetRedis } from './fleet-redis.js';
-import { RunStore } from './run-store.js';
+import { SharedRunStore } from './run-store.js';
 import { type RunChange, sharedStatus } from './shared-run.js';
 import { WriteQueue } from './write-queue.js';
 
 export interface ClusterNodeOptions {
   config: ClusterConfig;
+  /** This replica's fleet name (the link's: the run store records runs under it too). */
+  instanceId: string;
+  /** The fleet's run history: answers for runs whose shared record expired, after any restart. */
+  history?: RunStore;
   link: FleetRedis;
   supervisor: Supervisor;
   logger: Logger;
@@ -42,15 +54,6 @@ const REMOTE_CANCEL_WAIT_MS = 10_000;
 /** Live output (plain-mode tail) is re-published at most this often per run. */
 const TAIL_REFRESH_MS = 250;
 
-/** The default fleet name: readable, and new on every start (a restarted process is a new instance). */
-function defaultInstanceId(): string {
-  const host =
-    hostname()
-      .replace(/[^A-Za-z0-9_.-]/g, '-')
-      .slice(0, 40) || 'agentd';
-  return `${host}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
 /**
  * `<instanceId>-`, as `Mcp-Session-Id` prefix of this replica's legacy sessions (a balancer maps
  * `~^<instanceId>-` to the replica). Characters a session id cannot carry become `_`.
@@ -61,9 +64,10 @@ export function sessionIdPrefix(instanceId: string): string {
 
 export class ClusterNode implements RunIndex {
   readonly instanceId: string;
+  readonly history?: RunHistory;
   readonly #o: ClusterNodeOptions;
   readonly #keys: ClusterKeys;
-  readonly #store: RunStore;
+  readonly #store: SharedRunStore;
   readonly #membership: FleetMembership;
   readonly #writes: WriteQueue;
   readonly #tailTimers = new Map<string, NodeJS.Timeout>();
@@ -71,10 +75,11 @@ export class ClusterNode implements RunIndex {
 
   constructor(options: ClusterNodeOptions) {
     this.#o = options;
-    this.instanceId = options.config.instanceId ?? defaultInstanceId();
+    this.instanceId = options.instanceId;
+    if (options.history !== undefined) this.history = this.#remoteHistory(storeHistory(options.history));
     const instanceId = this.instanceId;
     this.#keys = clusterKeys(options.config.keyPrefix);
-    this.#store = new RunStore(options.link, this.#keys, options.config.recordTtlMs);
+    this.#store = new SharedRunStore(options.link, this.#keys, options.config.recordTtlMs);
     const info: InstanceInfo = {
       id: instanceId,
       pid: process.pid,
@@ -189,13 +194,41 @@ export class ClusterNode implements RunIndex {
   async find(handle: string): Promise<JsonObject | undefined> {
     const local = localStatus(this.#o.supervisor, handle);
     if (local !== undefined) return { ...local, instance: this.instanceId };
-    return this.#remote(() => this.#store.get(handle));
+    return (
+      (await this.#remote(() => this.#store.get(handle))) ?? this.#stored(this.history?.byHandle(handle))
+    );
   }
 
   async findByRunId(runId: string): Promise<JsonObject | undefined> {
     const local = this.#o.supervisor.statusByRunId(runId);
     if (local !== undefined) return sharedStatus(local, this.instanceId);
-    return this.#remote(() => this.#store.getByRunId(runId));
+    return (
+      (await this.#remote(() => this.#store.getByRunId(runId))) ?? this.#stored(this.history?.byRunId(runId))
+    );
+  }
+
+  /** A run of the history (its shared record expired, or a restart of the fleet outlived it). */
+  async #stored(read: Promise<StoredRecord | undefined> | undefined): Promise<JsonObject | undefined> {
+    const record = await read;
+    return record === undefined ? undefined : storedStatus(record);
+  }
+
+  /** The history's reads, refused plainly (not as an internal error) while Redis is unreachable. */
+  #remoteHistory(history: RunHistory): RunHistory {
+    return {
+      byHandle: (handle) => this.#remote(() => history.byHandle(handle)),
+      byRunId: (runId) => this.#remote(() => history.byRunId(runId)),
+      events: (runId, query) => this.#remote(() => history.events(runId, query)),
+      list: async (query) => {
+        try {
+          return await history.list(query);
+        } catch (error) {
+          // A cursor that is not one: the caller's mistake, said as such.
+          if (error instanceof LocalError) throw error;
+          return this.#remote(() => Promise.reject(error));
+        }
+      },
+    };
   }
 
   async cancel(handle: string, reason: string): Promise<JsonObject> {
@@ -204,7 +237,12 @@ export class ClusterNode implements RunIndex {
       await this.settled(handle);
       return sharedStatus(status, this.instanceId);
     }
-    const record = (await this.#remote(() => this.#store.get(handle))) ?? throwUnknown();
+    const shared = await this.#remote(() => this.#store.get(handle));
+    if (shared === undefined) {
+      // Only in the history: it ended (or was lost) long ago; nothing is left to cancel.
+      return (await this.#stored(this.history?.byHandle(handle))) ?? throwUnknown();
+    }
+    const record = shared;
     if (record.terminal) return record;
     const receivers = await this.#o.link.publish(
       this.#keys.cancelChannel(record.instance),
@@ -235,8 +273,10 @@ export class ClusterNode implements RunIndex {
     );
   }
 
-  settled(handle: string): Promise<void> {
-    return this.#writes.settled(handle);
+  async settled(handle: string): Promise<void> {
+    await this.#writes.settled(handle);
+    // The history too: a reader on another replica told the run ended finds its whole log.
+    await this.#o.history?.flush();
   }
 
   async fleet(): Promise<JsonObject> {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKeys } from './cluster-keys.js';
 
 import { FleetMembership } from './fleet-membership.js';
-import { RunStore } from './run-store.js';
+import { SharedRunStore } from './run-store.js';
 import type { SharedStatus } from './shared-run.js';
 
 const runnable = clusterBinariesAvailable('agentd cluster store tests', ['redis-server']);
@@ -36,7 +36,7 @@ function member(
     onLost: (change) => lostChanges.push(change.handle),
     redis: c,
     keys,
-    store: new RunStore(c, keys, 60_000),
+    store: new SharedRunStore(c, keys, 60_000),
     info: { id, pid: 1, host: 'h', version: 'v', startedAt: '', listeners: [] },
     leaseTtlMs,
     logger: silentLogger,
@@ -48,7 +48,7 @@ function run(handle: string, instance: string, state = 'running'): SharedStatus 
   return { handle, runId: `run_${handle}`, state, terminal, warm: false, instance, busy: false };
 }
 
-describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
+describe.runIf(runnable)('FleetMembership and SharedRunStore on redis-server', () => {
   beforeAll(async () => {
     redis = await startRedisServer();
   });
@@ -59,7 +59,7 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
 
   it('a terminal record is final: later writes change nothing', async () => {
     const c = await client();
-    const store = new RunStore(c, keys, 60_000);
+    const store = new SharedRunStore(c, keys, 60_000);
     expect(await store.write(run('h1', 'x'))).toBe(true);
     expect(await c.command(['SISMEMBER', keys.live('x'), 'h1'])).toBe(1);
     expect(await store.write(run('h1', 'x', 'succeeded'))).toBe(true);
@@ -74,7 +74,7 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
     const [dc, s1c, s2c, s3c] = await Promise.all([client(), client(), client(), client()]);
     const dead = member(dc, 'dead', 1000);
     await dead.renew();
-    const store = new RunStore(dc, keys, 60_000);
+    const store = new SharedRunStore(dc, keys, 60_000);
     await store.write(run('d1', 'dead'));
     await store.write(run('d2', 'dead'));
     await store.write(run('d3', 'dead', 'succeeded'));
@@ -109,7 +109,7 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
     await tasks.update(ended.taskId, owner, { status: 'completed', result: { content: [] } });
     const dead = member(dc, 'gone', 1000);
     await dead.renew();
-    const store = new RunStore(dc, keys, 60_000);
+    const store = new SharedRunStore(dc, keys, 60_000);
     await store.write(run('t1', 'gone'));
     await store.write(run('t2', 'gone'));
     await store.bindTask('t1', { taskId: orphan.taskId, owner });
@@ -138,7 +138,7 @@ describe.runIf(runnable)('FleetMembership and RunStore on redis-server', () => {
     const tasks = await RedisTaskStore.create(dc);
     const owner = 'http:e2e';
     const task = await tasks.create({ owner, era: 'modern', method: 'tools/call', ttlMs: 60_000 });
-    const store = new RunStore(dc, keys, 60_000);
+    const store = new SharedRunStore(dc, keys, 60_000);
     const dead = member(dc, 'stalled', 1000);
     await dead.renew();
     await store.write(run('u1', 'stalled'));

@@ -9,7 +9,7 @@ import type { TaskRecord, TaskStore } from '@agentd/server';
 import type { ClusterKeys } from './cluster-keys.js';
 import { type FleetRedis, strings, text } from './fleet-redis.js';
 import { lostTaskChange } from './lost-task.js';
-import type { RunStore } from './run-store.js';
+import type { SharedRunStore } from './run-store.js';
 import { changeOf, lostStatus, type RunChange, type SharedStatus } from './shared-run.js';
 
 /** What an instance tells the fleet about itself (shown in the inventory). */
@@ -33,7 +33,7 @@ interface FleetInstance extends InstanceInfo {
 interface FleetMembershipOptions {
   redis: FleetRedis;
   keys: ClusterKeys;
-  store: RunStore;
+  store: SharedRunStore;
   info: InstanceInfo;
   leaseTtlMs: number;
   logger: Logger;

@@ -23,7 +23,7 @@ end
 return 1
 `;
 
-export class RunStore {
+export class SharedRunStore {
   constructor(
     private readonly redis: FleetRedis,
     private readonly keys: ClusterKeys,

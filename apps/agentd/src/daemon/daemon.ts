@@ -7,8 +7,8 @@ import type { ClusterLink } from '../cluster/cluster-link.js';
 import { ClusterNode, type ClusterNodeOptions, sessionIdPrefix } from '../cluster/cluster-node.js';
 import type { ConfigInputs, ResolvedConfig } from '../config/resolve-config.js';
 import { defaultStateDir } from '../history/history-config.js';
+import type { RunStore } from '../history/history-types.js';
 import { recordRuns } from '../history/run-recorder.js';
-import type { RunStore } from '../history/run-store-file.js';
 import { storedSessions } from '../history/stored-sessions.js';
 import { EventRing } from '../log/event-ring.js';
 import type { JsonLineLogger } from '../log/logger.js';
@@ -35,7 +35,7 @@ export interface DaemonOptions {
   version: string;
   /** The fleet's Redis, opened by the caller when `cluster` is configured (closed on shutdown). */
   link?: ClusterLink;
-  /** The run store, opened by the caller when history is kept (closed on shutdown). */
+  /** The run store (on disk, or the fleet's in Redis), opened by the caller when history is kept (closed on shutdown). */
   store?: RunStore;
 }
 
@@ -50,6 +50,8 @@ function clusterNodeFor(
   if (config === undefined || link === undefined) return undefined;
   return new ClusterNode({
     config,
+    instanceId: link.instanceId,
+    ...(options.store === undefined ? {} : { history: options.store }),
     link: link.connection,
     tasks: link.taskStore,
     supervisor,
@@ -100,7 +102,9 @@ export class Daemon {
     this.#store = options.store;
     this.#stopRecording =
       options.store === undefined ? () => {} : recordRuns(this.#supervisor, options.store);
-    if (options.store !== undefined) this.#supervisor.resumeFrom(storedSessions(options.store));
+    // A conversation continues on the daemon that kept it; a fleet's lost runs stay lost (final in Redis).
+    if (options.store !== undefined && options.link === undefined)
+      this.#supervisor.resumeFrom(storedSessions(options.store));
     this.#notifier = new ResourceNotifier(() => this.#mcp.core);
     this.#listeners = new ListenerSet(this.#logger);
     this.#cluster = clusterNodeFor(options, this.#supervisor, {

@@ -38,10 +38,10 @@ function listQuery(params: URLSearchParams, peer: Peer): ListQuery {
   return query;
 }
 
-export function readRuns(runs: RunIndex, params: URLSearchParams, peer: Peer): JsonObject {
+export async function readRuns(runs: RunIndex, params: URLSearchParams, peer: Peer): Promise<JsonObject> {
   const history = runs.history ?? unavailable();
   try {
-    const page = history.list(listQuery(params, peer));
+    const page = await history.list(listQuery(params, peer));
     const runsOut = page.runs.map(({ owner: _owner, ...run }) => run);
     return page.nextCursor === undefined ? { runs: runsOut } : { runs: runsOut, nextCursor: page.nextCursor };
   } catch (error) {
@@ -71,7 +71,5 @@ export async function readLogs(
 }
 
 function unavailable(): never {
-  throw new HistoryUnavailable(
-    'this agentd keeps no run history (history.enabled is false, or it runs as a fleet)',
-  );
+  throw new HistoryUnavailable('this agentd keeps no run history (history.enabled is false)');
 }

@@ -192,7 +192,7 @@ async function readHistory(
   peer: Peer,
 ): Promise<JsonObject> {
   try {
-    if (uri.kind === 'runs') return readRuns(runs, uri.params, peer);
+    if (uri.kind === 'runs') return await readRuns(runs, uri.params, peer);
     return (await readLogs(runs, uri.id, uri.after)) ?? notFound(text);
   } catch (error) {
     if (error instanceof HistoryUnavailable)

@@ -83,7 +83,8 @@ async function replayStored(
   forward: (event: AgentEvent) => void,
 ): Promise<JsonObject | undefined> {
   const stored = await runs.history?.byHandle(handle);
-  if (stored === undefined) return undefined;
+  // A fleet's history holds runs live on other replicas too: those are followed, not replayed.
+  if (stored === undefined || stored.terminal !== true) return undefined;
   let after = 0;
   for (;;) {
     const page = await runs.history?.events(stored.runId, { after });

@@ -3,8 +3,14 @@
  * fleet when agentd runs as a cluster (src/cluster/). Answers are status JSON either way.
  */
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
-import type { EventPage, EventQuery, ListQuery, RunPage, StoredRecord } from '../history/history-types.js';
-import type { RunStore } from '../history/run-store-file.js';
+import type {
+  EventPage,
+  EventQuery,
+  ListQuery,
+  RunPage,
+  RunStore,
+  StoredRecord,
+} from '../history/history-types.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { Supervisor } from '../supervisor/index.js';
 import type { TaskRef } from './operation-spec.js';
@@ -31,8 +37,8 @@ export interface RunIndex {
   /** The fleet view for the inventory; undefined when agentd runs alone. */
   fleet(): Promise<JsonObject | undefined>;
   /**
-   * The run store, when this daemon keeps history (one daemon, not a fleet): runs of earlier
-   * processes and whole event logs. Callers apply run-access.ts (`list` by `owner`).
+   * The run store, when history is kept (on disk for one daemon, in Redis for a fleet): runs of
+   * earlier processes and whole event logs. Callers apply run-access.ts (`list` by `owner`).
    */
   readonly history?: RunHistory;
 }
@@ -43,7 +49,7 @@ export interface RunHistory {
   byHandle(handle: string): Promise<StoredRecord | undefined>;
   byRunId(runId: string): Promise<StoredRecord | undefined>;
   events(runId: string, query?: EventQuery): Promise<EventPage>;
-  list(query: ListQuery): RunPage;
+  list(query: ListQuery): Promise<RunPage>;
 }
 
 export function unknownHandle(): LocalError {
@@ -64,7 +70,7 @@ export function localStatus(supervisor: Supervisor, handle: string): JsonObject 
 }
 
 /** The run store's side of the index: exact matches only (the store's `get` takes either key). */
-function storeHistory(store: RunStore): RunHistory {
+export function storeHistory(store: RunStore): RunHistory {
   return {
     byHandle: async (handle) => {
       const record = await store.get(handle);
@@ -84,7 +90,7 @@ function storeHistory(store: RunStore): RunHistory {
 }
 
 /** A stored record as a status answer: bounded like a live one, without the store's `owner`. */
-function storedStatus(record: StoredRecord): JsonObject {
+export function storedStatus(record: StoredRecord): JsonObject {
   const { owner: _owner, ...status } = record;
   return runDetail(status);
 }

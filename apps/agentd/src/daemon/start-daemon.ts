@@ -4,8 +4,8 @@ import type { Command } from '../cli/parse-args.js';
 import { type ClusterLink, openClusterLink } from '../cluster/cluster-link.js';
 import type { ConfigInputs } from '../config/resolve-config.js';
 import { resolveConfig } from '../config/resolve-config.js';
+import type { RunStore } from '../history/history-types.js';
 import { openHistory } from '../history/open-history.js';
-import type { RunStore } from '../history/run-store-file.js';
 import { JsonLineLogger } from '../log/logger.js';
 import { startTelemetry, type TelemetryHandle } from '../telemetry/start-telemetry.js';
 import { Daemon } from './daemon.js';
@@ -50,7 +50,12 @@ export async function startDaemon(
   }
   let store: RunStore | undefined;
   try {
-    store = await openHistory(resolved.config, { env: context.env, logger, stdio: command.stdio });
+    store = await openHistory(resolved.config, {
+      env: context.env,
+      logger,
+      stdio: command.stdio,
+      ...(link === undefined ? {} : { link }),
+    });
   } catch (error) {
     if (!(error instanceof LocalError)) throw error;
     logger.error('cannot start', { code: error.code, error: error.message });

@@ -25,12 +25,14 @@ export interface IndexEntry {
   eventBytes: number;
 }
 
-function isLive(record: StoredRecord): boolean {
+/** Live unless `terminal` says otherwise, or (without it) its state is a final one. */
+export function isLive(record: StoredRecord): boolean {
   if (typeof record.terminal === 'boolean') return !record.terminal;
   return !FINAL_STATES.has(record.state);
 }
 
-function summarise(record: StoredRecord): RunSummary {
+/** The record as listed: without result, output and tail, long strings cut. */
+export function summarise(record: StoredRecord): RunSummary {
   const summary: JsonObject = {};
   for (const [key, value] of Object.entries(record)) {
     if (SUMMARY_DROPS.includes(key)) continue;
@@ -42,7 +44,8 @@ function summarise(record: StoredRecord): RunSummary {
   return summary as RunSummary;
 }
 
-function searchText(record: StoredRecord): string {
+/** What `list({text})` searches, lower case. */
+export function searchText(record: StoredRecord): string {
   const error = record.error as { message?: unknown } | undefined;
   const parts = [record.runId, record.agent, record.state, error?.message, record.instruction];
   if (typeof record.output === 'string') parts.push(record.output.slice(0, SEARCH_OUTPUT_CHARS));
@@ -71,8 +74,9 @@ function decodeCursor(cursor: string): { startedMs: number; runId: string } | un
   return undefined;
 }
 
-function matches(
-  entry: IndexEntry,
+/** Whether a run is on the page `query` asks for (`text` lower case). */
+export function matches(
+  entry: Pick<IndexEntry, 'summary' | 'search' | 'startedMs'>,
   query: ListQuery,
   sinceMs: number | undefined,
   text: string | undefined,

@@ -72,3 +72,23 @@ export interface StoreInfo {
   /** False once writes fail (full disk, unwritable directory) until one succeeds again. */
   keeping: boolean;
 }
+
+/**
+ * A run store: the file store (run-store-file.ts) for one daemon, Redis (cluster/fleet-run-store.ts)
+ * for a fleet. The daemon records into it and reads history from it the same way for both.
+ */
+export interface RunStore {
+  /** Where the store is: the state directory (the file store keeps `history/` in it), or the fleet's Redis. */
+  readonly dir: string;
+  recordRun(record: StoredRecord): void;
+  appendEvent(runId: string, event: JsonObject): void;
+  get(runIdOrHandle: string): Promise<StoredRecord | undefined>;
+  events(runId: string, query?: EventQuery): Promise<EventPage>;
+  /** Throws `invalid_request` for a cursor that is not a `nextCursor`. */
+  list(query?: ListQuery): Promise<RunPage>;
+  markLiveRunsLost(now?: Date): Promise<StoredRecord[]>;
+  /** Resolves once everything recorded so far is written (or has failed to be). */
+  flush(): Promise<void>;
+  info(): StoreInfo;
+  close(): Promise<void>;
+}

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config/resolve-config.js';
+import type { RunStore } from './history-types.js';
 import { openHistory } from './open-history.js';
-import type { RunStore } from './run-store-file.js';
 import { captureLogger } from './test-support/capture-logger.js';
 
 const dirs: string[] = [];
@@ -36,7 +36,7 @@ describe('openHistory', () => {
     expect(store?.dir).toBe(join(state, 'agentd'));
   });
 
-  it('opens nothing when history is off (AGENTD_HISTORY=false) or the fleet keeps runs in Redis', async () => {
+  it('opens nothing when history is off (AGENTD_HISTORY=false), nor a state directory for a fleet', async () => {
     const off = await configWith({ AGENTD_HISTORY: 'false' });
     expect(
       await openHistory(off.config, { env: off.inputs.env, logger: captureLogger(), stdio: false }),

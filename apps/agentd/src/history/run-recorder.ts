@@ -6,8 +6,7 @@
  */
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { AgentEvent, SubagentStatus, Supervisor } from '../supervisor/index.js';
-import type { StoredRecord } from './history-types.js';
-import type { RunStore } from './run-store-file.js';
+import type { RunStore, StoredRecord } from './history-types.js';
 
 /** The status as stored: the whole status (no tail: the event log has every line), plus `owner`. */
 function storedRecordOf(status: SubagentStatus): StoredRecord {

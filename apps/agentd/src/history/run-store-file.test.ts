@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { LocalError } from '@agentd/rpc-frame';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultStateDir } from './history-config.js';
-import type { StoredRecord } from './history-types.js';
-import { openRunStore, type RunStore } from './run-store-file.js';
+import type { RunStore, StoredRecord } from './history-types.js';
+import { openRunStore } from './run-store-file.js';
 import { captureLogger } from './test-support/capture-logger.js';
 
 const open: RunStore[] = [];
@@ -163,7 +163,7 @@ describe('records and events', () => {
     expect(store.info().bytes).toBe(onDisk);
     const { store: again } = await reopen(store);
     expect((await again.get('sa_new'))?.runId).toBe('run_00001');
-    expect(again.list().runs).toHaveLength(1);
+    expect((await again.list()).runs).toHaveLength(1);
   });
 
   it('ignores bad input without throwing', async () => {
@@ -172,7 +172,7 @@ describe('records and events', () => {
     store.recordRun(run(1, { runId: '../escape' }));
     store.appendEvent('../escape', { type: 'message', text: 'x' });
     await store.flush();
-    expect(store.list().runs).toEqual([]);
+    expect((await store.list()).runs).toEqual([]);
     expect(logger.lines.filter((l) => l.level === 'warn')).toHaveLength(3);
     expect(await readdir(join(store.dir, 'history', 'events'))).toEqual([]);
   });
@@ -195,7 +195,7 @@ describe('list', () => {
     const ids: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = again.list({ limit: 10, ...(cursor === undefined ? {} : { cursor }) });
+      const page = await again.list({ limit: 10, ...(cursor === undefined ? {} : { cursor }) });
       ids.push(...page.runs.map((r) => r.runId));
       for (const r of page.runs) {
         expect(r.result).toBeUndefined();
@@ -205,19 +205,19 @@ describe('list', () => {
     } while (cursor !== undefined);
     expect(ids).toEqual(Array.from({ length: 25 }, (_, i) => `run_${String(25 - i).padStart(5, '0')}`));
 
-    expect(again.list({ agent: 'even', state: 'failed' }).runs.map((r) => r.runId)).toEqual([
+    expect((await again.list({ agent: 'even', state: 'failed' })).runs.map((r) => r.runId)).toEqual([
       'run_00020',
       'run_00010',
     ]);
-    expect(again.list({ owner: 'alice' }).runs).toHaveLength(5);
-    expect(again.list({ since: new Date(BASE + 23 * 60_000) }).runs).toHaveLength(3);
-    expect(again.list({ text: 'needle' }).runs.map((r) => r.runId)).toEqual(['run_00013']);
-    expect(again.list({ text: 'answer 21' }).runs.map((r) => r.runId)).toEqual(['run_00021']);
-    const first = again.list({ limit: 2, owner: 'alice' });
-    expect(again.list({ limit: 10, owner: 'alice', cursor: first.nextCursor as string }).runs).toHaveLength(
-      3,
-    );
-    expect(() => again.list({ cursor: 'nonsense' })).toThrow(LocalError);
+    expect((await again.list({ owner: 'alice' })).runs).toHaveLength(5);
+    expect((await again.list({ since: new Date(BASE + 23 * 60_000) })).runs).toHaveLength(3);
+    expect((await again.list({ text: 'needle' })).runs.map((r) => r.runId)).toEqual(['run_00013']);
+    expect((await again.list({ text: 'answer 21' })).runs.map((r) => r.runId)).toEqual(['run_00021']);
+    const first = await again.list({ limit: 2, owner: 'alice' });
+    expect(
+      (await again.list({ limit: 10, owner: 'alice', cursor: first.nextCursor as string })).runs,
+    ).toHaveLength(3);
+    await expect(again.list({ cursor: 'nonsense' })).rejects.toThrow(LocalError);
   });
 });
 
@@ -261,10 +261,10 @@ describe('damaged files', () => {
     const aside = await readdir(join(store.dir, 'history', 'corrupt'));
     expect(aside).toHaveLength(1);
     expect(aside[0]).toMatch(/^index\.jsonl\./);
-    expect(again.list().runs.map((r) => r.runId)).toEqual(['run_00003', 'run_00001']);
+    expect((await again.list()).runs.map((r) => r.runId)).toEqual(['run_00003', 'run_00001']);
     again.recordRun(run(4));
     const { store: third } = await reopen(again);
-    expect(third.list().runs).toHaveLength(3);
+    expect((await third.list()).runs).toHaveLength(3);
   });
 
   it('sets aside a corrupted event log and keeps its good events', async () => {
@@ -296,7 +296,7 @@ describe('damaged files', () => {
     expect(logger.lines.some((l) => l.level === 'error')).toBe(true);
     expect(await readdir(join(dir, 'history', 'corrupt'))).toHaveLength(1);
     again.recordRun(run(1));
-    expect((await reopen(again)).store.list().runs).toHaveLength(1);
+    expect((await (await reopen(again)).store.list()).runs).toHaveLength(1);
   });
 });
 
@@ -309,7 +309,7 @@ describe('retention', () => {
       store.appendEvent(run(n).runId, { type: 'message', text: 'x' });
     }
     await store.flush();
-    expect(store.list().runs.map((r) => r.runId)).toEqual([
+    expect((await store.list()).runs.map((r) => r.runId)).toEqual([
       'run_00006',
       'run_00005',
       'run_00004',
@@ -321,9 +321,9 @@ describe('retention', () => {
       'run_00006.jsonl',
     ]);
     const { store: again } = await reopen(store, { maxRuns: 3 });
-    expect(again.list().runs).toHaveLength(4);
+    expect((await again.list()).runs).toHaveLength(4);
     const { store: smaller } = await reopen(again, { maxRuns: 1 });
-    expect(smaller.list().runs.map((r) => r.runId)).toEqual(['run_00006', 'run_00001']);
+    expect((await smaller.list()).runs.map((r) => r.runId)).toEqual(['run_00006', 'run_00001']);
   });
 
   it('removes runs that ended more than maxAgeDays ago at start', async () => {
@@ -346,7 +346,7 @@ describe('retention', () => {
       run(3, { startedAt: new Date(now - 1 * day).toISOString(), endedAt: new Date(now).toISOString() }),
     );
     const { store: again } = await reopen(store, { maxAgeDays: 10 });
-    expect(again.list().runs.map((r) => r.runId)).toEqual(['run_00003']);
+    expect((await again.list()).runs.map((r) => r.runId)).toEqual(['run_00003']);
   });
 
   it('removes the oldest runs past maxBytes', async () => {
@@ -356,7 +356,7 @@ describe('retention', () => {
       store.appendEvent(run(n).runId, { type: 'message', text: 'x'.repeat(100_000) });
       await store.flush();
     }
-    expect(store.list().runs.map((r) => r.runId)).toEqual(['run_00005', 'run_00004']);
+    expect((await store.list()).runs.map((r) => r.runId)).toEqual(['run_00005', 'run_00004']);
     expect(store.info().bytes).toBeLessThanOrEqual(300_000);
   });
 });

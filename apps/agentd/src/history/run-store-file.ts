@@ -29,27 +29,19 @@ import { join } from 'node:path';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
 import { EventLogs, pendingEvent } from './event-logs.js';
 import { defaultStateDir, HISTORY_DEFAULTS, type HistoryConfig } from './history-config.js';
-import { HistoryIndex } from './history-index.js';
-import type { EventPage, EventQuery, ListQuery, RunPage, StoredRecord, StoreInfo } from './history-types.js';
+import { HistoryIndex, type IndexEntry } from './history-index.js';
+import type {
+  EventPage,
+  EventQuery,
+  ListQuery,
+  RunPage,
+  RunStore,
+  StoredRecord,
+  StoreInfo,
+} from './history-types.js';
 import { IndexLog } from './index-log.js';
 import { retentionVictims } from './retention.js';
 import { acquireStoreLock, type StoreLock } from './store-lock.js';
-
-export interface RunStore {
-  /** The state directory (the store is its `history/` folder). */
-  readonly dir: string;
-  recordRun(record: StoredRecord): void;
-  appendEvent(runId: string, event: JsonObject): void;
-  get(runIdOrHandle: string): Promise<StoredRecord | undefined>;
-  events(runId: string, query?: EventQuery): Promise<EventPage>;
-  /** Throws `invalid_request` for a cursor that is not a `nextCursor`. */
-  list(query?: ListQuery): RunPage;
-  markLiveRunsLost(now?: Date): Promise<StoredRecord[]>;
-  /** Resolves once everything recorded so far is written (or has failed to be). */
-  flush(): Promise<void>;
-  info(): StoreInfo;
-  close(): Promise<void>;
-}
 
 export interface RunStoreOptions {
   /** The state directory; default `$XDG_STATE_HOME/agentd`, else `~/.local/state/agentd`. */
@@ -58,7 +50,7 @@ export interface RunStoreOptions {
   logger: Logger;
 }
 
-const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
+export const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const RETENTION_EVERY_MS = 60 * 60 * 1000;
 /** Events waiting for a slow disk beyond this are dropped (and that is reported). */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
@@ -69,7 +61,12 @@ interface PendingRecord {
   version: number;
 }
 
-function validRecord(record: unknown): record is StoredRecord {
+/** A run's share of the store's bytes (its log and, about, its record). */
+function entrySize(entry: IndexEntry): number {
+  return entry.eventBytes + JSON.stringify(entry.summary).length;
+}
+
+export function validRecord(record: unknown): record is StoredRecord {
   const r = record as Partial<StoredRecord> | null;
   return (
     typeof r === 'object' &&
@@ -163,7 +160,7 @@ class FileRunStore implements RunStore {
     entry.version++;
     entry.full = copy;
     if (this.#disabled) {
-      for (const victim of retentionVictims(this.#index.entries(), 0, this.#limits, Date.now())) {
+      for (const victim of retentionVictims(this.#index.entries(), 0, this.#limits, Date.now(), entrySize)) {
         this.#index.remove(victim.runId);
       }
       return;
@@ -233,7 +230,7 @@ class FileRunStore implements RunStore {
     );
   }
 
-  list(query: ListQuery = {}): RunPage {
+  async list(query: ListQuery = {}): Promise<RunPage> {
     return this.#index.list(query);
   }
 
@@ -384,7 +381,7 @@ class FileRunStore implements RunStore {
     if (this.#disabled || !this.#log.open) return;
     const bytes = this.#log.size + this.#eventBytes;
     if (cheap && bytes <= this.#limits.maxBytes && this.#index.size <= this.#limits.maxRuns) return;
-    const victims = retentionVictims(this.#index.entries(), bytes, this.#limits, now);
+    const victims = retentionVictims(this.#index.entries(), bytes, this.#limits, now, entrySize);
     if (victims.length === 0) return;
     for (const victim of victims) {
       this.#index.remove(victim.runId);

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
-import type { StoredRecord } from './history-types.js';
-import { openRunStore, type RunStore } from './run-store-file.js';
+import type { RunStore, StoredRecord } from './history-types.js';
+import { openRunStore } from './run-store-file.js';
 
 const RUNS = 10_000;
 const PAGE = 200;
@@ -43,11 +43,11 @@ for (let n = 0; n < RUNS; n++) {
 await seed.close();
 let store: RunStore = await openRunStore({ dir, logger: silent });
 
-function listAll(): number {
+async function listAll(): Promise<number> {
   let count = 0;
   let cursor: string | undefined;
   do {
-    const page = store.list({ limit: PAGE, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await store.list({ limit: PAGE, ...(cursor === undefined ? {} : { cursor }) });
     count += page.runs.length;
     cursor = page.nextCursor;
   } while (cursor !== undefined);
@@ -61,13 +61,13 @@ afterAll(async () => {
 });
 
 describe(`${RUNS} runs, ${PAGE} per page`, () => {
-  bench('run store: list every page (store open)', () => {
-    listAll();
+  bench('run store: list every page (store open)', async () => {
+    await listAll();
   });
   bench('run store: open (read the index) and list every page', async () => {
     await store.close();
     store = await openRunStore({ dir, logger: silent });
-    listAll();
+    await listAll();
   });
   bench('floor: read and parse one small file per run', () => {
     let count = 0;

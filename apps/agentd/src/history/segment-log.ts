@@ -6,6 +6,7 @@
 import { type FileHandle, mkdir, open, rename, truncate } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Logger } from '@agentd/rpc-frame';
+import { killMidWrite } from './kill-mid-write.js';
 import { type ScannedLine, scanLines } from './line-codec.js';
 
 const CHUNK = 1 << 16;
@@ -131,6 +132,7 @@ async function rewriteLines(from: string, to: string, lines: readonly ScannedLin
  * again, so the caller sees either the whole buffer written or the error (ENOSPC) that stopped it.
  */
 export async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
+  if (killMidWrite !== undefined) await killMidWrite(handle, buffer);
   let done = 0;
   while (done < buffer.length) {
     const { bytesWritten } = await handle.write(buffer, done, buffer.length - done);

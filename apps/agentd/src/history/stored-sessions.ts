@@ -4,7 +4,7 @@
  * continues it in a new agent process under the same handle and run id.
  */
 import type { ResumableSession, ResumeSource } from '../supervisor/index.js';
-import type { RunStore } from './run-store-file.js';
+import type { RunStore } from './history-types.js';
 
 const CONTINUABLE_MODES = new Set(['claude', 'acp']);
 
