@@ -318,7 +318,15 @@ class FileRunStore implements RunStore {
     this.#pendingBytes = 0;
     if (records.length === 0 && events.length === 0) return;
     let failed = false;
-    // Events first: a record never names more than its log holds.
+    // A live run's first record goes before its events, so a kill between the two writes leaves
+    // a run that ends `lost` with what it had, not a log without a record (removed at start).
+    const fresh = records.filter((p) => {
+      const entry = this.#index.get(p.record.runId);
+      return entry !== undefined && entry.loc === undefined && entry.live;
+    });
+    if (fresh.length > 0 && !(await this.#writeRecords(fresh))) failed = true;
+    const later = fresh.length === 0 ? records : records.filter((p) => !fresh.includes(p));
+    // Events next: a terminal record never names more than its log holds.
     for (const [runId, lines] of events) {
       try {
         const size = await this.#events.write(runId, lines);
@@ -332,7 +340,7 @@ class FileRunStore implements RunStore {
         this.#down(error, this.#events.path(runId));
       }
     }
-    if (records.length > 0 && !(await this.#writeRecords(records))) failed = true;
+    if (later.length > 0 && !(await this.#writeRecords(later))) failed = true;
     const ended = records.filter((p) => !this.#index.get(p.record.runId)?.live);
     for (const { record } of ended) await this.#events.close(record.runId, true);
     if (ended.length > 0) await this.#log.sync();
