@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openRunStore } from '../dist/history/run-store-file.js';
+import { openRunStore } from '../src/history/run-store-file.js';
 
 const MARKER = 'first-write-marker-0123456789';
 const dirs: string[] = [];
