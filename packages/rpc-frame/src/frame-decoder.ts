@@ -1,8 +1,8 @@
 /** A streaming NDJSON decoder: chunks of any size in, classified messages out, never a throw. */
-import { isUtf8 } from 'node:buffer';
 import { type Classified, classify } from './classify.js';
 import { ErrorCode } from './error-codes.js';
 import { invalidArgument } from './local-errors.js';
+import { isUtf8 } from './utf8-check.js';
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
@@ -21,7 +21,6 @@ export interface FrameDecoderOptions {
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
-const EMPTY = Buffer.alloc(0);
 
 /**
  * Splits a byte stream on `\n` (a `\r` before it is dropped), skips blank lines, and classifies
@@ -188,7 +187,7 @@ export class FrameDecoder {
 
 function toBuffer(chunk: Uint8Array): Buffer {
   if (Buffer.isBuffer(chunk)) return chunk;
-  if (chunk.byteLength === 0) return EMPTY;
+  if (chunk.byteLength === 0) return Buffer.alloc(0);
   return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
