@@ -26,4 +26,16 @@ describe('a run’s recent events', () => {
     expect(output.length).toBeLessThan(EVENT_TEXT_CHARS + 40);
     expect(output).toContain(`[cut: ${long.length} chars]`);
   });
+
+  it('keeps an event’s own fields only, and never lets an agent’s "__proto__" reach a prototype', () => {
+    const ring = new EventRing();
+    const event = JSON.parse('{"type":"progress","__proto__":{"polluted":true},"nested":{"__proto__":{"x":1},"k":"v"}}');
+    const entry = ring.push(event, new Date(0));
+    expect(Object.getPrototypeOf(entry)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(entry.nested)).toBe(Object.prototype);
+    expect(entry).toEqual({ type: 'progress', nested: { k: 'v' }, seq: 1, at: new Date(0).toISOString() });
+    expect((entry as { polluted?: unknown }).polluted).toBeUndefined();
+    // The agent's event itself is left as it was.
+    expect(Object.hasOwn(event, '__proto__')).toBe(true);
+  });
 });

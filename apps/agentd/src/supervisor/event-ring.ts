@@ -4,6 +4,7 @@
  * in the run and the time it happened. Long texts are cut before they are kept, so one chatty
  * event never pushes the others out and the ring's size is known without re-measuring.
  */
+import { isoTime } from '../log/iso-clock.js';
 import type { AgentEvent } from './types.js';
 
 /** One kept event: the event's own fields, plus where it sits in the run and when it happened. */
@@ -28,7 +29,13 @@ export function boundEventTexts<T>(value: T, max = EVENT_TEXT_CHARS, depth = 0):
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => boundEventTexts(item, max, depth + 1)) as T;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = boundEventTexts(item, max, depth + 1);
+  const from = value as Record<string, unknown>;
+  // for…in with an own-key check: the same keys as Object.entries without its array per key (every event passes here).
+  for (const key in from) {
+    // An agent's "__proto__" key would set the copy's prototype, never a field: it was never kept.
+    if (!Object.hasOwn(from, key) || key === '__proto__') continue;
+    out[key] = boundEventTexts(from[key], max, depth + 1);
+  }
   return out as T;
 }
 
@@ -42,10 +49,13 @@ export class EventRing {
     private readonly maxBytes = RING_MAX_BYTES,
   ) {}
 
-  /** Keeps `event` (texts bounded) and drops the oldest entries past the bounds. */
-  push(event: AgentEvent, at = new Date()): RunEventEntry {
+  /** Keeps `event` (texts bounded) and drops the oldest entries past the bounds; `at` defaults to now. */
+  push(event: AgentEvent, at?: Date): RunEventEntry {
     this.seq += 1;
-    const entry: RunEventEntry = { ...boundEventTexts(event), seq: this.seq, at: at.toISOString() };
+    // The bounded copy is a fresh object: seq and at are set on it (a spread into a new literal costs more than the rest of the push).
+    const entry = boundEventTexts(event) as RunEventEntry;
+    entry.seq = this.seq;
+    entry.at = at === undefined ? isoTime() : at.toISOString();
     const bytes = Buffer.byteLength(JSON.stringify(entry), 'utf8');
     this.entries.push({ entry, bytes });
     this.bytes += bytes;

@@ -58,18 +58,26 @@ interface Side {
   p99Ms: number;
   events: number;
   cpuSeconds: number;
+  /** CPU seconds from the moment the agents start streaming to the end: the per-event path, without the spawns. */
+  streamCpuSeconds: number;
   /** Peak RSS while streaming minus the idle RSS before, per run. */
   rssPerRunBytes: number;
   idleRssBytes: number;
 }
 
-function summarise(latencies: number[], cpu: number, idle: number, peak: number): Side {
+function summarise(
+  latencies: number[],
+  cpu: { total: number; streaming: number },
+  idle: number,
+  peak: number,
+): Side {
   const sorted = latencies.sort((a, b) => a - b);
   return {
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
     events: sorted.length,
-    cpuSeconds: cpu,
+    cpuSeconds: cpu.total,
+    streamCpuSeconds: cpu.streaming,
     rssPerRunBytes: (peak - idle) / RUNS,
     idleRssBytes: idle,
   };
@@ -98,9 +106,16 @@ async function measureReader(
   const idle = rssBytes(pid);
   const cpuBefore = cpuSeconds(pid);
   const stopSampling = sampleRss(pid);
+  // The spawns happen in the lead time; the CPU from the streaming start on is the per-event path's.
+  let cpuAtStart = Number.NaN;
+  const startTimer = setTimeout(() => {
+    cpuAtStart = cpuSeconds(pid);
+  }, LEAD);
   reader.stdin?.write(`go ${now() + LEAD}\n`);
   const reply = (await lines.next()).value;
-  const cpu = cpuSeconds(pid) - cpuBefore;
+  clearTimeout(startTimer);
+  const cpuAfter = cpuSeconds(pid);
+  const cpu = { total: cpuAfter - cpuBefore, streaming: cpuAfter - cpuAtStart };
   const peak = stopSampling();
   await once(reader, 'exit');
   if (typeof reply !== 'string') throw new Error(`${what}: the reader ended without a report`);
@@ -162,6 +177,7 @@ async function measureAgentd(dir: string): Promise<Side> {
 
 const fmt = (n: number, digits = 2): string => n.toFixed(digits);
 const mb = (bytes: number): string => `${fmt(bytes / 1024 / 1024)} MB`;
+const perEvent = (side: Side): string => fmt((side.streamCpuSeconds * 1e6) / (RUNS * EVENTS), 1);
 
 /** Each figure's median over the repetitions. */
 function medianSide(sides: readonly Side[]): Side {
@@ -171,6 +187,7 @@ function medianSide(sides: readonly Side[]): Side {
     p99Ms: of('p99Ms'),
     events: of('events'),
     cpuSeconds: of('cpuSeconds'),
+    streamCpuSeconds: of('streamCpuSeconds'),
     rssPerRunBytes: of('rssPerRunBytes'),
     idleRssBytes: of('idleRssBytes'),
   };
@@ -178,16 +195,16 @@ function medianSide(sides: readonly Side[]): Side {
 
 function render(floor: Side, agentd: Side, load: [number, number]): string {
   const row = (name: string, side: Side) =>
-    `| ${name} | ${fmt(side.p50Ms)} | ${fmt(side.p99Ms)} | ${fmt((side.cpuSeconds * 1000) / RUNS, 1)} | ${mb(side.rssPerRunBytes)} | ${mb(side.idleRssBytes)} |`;
+    `| ${name} | ${fmt(side.p50Ms)} | ${fmt(side.p99Ms)} | ${fmt((side.cpuSeconds * 1000) / RUNS, 1)} | ${perEvent(side)} | ${mb(side.rssPerRunBytes)} | ${mb(side.idleRssBytes)} |`;
   return [
     `supervisor case: ${RUNS} concurrent runs × ${EVENTS} events every ${INTERVAL} ms (${RUNS * EVENTS} events), medians of ${REPS} alternating reps${HISTORY ? '' : ', daemon history off'}, Node ${process.version}, ${cpus().length} cores, load ${fmt(load[0])} → ${fmt(load[1])}`,
     '',
-    '| side | p50 ms | p99 ms | CPU ms/run | RSS/run | idle RSS |',
-    '|---|---|---|---|---|---|',
+    '| side | p50 ms | p99 ms | CPU ms/run | streaming CPU µs/event | RSS/run | idle RSS |',
+    '|---|---|---|---|---|---|---|',
     row('floor (bare Node reader)', floor),
     row('agentd (agent → daemon → MCP caller)', agentd),
     '',
-    `ratios agentd/floor: p50 ${fmt(agentd.p50Ms / floor.p50Ms)}x (goal ≤ 2x), p99 ${fmt(agentd.p99Ms / floor.p99Ms)}x, CPU ${fmt(agentd.cpuSeconds / floor.cpuSeconds)}x; agentd RSS per streaming run ${mb(agentd.rssPerRunBytes)} (goal < 2 MB)`,
+    `ratios agentd/floor: p50 ${fmt(agentd.p50Ms / floor.p50Ms)}x (goal ≤ 2x), p99 ${fmt(agentd.p99Ms / floor.p99Ms)}x, CPU ${fmt(agentd.cpuSeconds / floor.cpuSeconds)}x (streaming ${fmt(agentd.streamCpuSeconds / floor.streamCpuSeconds)}x); agentd RSS per streaming run ${mb(agentd.rssPerRunBytes)} (goal < 2 MB)`,
   ].join('\n');
 }
 
@@ -202,7 +219,7 @@ async function main(): Promise<void> {
       agentds.push(await measureAgentd(dir));
       const [f, a] = [floors.at(-1), agentds.at(-1)] as [Side, Side];
       process.stderr.write(
-        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
+        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; streaming CPU floor ${perEvent(f)}, agentd ${perEvent(a)} µs/event; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
       );
     }
     const floor = medianSide(floors);
