@@ -60,6 +60,8 @@ interface Side {
   cpuSeconds: number;
   /** CPU seconds from the moment the agents start streaming to the end: the per-event path, without the spawns. */
   streamCpuSeconds: number;
+  /** agentd's side only: the callers' process, streaming (it reads as the floor does: its cost is not agentd's). */
+  callerStreamCpuSeconds: number;
   /** Peak RSS while streaming minus the idle RSS before, per run. */
   rssPerRunBytes: number;
   idleRssBytes: number;
@@ -67,7 +69,7 @@ interface Side {
 
 function summarise(
   latencies: number[],
-  cpu: { total: number; streaming: number },
+  cpu: { total: number; streaming: number; caller: number },
   idle: number,
   peak: number,
 ): Side {
@@ -78,6 +80,7 @@ function summarise(
     events: sorted.length,
     cpuSeconds: cpu.total,
     streamCpuSeconds: cpu.streaming,
+    callerStreamCpuSeconds: cpu.caller,
     rssPerRunBytes: (peak - idle) / RUNS,
     idleRssBytes: idle,
   };
@@ -107,15 +110,19 @@ async function measureReader(
   const cpuBefore = cpuSeconds(pid);
   const stopSampling = sampleRss(pid);
   // The spawns happen in the lead time; the CPU from the streaming start on is the per-event path's.
+  const readerPid = reader.pid as number;
   let cpuAtStart = Number.NaN;
+  let readerCpuAtStart = Number.NaN;
   const startTimer = setTimeout(() => {
     cpuAtStart = cpuSeconds(pid);
+    readerCpuAtStart = cpuSeconds(readerPid);
   }, LEAD);
   reader.stdin?.write(`go ${now() + LEAD}\n`);
   const reply = (await lines.next()).value;
   clearTimeout(startTimer);
   const cpuAfter = cpuSeconds(pid);
-  const cpu = { total: cpuAfter - cpuBefore, streaming: cpuAfter - cpuAtStart };
+  const caller = measured === undefined ? Number.NaN : cpuSeconds(readerPid) - readerCpuAtStart;
+  const cpu = { total: cpuAfter - cpuBefore, streaming: cpuAfter - cpuAtStart, caller };
   const peak = stopSampling();
   await once(reader, 'exit');
   if (typeof reply !== 'string') throw new Error(`${what}: the reader ended without a report`);
@@ -188,6 +195,7 @@ function medianSide(sides: readonly Side[]): Side {
     events: of('events'),
     cpuSeconds: of('cpuSeconds'),
     streamCpuSeconds: of('streamCpuSeconds'),
+    callerStreamCpuSeconds: of('callerStreamCpuSeconds'),
     rssPerRunBytes: of('rssPerRunBytes'),
     idleRssBytes: of('idleRssBytes'),
   };
@@ -204,7 +212,7 @@ function render(floor: Side, agentd: Side, load: [number, number]): string {
     row('floor (bare Node reader)', floor),
     row('agentd (agent → daemon → MCP caller)', agentd),
     '',
-    `ratios agentd/floor: p50 ${fmt(agentd.p50Ms / floor.p50Ms)}x (goal ≤ 2x), p99 ${fmt(agentd.p99Ms / floor.p99Ms)}x, CPU ${fmt(agentd.cpuSeconds / floor.cpuSeconds)}x (streaming ${fmt(agentd.streamCpuSeconds / floor.streamCpuSeconds)}x); agentd RSS per streaming run ${mb(agentd.rssPerRunBytes)} (goal < 2 MB)`,
+    `ratios agentd/floor: p50 ${fmt(agentd.p50Ms / floor.p50Ms)}x (goal ≤ 2x), p99 ${fmt(agentd.p99Ms / floor.p99Ms)}x, CPU ${fmt(agentd.cpuSeconds / floor.cpuSeconds)}x (streaming ${fmt(agentd.streamCpuSeconds / floor.streamCpuSeconds)}x; agentd's callers, who read as the floor does, ${fmt(agentd.callerStreamCpuSeconds / floor.streamCpuSeconds)}x); agentd RSS per streaming run ${mb(agentd.rssPerRunBytes)} (goal < 2 MB)`,
   ].join('\n');
 }
 
@@ -219,7 +227,7 @@ async function main(): Promise<void> {
       agentds.push(await measureAgentd(dir));
       const [f, a] = [floors.at(-1), agentds.at(-1)] as [Side, Side];
       process.stderr.write(
-        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; streaming CPU floor ${perEvent(f)}, agentd ${perEvent(a)} µs/event; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
+        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; streaming CPU floor ${perEvent(f)}, agentd ${perEvent(a)} (its callers ${fmt((a.callerStreamCpuSeconds * 1e6) / (RUNS * EVENTS), 1)}) µs/event; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
       );
     }
     const floor = medianSide(floors);
