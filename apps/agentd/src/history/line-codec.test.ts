@@ -19,7 +19,9 @@ describe('store lines', () => {
     const json = JSON.stringify({ seq: 1, text: 'héllo ✓ 𝄞' });
     const line = encodeLine(json);
     const body = Buffer.from(json, 'utf8');
-    expect(line.toString('utf8')).toBe(`${crc32Js(body, 0, body.length).toString(16).padStart(8, '0')} ${json}\n`);
+    expect(line.toString('utf8')).toBe(
+      `${crc32Js(body, 0, body.length).toString(16).padStart(8, '0')} ${json}\n`,
+    );
     const two = Buffer.concat([line, encodeLine('{"seq":2}')]);
     expect(scanLines(two, 100).lines.map((l) => [l.offset, l.json])).toEqual([
       [100, json],

@@ -37,7 +37,13 @@ export function encodeLine(json: string): Buffer {
   const bodyBytes = Buffer.byteLength(json, 'utf8');
   const line = Buffer.allocUnsafe(HEADER + bodyBytes + 1);
   line.write(json, HEADER, 'utf8');
-  line.write(crc32(line, HEADER, HEADER + bodyBytes).toString(16).padStart(8, '0'), 0, 'latin1');
+  line.write(
+    crc32(line, HEADER, HEADER + bodyBytes)
+      .toString(16)
+      .padStart(8, '0'),
+    0,
+    'latin1',
+  );
   line[8] = 0x20;
   line[line.length - 1] = NEWLINE;
   return line;

@@ -29,7 +29,9 @@ describe('a run’s recent events', () => {
 
   it('keeps an event’s own fields only, and never lets an agent’s "__proto__" reach a prototype', () => {
     const ring = new EventRing();
-    const event = JSON.parse('{"type":"progress","__proto__":{"polluted":true},"nested":{"__proto__":{"x":1},"k":"v"}}');
+    const event = JSON.parse(
+      '{"type":"progress","__proto__":{"polluted":true},"nested":{"__proto__":{"x":1},"k":"v"}}',
+    );
     const entry = ring.push(event, new Date(0));
     expect(Object.getPrototypeOf(entry)).toBe(Object.prototype);
     expect(Object.getPrototypeOf(entry.nested)).toBe(Object.prototype);
@@ -52,7 +54,8 @@ describe('a run’s recent events', () => {
           const size = Buffer.byteLength(JSON.stringify(entry), 'utf8');
           kept.push({ entry, bytes: size });
           bytes += size;
-          while (kept.length > 1 && (kept.length > maxEvents || bytes > maxBytes)) bytes -= kept.shift()?.bytes ?? 0;
+          while (kept.length > 1 && (kept.length > maxEvents || bytes > maxBytes))
+            bytes -= kept.shift()?.bytes ?? 0;
         },
         list: () => kept.map(({ entry }) => entry),
       };
@@ -63,7 +66,8 @@ describe('a run’s recent events', () => {
       return state % n;
     };
     const alphabet = ['a', '"', '\\', '\n', '\u0001', 'é', '✓', '𝄞', '\ud800', ' '];
-    const text = (): string => Array.from({ length: random(300) }, () => alphabet[random(alphabet.length)]).join('');
+    const text = (): string =>
+      Array.from({ length: random(300) }, () => alphabet[random(alphabet.length)]).join('');
     const value = (depth: number): unknown => {
       const kind = random(depth > 2 ? 4 : 6);
       if (kind === 0) return text();
@@ -71,7 +75,9 @@ describe('a run’s recent events', () => {
       if (kind === 2) return [true, false, null][random(3)];
       if (kind === 3) return 'x'.repeat(random(2) === 0 ? 10 : EVENT_TEXT_CHARS + random(50));
       if (kind === 4) return Array.from({ length: random(5) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: random(5) }, (_, i) => [`${text().slice(0, 5)}${i}`, value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: random(5) }, (_, i) => [`${text().slice(0, 5)}${i}`, value(depth + 1)]),
+      );
     };
     for (const [maxEvents, maxBytes] of [
       [50, 3_000],
@@ -81,7 +87,12 @@ describe('a run’s recent events', () => {
       const ring = new EventRing(maxEvents, maxBytes);
       const exact = reference(maxEvents, maxBytes);
       for (let i = 0; i < 400; i++) {
-        const event = { type: 'message', text: text(), detail: value(0), seq: random(3) === 0 ? 'theirs' : undefined };
+        const event = {
+          type: 'message',
+          text: text(),
+          detail: value(0),
+          seq: random(3) === 0 ? 'theirs' : undefined,
+        };
         const at = new Date(1_765_000_000_000 + i);
         ring.push(event, at);
         exact.push(event, at);

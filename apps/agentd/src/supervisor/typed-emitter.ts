@@ -19,7 +19,11 @@ export class TypedEmitter<L extends ListenerMap> {
 
   off<E extends keyof L>(event: E, listener: L[E]): void {
     const current = this.listeners.get(event);
-    if (current?.includes(listener)) this.listeners.set(event, current.filter((known) => known !== listener));
+    if (current?.includes(listener))
+      this.listeners.set(
+        event,
+        current.filter((known) => known !== listener),
+      );
   }
 
   emit<E extends keyof L>(event: E, ...args: Parameters<L[E]>): void {
