@@ -22,8 +22,8 @@ function lastSeqOf(json: string | undefined): number {
  * An event as waiting to be written: the JSON after its sequence number, which is given at write
  * time, once the file's last one is known (a continued run numbers on from its old log).
  */
-export function pendingEvent(json: string, at: Date): string {
-  return `,"at":"${at.toISOString()}","event":${json}}`;
+export function pendingEvent(json: string, at: string): string {
+  return `,"at":"${at}","event":${json}}`;
 }
 
 export class EventLogs {

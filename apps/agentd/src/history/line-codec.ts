@@ -2,6 +2,7 @@
  * One line of a store file: `<crc32 of the JSON, 8 hex> <JSON>\n`. JSON never holds a raw newline,
  * so a line is one record; the checksum tells a torn or damaged line from a whole one.
  */
+import * as zlib from 'node:zlib';
 
 const TABLE = (() => {
   const table = new Uint32Array(256);
@@ -13,23 +14,37 @@ const TABLE = (() => {
   return table;
 })();
 
-// zlib.crc32 arrived in Node 20.15; agentd supports 20.6.
-function crc32(bytes: Uint8Array, start: number, end: number): number {
+/** CRC-32 (the zlib one) of bytes[start, end), in JavaScript: for a Node without `zlib.crc32`. */
+export function crc32Js(bytes: Uint8Array, start: number, end: number): number {
   let crc = 0xffffffff;
   for (let i = start; i < end; i++)
     crc = (TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 
+// zlib.crc32 arrived in Node 20.15 (agentd supports 20.6): native where there, every line of history is summed.
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+
+function crc32(bytes: Uint8Array, start: number, end: number): number {
+  return nativeCrc32 === undefined ? crc32Js(bytes, start, end) : nativeCrc32(bytes.subarray(start, end));
+}
+
 const NEWLINE = 0x0a;
 const HEADER = 9; // 8 hex digits and a space
 
 export function encodeLine(json: string): Buffer {
-  const body = Buffer.from(json, 'utf8');
-  const line = Buffer.allocUnsafe(HEADER + body.length + 1);
-  line.write(crc32(body, 0, body.length).toString(16).padStart(8, '0'), 0, 'latin1');
+  // The JSON is written in place after the header's room, then summed there: no second copy.
+  const bodyBytes = Buffer.byteLength(json, 'utf8');
+  const line = Buffer.allocUnsafe(HEADER + bodyBytes + 1);
+  line.write(json, HEADER, 'utf8');
+  line.write(
+    crc32(line, HEADER, HEADER + bodyBytes)
+      .toString(16)
+      .padStart(8, '0'),
+    0,
+    'latin1',
+  );
   line[8] = 0x20;
-  body.copy(line, HEADER);
   line[line.length - 1] = NEWLINE;
   return line;
 }

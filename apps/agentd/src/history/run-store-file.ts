@@ -27,6 +27,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
+import { isoTime } from '../log/iso-clock.js';
 import { EventLogs, pendingEvent } from './event-logs.js';
 import { defaultStateDir, HISTORY_DEFAULTS, type HistoryConfig } from './history-config.js';
 import { HistoryIndex, type IndexEntry } from './history-index.js';
@@ -171,7 +172,9 @@ class FileRunStore implements RunStore {
 
   appendEvent(runId: string, event: JsonObject): void {
     if (this.#closed || this.#disabled) return;
-    if (!RUN_ID.test(runId)) {
+    const pending = this.#pendingEvents.get(runId);
+    // A run id with events waiting was checked with its first one this tick.
+    if (pending === undefined && !RUN_ID.test(runId)) {
       this.#logger.warn('run event not stored: invalid run id', FIELDS);
       return;
     }
@@ -187,8 +190,7 @@ class FileRunStore implements RunStore {
       this.#down(new Error('the disk is not keeping up: events dropped'), this.#events.dir);
       return;
     }
-    const line = pendingEvent(json, new Date());
-    const pending = this.#pendingEvents.get(runId);
+    const line = pendingEvent(json, isoTime());
     if (pending === undefined) this.#pendingEvents.set(runId, [line]);
     else pending.push(line);
     this.#pendingBytes += line.length;

@@ -105,8 +105,10 @@ export class ProtocolClient {
 }
 
 function toEvent(params: JsonObject | undefined): AgentEvent {
-  const type = typeof params?.type === 'string' ? params.type : 'log';
-  return { ...params, type };
+  // The params were just parsed from the agent's line and nobody else holds them: an event with a
+  // type is passed on as is (a copy per event is most of what a spread costs on this path).
+  if (params !== undefined && typeof params.type === 'string') return params as AgentEvent;
+  return { ...params, type: 'log' };
 }
 
 function preview(text: string): string {

@@ -3,27 +3,33 @@
 type ListenerMap = Record<string, (...args: any[]) => void>;
 
 export class TypedEmitter<L extends ListenerMap> {
-  private readonly listeners = new Map<keyof L, Set<L[keyof L]>>();
+  /**
+   * Each event's listeners, replaced (never changed in place) on `on`/`off`: an emit walks the
+   * array it started with, so a listener added or removed meanwhile changes only later emits,
+   * and an emit (every run event passes here twice) copies nothing.
+   */
+  private readonly listeners = new Map<keyof L, readonly L[keyof L][]>();
 
   constructor(private readonly onListenerError: (event: keyof L, error: unknown) => void) {}
 
   on<E extends keyof L>(event: E, listener: L[E]): void {
-    let set = this.listeners.get(event);
-    if (set === undefined) {
-      set = new Set();
-      this.listeners.set(event, set);
-    }
-    set.add(listener);
+    const current = this.listeners.get(event) ?? [];
+    if (!current.includes(listener)) this.listeners.set(event, [...current, listener]);
   }
 
   off<E extends keyof L>(event: E, listener: L[E]): void {
-    this.listeners.get(event)?.delete(listener);
+    const current = this.listeners.get(event);
+    if (current?.includes(listener))
+      this.listeners.set(
+        event,
+        current.filter((known) => known !== listener),
+      );
   }
 
   emit<E extends keyof L>(event: E, ...args: Parameters<L[E]>): void {
-    const set = this.listeners.get(event);
-    if (set === undefined) return;
-    for (const listener of [...set]) {
+    const current = this.listeners.get(event);
+    if (current === undefined) return;
+    for (const listener of current) {
       try {
         listener(...args);
       } catch (error) {

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
- * CLI: `node dist/supervisor/run-supervisor.js [--runs 50] [--events 200] [--interval 5] [--lead ms] [--reps 3] [--json file]`.
+ * CLI: `node dist/supervisor/run-supervisor.js [--runs 50] [--events 200] [--interval 5] [--lead ms] [--reps 3] [--json file]
+ * [--history on|off] [--cpu-prof DIR]`.
  * The supervisor case: RUNS concurrent runs of a protocol agent each streaming EVENTS progress
  * events; the latency from the agent's write to the MCP caller's notification (p50/p99), and the
  * daemon's CPU and RSS per run, beside the floor (a bare Node process reading the same agents),
  * as ratios in one run. Every run must succeed and every event arrive, or the run fails (exit 1).
  * The agents start streaming together at a set time (`--lead` ms after the spawns begin), so the
  * spawning of 50 Node processes is not what is measured; floor and agentd alternate `--reps` times
- * and the medians are reported, so a shared machine's drift hits both alike.
+ * and the medians are reported, so a shared machine's drift hits both alike. The floor and
+ * agentd's callers each run in a process of their own and read lines alike (readline, JSON.parse).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,7 +21,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from '../stats.js';
 import { cpuSeconds, percentile, rssBytes, sampleRss } from './proc-stats.js';
-import { StreamClient } from './stream-client.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -30,6 +31,8 @@ const { values } = parseArgs({
     lead: { type: 'string' },
     reps: { type: 'string', default: '3' },
     json: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    history: { type: 'string', default: 'on' },
   },
 });
 const RUNS = Number(values.runs);
@@ -37,10 +40,17 @@ const EVENTS = Number(values.events);
 const INTERVAL = Number(values.interval);
 const LEAD = Number(values.lead ?? 1000 + RUNS * 80);
 const REPS = Number(values.reps);
-const instruction = (startAt: number): string => `stream ${EVENTS} ${INTERVAL} ${startAt}`;
+/** `--history off`: the daemon keeps no run history (to see what recording costs; the default is the daemon's own: on). */
+const HISTORY = values.history !== 'off';
+if (values.history !== 'on' && values.history !== 'off')
+  throw new Error(`--history is on or off, not ${JSON.stringify(values.history)}`);
 const now = (): number => performance.timeOrigin + performance.now();
 const AGENT = fileURLToPath(new URL('./stream-agent.js', import.meta.url));
 const FLOOR = fileURLToPath(new URL('./stream-floor.js', import.meta.url));
+const CALLER = fileURLToPath(new URL('./stream-caller.js', import.meta.url));
+/** `--cpu-prof DIR`: the daemon and the floor write V8 CPU profiles there (for finding where time goes; not for figures). */
+const PROFILE_ARGS =
+  values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`];
 const AGENTD_CLI = fileURLToPath(new URL('../../../../apps/agentd/dist/cli.js', import.meta.url));
 
 interface Side {
@@ -48,18 +58,29 @@ interface Side {
   p99Ms: number;
   events: number;
   cpuSeconds: number;
+  /** CPU seconds from the moment the agents start streaming to the end: the per-event path, without the spawns. */
+  streamCpuSeconds: number;
+  /** agentd's side only: the callers' process, streaming (it reads as the floor does: its cost is not agentd's). */
+  callerStreamCpuSeconds: number;
   /** Peak RSS while streaming minus the idle RSS before, per run. */
   rssPerRunBytes: number;
   idleRssBytes: number;
 }
 
-function summarise(latencies: number[], cpu: number, idle: number, peak: number): Side {
+function summarise(
+  latencies: number[],
+  cpu: { total: number; streaming: number; caller: number },
+  idle: number,
+  peak: number,
+): Side {
   const sorted = latencies.sort((a, b) => a - b);
   return {
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
     events: sorted.length,
-    cpuSeconds: cpu,
+    cpuSeconds: cpu.total,
+    streamCpuSeconds: cpu.streaming,
+    callerStreamCpuSeconds: cpu.caller,
     rssPerRunBytes: (peak - idle) / RUNS,
     idleRssBytes: idle,
   };
@@ -69,25 +90,53 @@ function expectAll(what: string, received: number): void {
   if (received !== RUNS * EVENTS) throw new Error(`${what}: ${received} of ${RUNS * EVENTS} events arrived`);
 }
 
-async function measureFloor(): Promise<Side> {
-  const floor = spawn(process.execPath, [FLOOR, String(RUNS), String(EVENTS), String(INTERVAL)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: floor.stdout as NonNullable<ChildProcess['stdout']> })[
+/**
+ * Starts a reader process (the floor, or agentd's callers), waits for its `ready`, then measures
+ * process `pid` (the reader itself, or the daemon) while the reader streams: CPU, idle and peak
+ * RSS, and the latencies the reader reports.
+ */
+async function measureReader(
+  args: readonly string[],
+  measured: number | undefined,
+  what: string,
+): Promise<Side> {
+  const reader = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: reader.stdout as NonNullable<ChildProcess['stdout']> })[
     Symbol.asyncIterator
   ]();
-  await lines.next(); // ready
-  const pid = floor.pid as number;
+  if ((await lines.next()).value !== 'ready') throw new Error(`${what}: the reader did not start`);
+  const pid = measured ?? (reader.pid as number);
   const idle = rssBytes(pid);
   const cpuBefore = cpuSeconds(pid);
   const stopSampling = sampleRss(pid);
-  floor.stdin?.write(`go ${now() + LEAD}\n`);
-  const report = JSON.parse(String((await lines.next()).value)) as { received: number; latencies: number[] };
-  const cpu = cpuSeconds(pid) - cpuBefore;
+  // The spawns happen in the lead time; the CPU from the streaming start on is the per-event path's.
+  const readerPid = reader.pid as number;
+  let cpuAtStart = Number.NaN;
+  let readerCpuAtStart = Number.NaN;
+  const startTimer = setTimeout(() => {
+    cpuAtStart = cpuSeconds(pid);
+    readerCpuAtStart = cpuSeconds(readerPid);
+  }, LEAD);
+  reader.stdin?.write(`go ${now() + LEAD}\n`);
+  const reply = (await lines.next()).value;
+  clearTimeout(startTimer);
+  const cpuAfter = cpuSeconds(pid);
+  const caller = measured === undefined ? Number.NaN : cpuSeconds(readerPid) - readerCpuAtStart;
+  const cpu = { total: cpuAfter - cpuBefore, streaming: cpuAfter - cpuAtStart, caller };
   const peak = stopSampling();
-  await once(floor, 'exit');
-  expectAll('floor', report.received);
+  await once(reader, 'exit');
+  if (typeof reply !== 'string') throw new Error(`${what}: the reader ended without a report`);
+  const report = JSON.parse(reply) as { received: number; latencies: number[] };
+  expectAll(what, report.received);
   return summarise(report.latencies, cpu, idle, peak);
+}
+
+function measureFloor(): Promise<Side> {
+  return measureReader(
+    [...PROFILE_ARGS, FLOOR, String(RUNS), String(EVENTS), String(INTERVAL)],
+    undefined,
+    'floor',
+  );
 }
 
 async function startAgentd(dir: string): Promise<{ proc: ChildProcess; socket: string }> {
@@ -98,13 +147,18 @@ async function startAgentd(dir: string): Promise<{ proc: ChildProcess; socket: s
     JSON.stringify({
       exposure: 'classic',
       limits: { maxConcurrentRuns: RUNS + 8 },
+      ...(HISTORY ? {} : { history: { enabled: false } }),
       agents: { stream: { mode: 'protocol', command: process.execPath, args: [AGENT] } },
     }),
   );
-  const proc = spawn(process.execPath, [AGENTD_CLI, '--config', config, '--serve', `unix:${socket}`], {
-    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_RUNTIME_DIR: dir },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [...PROFILE_ARGS, AGENTD_CLI, '--config', config, '--serve', `unix:${socket}`],
+    {
+      env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_RUNTIME_DIR: dir },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   let text = '';
   proc.stdout?.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
@@ -120,24 +174,8 @@ async function startAgentd(dir: string): Promise<{ proc: ChildProcess; socket: s
 async function measureAgentd(dir: string): Promise<Side> {
   const { proc, socket } = await startAgentd(dir);
   try {
-    const clients = await Promise.all(Array.from({ length: RUNS }, () => StreamClient.connect(socket)));
-    const pid = proc.pid as number;
-    const idle = rssBytes(pid);
-    const cpuBefore = cpuSeconds(pid);
-    const stopSampling = sampleRss(pid);
-    const latencies: number[] = [];
-    const startAt = now() + LEAD;
-    const received = await Promise.all(
-      clients.map((client) => client.stream('stream', instruction(startAt), latencies)),
-    );
-    const cpu = cpuSeconds(pid) - cpuBefore;
-    const peak = stopSampling();
-    for (const client of clients) client.close();
-    expectAll(
-      'agentd',
-      received.reduce((a, b) => a + b, 0),
-    );
-    return summarise(latencies, cpu, idle, peak);
+    const args = [CALLER, socket, 'stream', String(RUNS), String(EVENTS), String(INTERVAL)];
+    return await measureReader(args, proc.pid as number, 'agentd');
   } finally {
     proc.kill('SIGTERM');
     await once(proc, 'exit');
@@ -146,6 +184,7 @@ async function measureAgentd(dir: string): Promise<Side> {
 
 const fmt = (n: number, digits = 2): string => n.toFixed(digits);
 const mb = (bytes: number): string => `${fmt(bytes / 1024 / 1024)} MB`;
+const perEvent = (side: Side): string => fmt((side.streamCpuSeconds * 1e6) / (RUNS * EVENTS), 1);
 
 /** Each figure's median over the repetitions. */
 function medianSide(sides: readonly Side[]): Side {
@@ -155,6 +194,8 @@ function medianSide(sides: readonly Side[]): Side {
     p99Ms: of('p99Ms'),
     events: of('events'),
     cpuSeconds: of('cpuSeconds'),
+    streamCpuSeconds: of('streamCpuSeconds'),
+    callerStreamCpuSeconds: of('callerStreamCpuSeconds'),
     rssPerRunBytes: of('rssPerRunBytes'),
     idleRssBytes: of('idleRssBytes'),
   };
@@ -162,16 +203,16 @@ function medianSide(sides: readonly Side[]): Side {
 
 function render(floor: Side, agentd: Side, load: [number, number]): string {
   const row = (name: string, side: Side) =>
-    `| ${name} | ${fmt(side.p50Ms)} | ${fmt(side.p99Ms)} | ${fmt((side.cpuSeconds * 1000) / RUNS, 1)} | ${mb(side.rssPerRunBytes)} | ${mb(side.idleRssBytes)} |`;
+    `| ${name} | ${fmt(side.p50Ms)} | ${fmt(side.p99Ms)} | ${fmt((side.cpuSeconds * 1000) / RUNS, 1)} | ${perEvent(side)} | ${mb(side.rssPerRunBytes)} | ${mb(side.idleRssBytes)} |`;
   return [
-    `supervisor case: ${RUNS} concurrent runs × ${EVENTS} events every ${INTERVAL} ms (${RUNS * EVENTS} events), medians of ${REPS} alternating reps, Node ${process.version}, ${cpus().length} cores, load ${fmt(load[0])} → ${fmt(load[1])}`,
+    `supervisor case: ${RUNS} concurrent runs × ${EVENTS} events every ${INTERVAL} ms (${RUNS * EVENTS} events), medians of ${REPS} alternating reps${HISTORY ? '' : ', daemon history off'}, Node ${process.version}, ${cpus().length} cores, load ${fmt(load[0])} → ${fmt(load[1])}`,
     '',
-    '| side | p50 ms | p99 ms | CPU ms/run | RSS/run | idle RSS |',
-    '|---|---|---|---|---|---|',
+    '| side | p50 ms | p99 ms | CPU ms/run | streaming CPU µs/event | RSS/run | idle RSS |',
+    '|---|---|---|---|---|---|---|',
     row('floor (bare Node reader)', floor),
     row('agentd (agent → daemon → MCP caller)', agentd),
     '',
-    `ratios agentd/floor: p50 ${fmt(agentd.p50Ms / floor.p50Ms)}x (goal ≤ 2x), p99 ${fmt(agentd.p99Ms / floor.p99Ms)}x, CPU ${fmt(agentd.cpuSeconds / floor.cpuSeconds)}x; agentd RSS per streaming run ${mb(agentd.rssPerRunBytes)} (goal < 2 MB)`,
+    `ratios agentd/floor: p50 ${fmt(agentd.p50Ms / floor.p50Ms)}x (goal ≤ 2x), p99 ${fmt(agentd.p99Ms / floor.p99Ms)}x, CPU ${fmt(agentd.cpuSeconds / floor.cpuSeconds)}x (streaming ${fmt(agentd.streamCpuSeconds / floor.streamCpuSeconds)}x; agentd's callers, who read as the floor does, ${fmt(agentd.callerStreamCpuSeconds / floor.streamCpuSeconds)}x); agentd RSS per streaming run ${mb(agentd.rssPerRunBytes)} (goal < 2 MB)`,
   ].join('\n');
 }
 
@@ -186,7 +227,7 @@ async function main(): Promise<void> {
       agentds.push(await measureAgentd(dir));
       const [f, a] = [floors.at(-1), agentds.at(-1)] as [Side, Side];
       process.stderr.write(
-        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
+        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; streaming CPU floor ${perEvent(f)}, agentd ${perEvent(a)} (its callers ${fmt((a.callerStreamCpuSeconds * 1e6) / (RUNS * EVENTS), 1)}) µs/event; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
       );
     }
     const floor = medianSide(floors);
