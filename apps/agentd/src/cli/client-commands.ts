@@ -1,4 +1,8 @@
-/** The operator CLI's client commands, over the unix socket or HTTP(S) (modern era). */
+/**
+ * Runs one of the operator CLI's client commands over the unix socket or HTTP(S) (modern era):
+ * stdin read for `-`, the connection, a run id turned into its handle, then the command's
+ * handler from commands/command-table.ts; a wire error becomes one line on stderr and exit 1.
+ */
 import { WireError } from '@agentd/rpc-frame';
 import { type ClientContext, type CommandOf, commandContext } from './commands/command-context.js';
 import { type ConnectedKind, handlerOf } from './commands/command-table.js';

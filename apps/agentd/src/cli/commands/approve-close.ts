@@ -31,11 +31,7 @@ export const approveRun: CommandHandler<'approve'> = async (command, { client, i
 };
 
 /** Ends a conversation gracefully and prints its final status. */
-export const closeRun: CommandHandler<'close'> = async (command, { client, io, style, refused }) => {
-  const { isError, value } = await callOperation(client, 'command', 'subagent.close', {
-    handle: command.handle,
-  });
-  if (isError) return refused(value);
-  io.out(command.json ? pretty(value) : statusText(value, style.colourOut, style.agentColours));
-  return EXIT.ok;
-};
+export const closeRun: CommandHandler<'close'> = async (command, { style, operate }) =>
+  operate('command', 'subagent.close', { handle: command.handle }, (v) =>
+    statusText(v, style.colourOut, style.agentColours),
+  );

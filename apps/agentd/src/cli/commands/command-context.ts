@@ -19,6 +19,7 @@ export interface ClientContext {
   style?: TermStyle;
 }
 
+/** Built once per command from its flags, so that each handler is only what is its own. */
 export interface CommandContext {
   client: McpClient;
   io: Output;
