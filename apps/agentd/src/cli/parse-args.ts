@@ -60,7 +60,10 @@ export type ClientAction =
   | { kind: 'drain'; deadlineMs?: number }
   | { kind: 'lame-duck'; ready: boolean }
   | { kind: 'ui'; open: boolean; rotate: boolean }
-  | { kind: 'pause' | 'resume' | 'reload' };
+  // One variant each: a command's handler (commands/command-table.ts) is typed by its kind.
+  | { kind: 'pause' }
+  | { kind: 'resume' }
+  | { kind: 'reload' };
 
 export type ClientCommand = ClientAction & {
   connection: Connection;

@@ -8,14 +8,10 @@ import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import { FAILED_STATES } from './format.js';
 import type { McpClient } from './mcp-client.js';
 import { callOperation } from './operation-call.js';
+import type { Output } from './output.js';
 import { type Followed, RunView } from './run-view.js';
 import type { TermStyle } from './term-style.js';
 import { EXIT_TRUNCATED, isTruncated, truncationNotice } from './truncation.js';
-
-interface Output {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

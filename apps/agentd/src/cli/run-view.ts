@@ -7,13 +7,9 @@
 import { isJsonObject, type JsonRpcNotification } from '@agentd/rpc-frame';
 import { pretty, statusText } from './format.js';
 import { inert, inertJson } from './inert-text.js';
+import type { Output } from './output.js';
 import { RunEventText } from './run-event-text.js';
 import { CLEAR_LINE, paintState, type TermStyle, tint } from './term-style.js';
-
-interface Output {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 /** The run the view follows, as far as it is known yet. */
 export interface Followed {

@@ -3,17 +3,12 @@
  * through `agent://runs` and `agent://logs/{handle}` (a restricted connection sees its own runs).
  */
 import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
-import { pretty, runsText } from './format.js';
-import { inert } from './inert-text.js';
-import type { McpClient } from './mcp-client.js';
-import { readJson } from './operation-call.js';
-import type { ClientCommand } from './parse-args.js';
-import { interruptible } from './run-streaming.js';
-
-interface Output {
-  out(text: string): void;
-  err(text: string): void;
-}
+import { pretty, runsText } from '../format.js';
+import { inert } from '../inert-text.js';
+import { readJson } from '../operation-call.js';
+import type { Output } from '../output.js';
+import { interruptible } from '../run-streaming.js';
+import type { CommandContext, CommandHandler, CommandOf } from './command-context.js';
 
 /** How often `logs --follow` reads again while the run goes on. */
 const FOLLOW_POLL_MS = 250;
@@ -24,10 +19,8 @@ function unavailable(io: Output, error: WireError): number {
 }
 
 export async function historyRuns(
-  client: McpClient,
-  command: Extract<ClientCommand, { kind: 'runs' }>,
-  io: Output,
-  colour: boolean,
+  command: CommandOf<'runs'>,
+  { client, io, style }: CommandContext,
 ): Promise<number> {
   const params = new URLSearchParams();
   for (const key of ['cursor', 'agent', 'state', 'since'] as const) {
@@ -45,7 +38,7 @@ export async function historyRuns(
   const runs = isJsonObject(page) && Array.isArray(page.runs) ? page.runs : [];
   const next = isJsonObject(page) && typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
   if (command.json) io.out(pretty(page));
-  else io.out(runs.length === 0 ? 'no stored runs\n' : runsText(runs, undefined, colour));
+  else io.out(runs.length === 0 ? 'no stored runs\n' : runsText(runs, undefined, style.colourOut));
   if (next !== undefined && !command.json) io.err(`more: agentd runs --all --cursor ${next}\n`);
   return 0;
 }
@@ -60,11 +53,7 @@ function outputOf(event: JsonObject): { text: string; stderr: boolean } | undefi
   return undefined;
 }
 
-export async function runLogs(
-  client: McpClient,
-  command: Extract<ClientCommand, { kind: 'logs' }>,
-  io: Output,
-): Promise<number> {
+export const runLogs: CommandHandler<'logs'> = async (command, { client, io }) => {
   let after = 0;
   const outcome = await interruptible(io, async (signal) => {
     for (;;) {
@@ -98,4 +87,4 @@ export async function runLogs(
     }
   });
   return outcome.interrupted === undefined ? outcome.value : 0;
-}
+};

@@ -5,18 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import { isJsonObject, LocalError, WireError } from '@agentd/rpc-frame';
-import { operatorTokenPath, readOperatorToken, rotateOperatorToken } from '../config/operator-token.js';
-import { pretty } from './format.js';
-import type { McpClient } from './mcp-client.js';
-import { readJson } from './operation-call.js';
-import type { ClientCommand } from './parse-args.js';
+import { operatorTokenPath, readOperatorToken, rotateOperatorToken } from '../../config/operator-token.js';
+import { pretty } from '../format.js';
+import type { McpClient } from '../mcp-client.js';
+import { readJson } from '../operation-call.js';
+import { EXIT } from '../output.js';
+import type { CommandHandler, CommandOf } from './command-context.js';
 
-type UiCommand = Extract<ClientCommand, { kind: 'ui' }>;
-
-interface UiContext {
-  env: NodeJS.ProcessEnv;
-  io: { out(text: string): void; err(text: string): void };
-}
+type UiCommand = CommandOf<'ui'>;
 
 /** The dashboards, from the inventory, else beside --url. */
 async function dashboards(client: McpClient, command: UiCommand): Promise<URL[]> {
@@ -79,9 +75,8 @@ function openInBrowser(url: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   });
 }
 
-export async function uiCommand(client: McpClient, command: UiCommand, context: UiContext): Promise<number> {
-  const { io } = context;
-  const tokenFile = operatorTokenPath(context.env);
+export const uiCommand: CommandHandler<'ui'> = async (command, { client, io, env }) => {
+  const tokenFile = operatorTokenPath(env);
   const token = command.rotate ? rotateOperatorToken(tokenFile) : readOperatorToken(tokenFile);
   if (command.rotate && !command.json) io.err(`agentd: new operator token in ${tokenFile}\n`);
   const urls: string[] = [];
@@ -96,10 +91,10 @@ export async function uiCommand(client: McpClient, command: UiCommand, context: 
   if (urls.length === 0) {
     if (command.json) io.out(pretty(urls));
     else io.err('agentd: the daemon serves no HTTP listener (add --serve http://127.0.0.1:PORT)\n');
-    return 1;
+    return EXIT.failed;
   }
   const first = urls[0] as string;
-  const opened = command.open ? await openInBrowser(first, context.env) : false;
+  const opened = command.open ? await openInBrowser(first, env) : false;
   if (command.json) io.out(pretty(urls));
   else {
     for (const url of urls) io.out(`${url}\n`);
@@ -110,5 +105,5 @@ export async function uiCommand(client: McpClient, command: UiCommand, context: 
           : 'agentd: no xdg-open here: open the URL yourself\n',
       );
   }
-  return 0;
-}
+  return EXIT.ok;
+};

@@ -5,39 +5,27 @@
  * and has not ended its run is left alone (workspace/workspace.ts `pruneWorkspaces`).
  */
 import { isJsonObject, LocalError } from '@agentd/rpc-frame';
-import { defaultStateDir } from '../history/history-config.js';
-import { pruneWorkspaces } from '../workspace/workspace.js';
-import { connectTo, type Endpoint, endpointOf } from './connect.js';
-import { pretty } from './format.js';
-import { inert } from './inert-text.js';
-import { callOperation } from './operation-call.js';
-import type { ClientCommand } from './parse-args.js';
-import { pruneText } from './workspace-text.js';
+import { defaultStateDir } from '../../history/history-config.js';
+import { pruneWorkspaces } from '../../workspace/workspace.js';
+import { connectTo, type Endpoint, endpointOf } from '../connect.js';
+import { pretty } from '../format.js';
+import { callOperation } from '../operation-call.js';
+import { EXIT, refused } from '../output.js';
+import { pruneText } from '../workspace-text.js';
+import type { ClientContext, CommandOf } from './command-context.js';
 
-type PruneCommand = Extract<ClientCommand, { kind: 'workspace-prune' }>;
-
-interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-export interface WorkspaceContext {
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  version: string;
-  io: Io;
-}
+type PruneCommand = CommandOf<'workspace-prune'>;
 
 /** The state directory pruned without a daemon: `--state-dir`, else AGENTD_STATE_DIR, else the default. */
 function localStateDir(command: PruneCommand, env: NodeJS.ProcessEnv): string {
   return command.stateDir ?? (env.AGENTD_STATE_DIR || defaultStateDir(env));
 }
 
-async function pruneLocally(command: PruneCommand, context: WorkspaceContext, why: string): Promise<number> {
+async function pruneLocally(command: PruneCommand, context: ClientContext, why: string): Promise<number> {
   const dir = localStateDir(command, context.env);
   const report = { ...(await pruneWorkspaces({ stateDir: dir })) };
   context.io.out(command.json ? pretty(report) : pruneText(report, `${why} ${dir}`));
-  return 0;
+  return EXIT.ok;
 }
 
 /** The daemon's answer; undefined when no daemon listens on the unix socket. */
@@ -58,19 +46,14 @@ async function pruneByDaemon(
   }
 }
 
-export async function workspacePrune(command: PruneCommand, context: WorkspaceContext): Promise<number> {
+export async function workspacePrune(command: PruneCommand, context: ClientContext): Promise<number> {
   if (command.stateDir !== undefined) return pruneLocally(command, context, 'in');
   const endpoint = endpointOf(command.connection, context.env, context.cwd);
   const answer = await pruneByDaemon(endpoint, context.version);
   if (answer === undefined) return pruneLocally(command, context, 'no daemon running: pruned');
-  if (answer.isError || !isJsonObject(answer.value)) {
-    if (command.json) context.io.out(pretty({ error: answer.value }));
-    const text = typeof answer.value === 'string' ? answer.value : JSON.stringify(answer.value);
-    context.io.err(`agentd: ${inert(text)}\n`);
-    return 1;
-  }
+  if (answer.isError || !isJsonObject(answer.value)) return refused(context.io, command.json, answer.value);
   context.io.out(
     command.json ? pretty(answer.value) : pruneText(answer.value, "the daemon's state directory"),
   );
-  return 0;
+  return EXIT.ok;
 }
