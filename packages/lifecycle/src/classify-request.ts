@@ -31,6 +31,14 @@ export type RequestClass =
   | { readonly era: 'legacy'; readonly meta?: undefined }
   | { readonly era: 'modern'; readonly meta: ModernMeta };
 
+/**
+ * Whether a classification is the Refusal that answers the request. Every request passes here, so
+ * it reads the discriminant (a RequestClass always has `era`) instead of a brand-aware instanceof.
+ */
+export function isRefused(classified: RequestClass | Refusal): classified is Refusal {
+  return (classified as { era?: unknown }).era === undefined;
+}
+
 /** Shared by every legacy request: classifying one allocates nothing. */
 const LEGACY: RequestClass = Object.freeze({ era: 'legacy' });
 

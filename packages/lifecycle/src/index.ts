@@ -71,6 +71,7 @@ export {
   TASKS_EXTENSION,
   TaskErrorText,
   type TaskInfo,
+  taskRefusal,
   type TaskStatus,
   taskWire,
 } from './tasks-extension.js';

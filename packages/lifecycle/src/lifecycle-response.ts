@@ -8,11 +8,11 @@ import {
   successResponse,
   WireError,
 } from '@agentd/rpc-frame';
-import { classifyRequest, type RequestClass } from './classify-request.js';
+import { classifyRequest, isRefused, type RequestClass } from './classify-request.js';
 import { type LifecycleOptions, type ResolvedLifecycle, resolveLifecycle } from './lifecycle-options.js';
 import { modernResult } from './modern-result.js';
 import type { Implementation, ServerCapabilities } from './protocol-types.js';
-import { Refusal, refuse } from './refusals.js';
+import { type Refusal, refuse } from './refusals.js';
 import { capabilitiesForEra } from './tasks-extension.js';
 import { eraOfVersion, MODERN_VERSION } from './versions.js';
 
@@ -28,7 +28,7 @@ export function lifecycleResponse(
   options?: LifecycleOptions,
   classified: RequestClass | Refusal = classifyRequest(request, options),
 ): JsonRpcResponse | undefined {
-  if (classified instanceof Refusal) return errorResponse(request.id, classified.toJSON());
+  if (isRefused(classified)) return errorResponse(request.id, classified.toJSON());
   const resolved = resolveLifecycle(options);
   try {
     if (classified.era === 'legacy') return legacyResponse(request, serverInfo, capabilities, resolved);
