@@ -2,8 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { brandErrorClass } from './error-brand.js';
 
+type ErrorClass = new (message?: string) => Error;
+
 /** Two copies of the "same" class, as two installed versions of one package would have. */
-function copies(): [typeof Error, typeof Error] {
+function copies(): [ErrorClass, ErrorClass] {
   class First extends Error {}
   class Second extends Error {}
   brandErrorClass(First, '@agentd/test/Copied');
@@ -24,7 +26,7 @@ describe('brandErrorClass', () => {
     expect(new Error('plain') instanceof First).toBe(false);
     const lookalike = { [Symbol.for('@agentd/test/Copied')]: true };
     expect(lookalike instanceof First).toBe(false);
-    expect(undefined instanceof First).toBe(false);
+    expect((undefined as unknown as object) instanceof First).toBe(false);
   });
 
   it('keeps an unbranded subclass on the prototype check, and brands a branded one on its own', () => {
