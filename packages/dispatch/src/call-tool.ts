@@ -41,8 +41,7 @@ function readCallParams(params: JsonObject): { name: string; args: Record<string
     throw refuse.invalidParams('name must be a non-empty string');
   }
   const args = params.arguments ?? {};
-  if (!isJsonObject(args))
-    throw refuse.invalidParams('arguments must be an object');
+  if (!isJsonObject(args)) throw refuse.invalidParams('arguments must be an object');
   return { name, args };
 }
 

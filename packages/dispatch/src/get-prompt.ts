@@ -26,8 +26,7 @@ export async function getPrompt(
   context: RequestContext,
 ): Promise<JsonObject> {
   const { name } = params;
-  if (typeof name !== 'string' || name === '')
-    throw refuse.invalidParams('name must be a non-empty string');
+  if (typeof name !== 'string' || name === '') throw refuse.invalidParams('name must be a non-empty string');
   const prompt = visiblePrompt(env, context, name);
   if (!prompt) throw refuse.unknownPrompt(name);
   const args = readArguments(params.arguments, prompt);
@@ -50,12 +49,10 @@ export async function getPrompt(
 }
 
 function readArguments(raw: unknown, prompt: RegisteredPrompt): Record<string, string> {
-  if (raw !== undefined && !isJsonObject(raw))
-    throw refuse.invalidParams('arguments must be an object');
+  if (raw !== undefined && !isJsonObject(raw)) throw refuse.invalidParams('arguments must be an object');
   const args: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw ?? {})) {
-    if (typeof value !== 'string')
-      throw refuse.invalidParams(`argument ${key} must be a string`);
+    if (typeof value !== 'string') throw refuse.invalidParams(`argument ${key} must be a string`);
     args[key] = value;
   }
   for (const argument of prompt.definition.arguments ?? []) {
@@ -68,8 +65,7 @@ function readArguments(raw: unknown, prompt: RegisteredPrompt): Record<string, s
 
 async function parsePromptArguments(parse: SchemaParser, args: Record<string, string>): Promise<unknown> {
   const outcome = await parse(args);
-  if (!outcome.ok)
-    throw refuse.invalidArguments(describeIssues(outcome.issues));
+  if (!outcome.ok) throw refuse.invalidArguments(describeIssues(outcome.issues));
   return outcome.value;
 }
 

@@ -1,5 +1,5 @@
 /** `Dispatcher.use`: onion order, the per-request bag, short-circuits, errors, coverage, behind the real server core. */
-import { JsonRpcErrorCode, type JsonObject, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, JsonRpcErrorCode, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';

@@ -63,8 +63,7 @@ export async function readResource(
   context: RequestContext,
 ): Promise<JsonObject> {
   const { uri } = params;
-  if (typeof uri !== 'string' || uri === '')
-    throw refuse.invalidParams('uri must be a non-empty string');
+  if (typeof uri !== 'string' || uri === '') throw refuse.invalidParams('uri must be a non-empty string');
   const target = resolveResource(env, env.filters(context.peer), uri);
   if (!target) throw resourceNotFound(context, uri);
   const outcome = await runClientInputRound(

@@ -164,7 +164,9 @@ describe('through createServerCore over a unix socket', () => {
     expect((await peer.legacy('tools/call', { name: 'echo', arguments: {} })).content).toEqual([
       { type: 'text', text: 'ok' },
     ]);
-    expect((await peer.modern('tools/call', { name: 'echo', arguments: {} })).result?.resultType).toBe('complete');
+    expect((await peer.modern('tools/call', { name: 'echo', arguments: {} })).result?.resultType).toBe(
+      'complete',
+    );
   });
 
   it('two peers with different filters and colliding request ids never see each other’s results', async () => {

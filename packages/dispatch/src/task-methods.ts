@@ -68,8 +68,7 @@ async function lookup(
   context: RequestContext,
 ): Promise<TaskRecord> {
   const { taskId } = params;
-  if (typeof taskId !== 'string' || taskId === '' || taskId.length > 256)
-    throw taskRefusal.missingTaskId();
+  if (typeof taskId !== 'string' || taskId === '' || taskId.length > 256) throw taskRefusal.missingTaskId();
   const record = await runtime.store.get(taskId, runtime.ownerOf(context.peer));
   // A task created in the other era is not visible here (its shapes and methods differ).
   if (record === undefined || record.era !== context.era) throw taskRefusal.notFound();

@@ -1,6 +1,6 @@
 /** A stored task as the client sees it: DetailedTask (2026-07-28) and the status notifications of both eras. */
 import { taskWire } from '@agentd/lifecycle';
-import { JsonRpcErrorCode, type JsonObject, type JsonRpcNotification, notification } from '@agentd/rpc-frame';
+import { type JsonObject, JsonRpcErrorCode, type JsonRpcNotification, notification } from '@agentd/rpc-frame';
 import type { TaskRecord } from '@agentd/server';
 
 /** DetailedTask: the Task plus `inputRequests`, `result` or `error` for its status. */

@@ -169,8 +169,7 @@ export class TaskRuntime {
       return SYNC_PLAN;
     }
     if (!asked) {
-      if (task.support === 'required')
-        throw taskRefusal.taskRequired(tool.name);
+      if (task.support === 'required') throw taskRefusal.taskRequired(tool.name);
       return SYNC_PLAN;
     }
     const ttl = requested.ttl;

@@ -1,5 +1,5 @@
 /** `Dispatcher.useToolCall`: validated arguments in, CallToolResult out, short-circuits, errors, MRTR rounds. */
-import { JsonRpcErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, JsonRpcErrorCode, WireError } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

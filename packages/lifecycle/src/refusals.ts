@@ -2,7 +2,13 @@
  * The named wire refusals: every error text the protocol layer answers with, in one place, so
  * every transport and the server core give the same bad request the same JSON-RPC error.
  */
-import { brandErrorClass, INTERNAL_ERROR_MESSAGE, type JsonObject, LOG_LEVELS, WireError } from '@agentd/rpc-frame';
+import {
+  brandErrorClass,
+  INTERNAL_ERROR_MESSAGE,
+  type JsonObject,
+  LOG_LEVELS,
+  WireError,
+} from '@agentd/rpc-frame';
 import { ErrorCode } from './error-codes.js';
 import { MetaKey } from './meta-keys.js';
 import { type Era, MODERN_VERSION } from './versions.js';
@@ -93,8 +99,7 @@ export const refuse = {
         : `Method not found: ${clipMethod(String(method))} (${why})`,
     ),
   /** -32602 `Invalid params: <message>`, for structurally malformed params. */
-  invalidParams: (message: string, data?: JsonObject) =>
-    invalidParams('invalid-params', message, data),
+  invalidParams: (message: string, data?: JsonObject) => invalidParams('invalid-params', message, data),
   /** -32602 for a tools/call naming a tool that does not exist or is hidden: the same bytes either way. */
   unknownTool: (name: string) =>
     new Refusal('invalid-params', ErrorCode.InvalidParams, `Unknown tool: ${clipMethod(name)}`),

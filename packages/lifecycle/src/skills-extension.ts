@@ -59,7 +59,12 @@ export const SkillErrorText = Object.freeze({
 
 /** -32602 with one of the texts above. */
 export function skillsInvalidParams(message: string, uri?: string): Refusal {
-  return new Refusal('invalid-params', ErrorCode.InvalidParams, message, uri === undefined ? undefined : { uri });
+  return new Refusal(
+    'invalid-params',
+    ErrorCode.InvalidParams,
+    message,
+    uri === undefined ? undefined : { uri },
+  );
 }
 
 /** The `SKILL.md` URI of a skill at `<scheme>://<skill-path>`. */

@@ -38,7 +38,7 @@ export const LEGACY_TASK_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** Error texts (the spec's own wording where it has one). */
-export const TaskErrorText = {
+const TaskErrorText = {
   notFound: 'Failed to retrieve task: Task not found',
   expired: 'Failed to retrieve task: Task has expired',
   missingTaskId: 'Invalid params: taskId must be a non-empty string',
@@ -48,8 +48,10 @@ export const TaskErrorText = {
   taskRequired: (tool: string) => `Method not found: tool ${tool} must be called as a task`,
 } as const;
 
-const taskInvalidParams = (message: string) => new Refusal('invalid-params', ErrorCode.InvalidParams, message);
-const taskMethodNotFound = (message: string) => new Refusal('method-not-found', ErrorCode.MethodNotFound, message);
+const taskInvalidParams = (message: string) =>
+  new Refusal('invalid-params', ErrorCode.InvalidParams, message);
+const taskMethodNotFound = (message: string) =>
+  new Refusal('method-not-found', ErrorCode.MethodNotFound, message);
 
 /** The tasks methods' refusals, with the texts above: -32602, or -32601 for a call of the wrong kind. */
 export const taskRefusal = {

@@ -29,6 +29,10 @@ export function hasErrorBrand(value: unknown, brand: string): boolean {
 function hasBrandedInstance(this: ErrorClass, value: unknown): boolean {
   if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
   // Only the class that was branded answers by brand; a subclass of it answers by prototype alone.
-  const key = Object.hasOwn(this, BRAND_OF) ? (this as unknown as Record<symbol, symbol>)[BRAND_OF] : undefined;
-  return key !== undefined && value instanceof Error && (value as unknown as Record<symbol, unknown>)[key] === true;
+  const key = Object.hasOwn(this, BRAND_OF)
+    ? (this as unknown as Record<symbol, symbol>)[BRAND_OF]
+    : undefined;
+  return (
+    key !== undefined && value instanceof Error && (value as unknown as Record<symbol, unknown>)[key] === true
+  );
 }

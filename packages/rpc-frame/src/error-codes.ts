@@ -14,5 +14,6 @@ export const JsonRpcErrorCode = {
 /**
  * @deprecated Use `JsonRpcErrorCode` (this table), or `ErrorCode` of @agentd/lifecycle for the full
  * catalogue with MCP's codes: two exports named `ErrorCode` meant two different tables.
+ * @alias
  */
 export const ErrorCode = JsonRpcErrorCode;

@@ -214,7 +214,12 @@ export function decodeLine(line: string): Classified {
   try {
     value = JSON.parse(line);
   } catch {
-    return { kind: 'invalid', code: JsonRpcErrorCode.ParseError, reason: 'Parse error: not valid JSON', id: null };
+    return {
+      kind: 'invalid',
+      code: JsonRpcErrorCode.ParseError,
+      reason: 'Parse error: not valid JSON',
+      id: null,
+    };
   }
   return classify(value);
 }

@@ -73,7 +73,6 @@ describe('LocalError', () => {
     expect(foreign instanceof BusyError).toBe(false);
   });
 
-
   it('carries a string code and a cause', () => {
     const cause = new Error('low level');
     const error = new LocalError('limit_reached', 'too many runs', { cause });

@@ -419,8 +419,17 @@ export class Connection implements CoreConnection {
       return new RequestScope(this.peer, request.id, era, meta, meta.progressToken, meta.logLevel, io);
     // Legacy: the client is the session's; only the progress token comes from the request.
     const rawMeta = request.params?._meta;
-    const token = isJsonObject(rawMeta) && isRequestId(rawMeta.progressToken) ? rawMeta.progressToken : undefined;
-    return new RequestScope(this.peer, request.id, era, this.legacy ?? this.noSession(), token, this.logLevel, io);
+    const token =
+      isJsonObject(rawMeta) && isRequestId(rawMeta.progressToken) ? rawMeta.progressToken : undefined;
+    return new RequestScope(
+      this.peer,
+      request.id,
+      era,
+      this.legacy ?? this.noSession(),
+      token,
+      this.logLevel,
+      io,
+    );
   }
 
   /**

@@ -53,7 +53,8 @@ const handler: Handler = {
   capabilities: () => ({ tools: {} }),
   async handle(request, ctx) {
     const name = request.params?.name;
-    if (request.method !== 'tools/call') throw new WireError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
+    if (request.method !== 'tools/call')
+      throw new WireError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
     if (name === 'fail') throw new WireError(JsonRpcErrorCode.InvalidParams, 'Invalid params: no');
     if (name === 'broken') return { content: [], isError: true };
     if (name === 'ask') {
@@ -218,7 +219,9 @@ describe('request spans', () => {
       .find((candidate) => candidate.descriptor.name === 'mcp.server.operation.duration');
     expect(metric?.descriptor.unit).toBe('s');
     const points = metric?.dataPoints ?? [];
-    const failed = points.find((point) => point.attributes['error.type'] === String(JsonRpcErrorCode.InvalidParams));
+    const failed = points.find(
+      (point) => point.attributes['error.type'] === String(JsonRpcErrorCode.InvalidParams),
+    );
     expect(failed?.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'fail' });
     const value = failed?.value as { buckets: { boundaries: number[] }; count: number };
     expect(value.buckets.boundaries).toEqual(MCP_DURATION_BUCKETS);

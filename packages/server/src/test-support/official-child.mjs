@@ -14,7 +14,8 @@ const handler = {
   capabilities: () => ({ tools: { listChanged: true } }),
   handle: async (request, ctx) => {
     if (request.method === 'tools/list') return { tools: TOOLS };
-    if (request.method !== 'tools/call') throw new WireError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
+    if (request.method !== 'tools/call')
+      throw new WireError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
     if (request.params?.name === 'slow') {
       ctx.notify({
         jsonrpc: '2.0',
