@@ -248,8 +248,7 @@ export class Connection implements CoreConnection {
     const lifecycleOptions = this.host.lifecycleOptions;
     // The request's one `_meta` check: the transport's, when it already classified the request.
     const classified = options.classified ?? classifyRequest(request, lifecycleOptions);
-    // Capabilities are read only by the requests that show or check them (not by a tools/call,
-    // whose handler checks its own): the function is called at most once per request.
+    // Capabilities are read (at most once) only by the requests that show or check them.
     const answered = lifecycleResponse(
       request,
       this.host.serverInfo,
@@ -418,18 +417,10 @@ export class Connection implements CoreConnection {
     if (meta !== undefined)
       return new RequestScope(this.peer, request.id, era, meta, meta.progressToken, meta.logLevel, io);
     // Legacy: the client is the session's; only the progress token comes from the request.
-    const rawMeta = request.params?._meta;
-    const token =
-      isJsonObject(rawMeta) && isRequestId(rawMeta.progressToken) ? rawMeta.progressToken : undefined;
-    return new RequestScope(
-      this.peer,
-      request.id,
-      era,
-      this.legacy ?? this.noSession(),
-      token,
-      this.logLevel,
-      io,
-    );
+    const raw = request.params?._meta;
+    const token = isJsonObject(raw) && isRequestId(raw.progressToken) ? raw.progressToken : undefined;
+    const client = this.legacy ?? this.noSession();
+    return new RequestScope(this.peer, request.id, era, client, token, this.logLevel, io);
   }
 
   /**
