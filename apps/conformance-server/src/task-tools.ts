@@ -80,6 +80,7 @@ export function registerTaskTools(dispatcher: Dispatcher): void {
     task: 'optional',
     handler: async (_args: Args, ctx: HandlerContext) => {
       await sleep(100, ctx.signal);
+      // catalogue-exempt: this fixture's point is a protocol error with a text of its own.
       throw new WireError(ErrorCode.InternalError, 'Internal error: the job crashed');
     },
   });

@@ -1,5 +1,5 @@
 /** tools/call: lookup under the peer's filters, capability and callability checks, argument validation, MRTR, result shaping. */
-import { clientExtension, ErrorCode, insufficientScope } from '@agentd/lifecycle';
+import { clientExtension, insufficientScope, refuse } from '@agentd/lifecycle';
 import { type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { RegisteredTool } from './catalogue.js';
@@ -14,14 +14,6 @@ import type { TaskPlan } from './task-runtime.js';
 import { runToolHooks } from './tool-call-hooks.js';
 import { errorResult, INTERNAL_TOOL_ERROR, isInternalError, toToolResult } from './tool-result.js';
 import type { ParseOutcome } from './tool-schema.js';
-
-const MAX_NAME_ECHO = 128;
-
-/** The one error for a missing or hidden tool: identical bytes either way. */
-function unknownTool(name: string): WireError {
-  const shown = name.length > MAX_NAME_ECHO ? `${name.slice(0, MAX_NAME_ECHO)}…` : name;
-  return new WireError(ErrorCode.InvalidParams, `Unknown tool: ${shown}`);
-}
 
 function visibleTool(
   env: DispatchEnv,
@@ -46,11 +38,10 @@ export function toolExistsFor(
 function readCallParams(params: JsonObject): { name: string; args: Record<string, unknown> } {
   const { name } = params;
   if (typeof name !== 'string' || name === '') {
-    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: name must be a non-empty string');
+    throw refuse.invalidParams('name must be a non-empty string');
   }
   const args = params.arguments ?? {};
-  if (!isJsonObject(args))
-    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: arguments must be an object');
+  if (!isJsonObject(args)) throw refuse.invalidParams('arguments must be an object');
   return { name, args };
 }
 
@@ -63,7 +54,7 @@ export function callTool(env: DispatchEnv, params: JsonObject, context: RequestC
     const known = env.stepUp ? env.catalogue.findTool(name) : undefined;
     const missing =
       known !== undefined && toolExistsFor(known, context) ? filters.missingScopes?.(name) : undefined;
-    throw missing === undefined ? unknownTool(name) : insufficientScope(missing);
+    throw missing === undefined ? refuse.unknownTool(name) : insufficientScope(missing);
   }
   return runTool(env, filters, tool, args, params, context);
 }
@@ -86,9 +77,7 @@ function runTool(
   const lacking = requiredCapabilities(tool, context.clientCapabilities);
   if (lacking) {
     if (context.era === 'modern') {
-      throw new WireError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
-        requiredCapabilities: lacking,
-      });
+      throw refuse.missingClientCapability(lacking);
     }
     return answered(
       context,

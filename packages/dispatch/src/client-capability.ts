@@ -1,5 +1,5 @@
 /** Which client capability each client-input method needs, and the error when the client lacks it. */
-import type { JsonObject } from '@agentd/rpc-frame';
+import { brandErrorClass, type JsonObject } from '@agentd/rpc-frame';
 import { isJsonObject } from './json.js';
 
 export type ClientInputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -15,6 +15,9 @@ export class MissingClientCapabilityError extends Error {
     this.requiredCapabilities = requiredCapabilities;
   }
 }
+
+// Recognised across installed copies of this package, as rpc-frame's error classes are.
+brandErrorClass(MissingClientCapabilityError, '@agentd/dispatch/MissingClientCapabilityError');
 
 export function isClientInputMethod(method: unknown): method is ClientInputMethod {
   return method === 'elicitation/create' || method === 'sampling/createMessage' || method === 'roots/list';

@@ -1,6 +1,6 @@
 /** Runs a handler under MRTR rules: legacy asks the client in place, modern ends the round with `input_required`. */
-import { ErrorCode } from '@agentd/lifecycle';
-import { type JsonObject, WireError } from '@agentd/rpc-frame';
+import { refuse } from '@agentd/lifecycle';
+import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import {
   isClientInputMethod,
@@ -161,7 +161,7 @@ function initialResponses(call: RoundCall<unknown>): JsonObject {
   const { params } = call;
   const current = params.inputResponses;
   if (current !== undefined && !isJsonObject(current)) {
-    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+    throw refuse.invalidParams('inputResponses must be an object');
   }
   if (params.requestState === undefined) return current === undefined ? NO_RESPONSES : { ...current };
   const opened = call.codec.open(params.requestState, bindingFor(call));
@@ -199,9 +199,7 @@ function lackingCapabilities(
 
 function missing(request: RequestContext, requiredCapabilities: JsonObject): RoundOutcome<never> {
   if (request.era === 'modern') {
-    throw new WireError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
-      requiredCapabilities,
-    });
+    throw refuse.missingClientCapability(requiredCapabilities);
   }
   return { kind: 'missing_capability', error: new MissingClientCapabilityError(requiredCapabilities) };
 }

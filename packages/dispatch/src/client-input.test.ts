@@ -77,7 +77,7 @@ describe('multi-round-trip requests (modern)', () => {
       inputResponses: { step2: accept({ colour: 'teal' }) },
       requestState: r2.requestState,
     });
-    expect(r3.resultType).toBe('complete');
+    expect(r3.resultType).toBeUndefined();
     expect(textOf(r3)).toBe('Ada likes teal (paint)');
   });
 
@@ -205,7 +205,7 @@ describe('multi-round-trip requests (modern)', () => {
         client_roots: { roots: [{ uri: 'file:///w' }] },
       },
     });
-    expect(r2.resultType).toBe('complete');
+    expect(r2.resultType).toBeUndefined();
     expect(r2.structuredContent).toMatchObject({ roots: { roots: [{ uri: 'file:///w' }] } });
   });
 
@@ -306,7 +306,6 @@ describe('multi-round-trip requests (modern)', () => {
       ctx(),
     );
     expect(p2).toMatchObject({
-      resultType: 'complete',
       messages: [{ role: 'user', content: { type: 'text', text: 'context: {"a":1}' } }],
     });
     const r1 = await d.handle(rpc('resources/read', { uri: 'test://asks' }), ctx());
@@ -324,7 +323,6 @@ describe('multi-round-trip requests (modern)', () => {
       ctx(),
     );
     expect(r2).toMatchObject({
-      resultType: 'complete',
       contents: [{ uri: 'test://asks', text: '{"roots":[]}' }],
       ttlMs: 0,
     });
@@ -336,7 +334,7 @@ describe('multi-round-trip requests (modern)', () => {
       rpc('tools/list', { inputResponses: {}, requestState: 'x' }),
       makeContext({ era: 'modern' }),
     );
-    expect(list.resultType).toBe('complete');
+    expect(list.resultType).toBeUndefined();
   });
 });
 

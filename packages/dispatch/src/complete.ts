@@ -1,10 +1,10 @@
 /** completion/complete for prompt arguments and resource-template variables. */
 import { refuse } from '@agentd/lifecycle';
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { Completer } from './definitions.js';
 import { type DispatchEnv, finishResult } from './dispatch-env.js';
-import { unknownPrompt, visiblePrompt } from './get-prompt.js';
+import { visiblePrompt } from './get-prompt.js';
 import { isJsonObject } from './json.js';
 
 const MAX_VALUES = 100;
@@ -25,7 +25,7 @@ export async function complete(
     typeof argument.name !== 'string' ||
     typeof argument.value !== 'string'
   ) {
-    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: expected ref and argument {name, value}');
+    throw refuse.invalidParams('expected ref and argument {name, value}');
   }
   const given =
     isJsonObject(params.context) && isJsonObject(params.context.arguments) ? params.context.arguments : {};
@@ -73,7 +73,7 @@ function findCompleter(
   const { catalogue } = env;
   if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
     const prompt = visiblePrompt(env, context, ref.name);
-    if (!prompt) throw unknownPrompt(ref.name);
+    if (!prompt) throw refuse.unknownPrompt(ref.name);
     const registered = catalogue.completers.get(completerKey('ref/prompt', ref.name, argument));
     return (
       registered ??
@@ -86,13 +86,10 @@ function findCompleter(
   if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
     const template = catalogue.templates.get(ref.uri);
     if (!template || !env.filters(context.peer).resourceVisible(ref.uri)) {
-      throw new WireError(ErrorCode.InvalidParams, 'Unknown resource template', { uri: ref.uri });
+      throw refuse.unknownResourceTemplate(ref.uri);
     }
     const registered = catalogue.completers.get(completerKey('ref/resource', ref.uri, argument));
     return registered ?? template.definition.complete?.[argument];
   }
-  throw new WireError(
-    ErrorCode.InvalidParams,
-    'Invalid params: ref must be ref/prompt {name} or ref/resource {uri}',
-  );
+  throw refuse.invalidParams('ref must be ref/prompt {name} or ref/resource {uri}');
 }

@@ -29,15 +29,19 @@ export interface DispatchEnv {
   readonly stepUp: boolean;
 }
 
-/** Adds the modern-era result fields: `resultType` always, cache hints when given. */
+/**
+ * Adds the modern-era cache hints (`ttlMs`, `cacheScope`) to a complete result, when given. The
+ * envelope (`resultType`, the server info in `_meta`) is not the dispatcher's: the server core adds
+ * it to every modern answer (lifecycle's `modernResult`), so it is set in one place.
+ */
 export function finishResult(
   context: RequestContext,
   result: JsonObject,
   cache?: Required<CacheHints>,
 ): JsonObject {
-  if (context.era !== 'modern') return result;
-  if (result.resultType === undefined) result.resultType = 'complete';
-  if (cache && result.resultType === 'complete') {
+  if (cache === undefined || context.era !== 'modern') return result;
+  const type = result.resultType;
+  if (type === undefined || type === 'complete') {
     result.ttlMs = cache.ttlMs;
     result.cacheScope = cache.cacheScope;
   }

@@ -86,7 +86,6 @@ describe('resources/list and templates/list', () => {
       resourceTemplates: [
         { uriTemplate: 'test://template/{id}/data', name: 'data', mimeType: 'application/json' },
       ],
-      resultType: 'complete',
       ttlMs: 10_000,
       cacheScope: 'public',
     });
@@ -197,7 +196,7 @@ describe('resources/read', () => {
       rpc('resources/read', { uri: 'test://static-text' }),
       makeContext({ era: 'modern' }),
     );
-    expect(plain).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public' });
+    expect(plain).toMatchObject({ ttlMs: 0, cacheScope: 'public' });
     const cached = await d.handle(
       rpc('resources/read', { uri: 'test://cached' }),
       makeContext({ era: 'modern' }),
@@ -272,7 +271,7 @@ describe('prompts', () => {
     const d = prompts();
     const list = await d.handle(rpc('prompts/list'), makeContext({ era: 'modern' }));
     expect((list.prompts as JsonObject[]).map((p) => p.name)).toEqual(['simple', 'with_args']);
-    expect(list).toMatchObject({ ttlMs: 10_000, cacheScope: 'public', resultType: 'complete' });
+    expect(list).toMatchObject({ ttlMs: 10_000, cacheScope: 'public' });
     expect((list.prompts as JsonObject[])[1]?.arguments).toEqual([
       { name: 'arg1', required: true },
       { name: 'arg2', required: true },
@@ -313,7 +312,7 @@ describe('prompts', () => {
       }),
       makeContext({ era: 'modern' }),
     );
-    expect(prompt).toEqual({ completion: { values: ['hello', 'help'] }, resultType: 'complete' });
+    expect(prompt).toEqual({ completion: { values: ['hello', 'help'] } });
     const none = await d.handle(
       rpc('completion/complete', {
         ref: { type: 'ref/prompt', name: 'with_args' },

@@ -58,7 +58,7 @@ describe('tools/list', () => {
     const d = new Dispatcher({ logger: quiet, cache: { listTtlMs: 1234 } });
     d.registerTool({ name: 'a', description: 'a', handler: () => 'a' });
     const modern = await d.handle(rpc('tools/list'), makeContext({ era: 'modern' }));
-    expect(modern).toMatchObject({ resultType: 'complete', ttlMs: 1234, cacheScope: 'public' });
+    expect(modern).toMatchObject({ ttlMs: 1234, cacheScope: 'public' });
     const legacy = await d.handle(rpc('tools/list'), makeContext());
     expect(legacy).not.toHaveProperty('resultType');
     expect(legacy).not.toHaveProperty('ttlMs');
@@ -335,7 +335,6 @@ describe('tools/call', () => {
     expect(await d.handle(rpc('tools/call', { name: 'list' }), makeContext({ era: 'modern' }))).toEqual({
       content: [{ type: 'text', text: '[1,2]' }],
       structuredContent: [1, 2],
-      resultType: 'complete',
     });
     expect(await d.handle(rpc('tools/call', { name: 'verbatim' }), makeContext())).toEqual({
       content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }],
@@ -383,10 +382,10 @@ describe('tools/call', () => {
     expect(textOf(text)).toContain('no structured content');
   });
 
-  it('adds resultType complete to modern tool results', async () => {
+  it('leaves the envelope (resultType) to the server core and adds no cache fields to modern tool results', async () => {
     const { d } = dispatcher();
     const result = await d.handle(rpc('tools/call', { name: 'text' }), makeContext({ era: 'modern' }));
-    expect(result.resultType).toBe('complete');
+    expect(result.resultType).toBeUndefined();
     expect(result).not.toHaveProperty('ttlMs');
   });
 

@@ -8,14 +8,7 @@ import {
   SKILLS_EXTENSION,
   TASKS_EXTENSION,
 } from '@agentd/lifecycle';
-import {
-  ErrorCode,
-  type JsonObject,
-  type JsonRpcRequest,
-  type Logger,
-  stderrLogger,
-  WireError,
-} from '@agentd/rpc-frame';
+import { type JsonObject, type JsonRpcRequest, type Logger, stderrLogger } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 import { callTool } from './call-tool.js';
 import { Catalogue, type SurfaceKind } from './catalogue.js';
@@ -429,17 +422,11 @@ export class Dispatcher implements Handler {
   #route(request: JsonRpcRequest, context: RequestContext): JsonObject | Promise<JsonObject> {
     this.#started = true;
     if (this.#tasks !== undefined && this.#servesTasks() && isTaskMethod(request.method)) {
-      const params = request.params ?? {};
-      if (!isJsonObject(params))
-        throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
-      return handleTaskMethod(this.#tasks, request.method, params, context);
+      return handleTaskMethod(this.#tasks, request.method, request.params ?? {}, context);
     }
     const skills = this.#extensions.get(SKILLS_EXTENSION);
     if (skills !== undefined && isSkillsMethod(request.method, skills.directoryRead === true)) {
-      const params = request.params ?? {};
-      if (!isJsonObject(params))
-        throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
-      return handleSkillsMethod(this.#skills, this.#env, request.method, params, context);
+      return handleSkillsMethod(this.#skills, this.#env, request.method, request.params ?? {}, context);
     }
     const method = METHODS[request.method];
     if (
@@ -449,9 +436,8 @@ export class Dispatcher implements Handler {
     ) {
       throw refuse.methodNotFound(request.method);
     }
+    // Params are an object or absent: rpc-frame's classify refuses anything else (-32600) first.
     const params = request.params ?? {};
-    if (!isJsonObject(params))
-      throw new WireError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
     // A traversing skill URI is refused as such, not answered as an unknown resource.
     if (request.method === 'resources/read' && skills !== undefined && isSkillUri(params.uri))
       checkedSkillUri(params.uri);

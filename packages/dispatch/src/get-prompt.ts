@@ -1,6 +1,6 @@
 /** prompts/get: argument checks, the prompt's handler under MRTR, message shaping. */
 import { refuse } from '@agentd/lifecycle';
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { RegisteredPrompt } from './catalogue.js';
 import { runClientInputRound } from './client-input-round.js';
@@ -10,13 +10,6 @@ import { isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
 import { describeIssues } from './schema-compiler.js';
 import type { SchemaParser } from './tool-schema.js';
-
-export function unknownPrompt(name: string): WireError {
-  return new WireError(
-    ErrorCode.InvalidParams,
-    `Unknown prompt: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`,
-  );
-}
 
 export function visiblePrompt(
   env: DispatchEnv,
@@ -33,10 +26,9 @@ export async function getPrompt(
   context: RequestContext,
 ): Promise<JsonObject> {
   const { name } = params;
-  if (typeof name !== 'string' || name === '')
-    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: name must be a non-empty string');
+  if (typeof name !== 'string' || name === '') throw refuse.invalidParams('name must be a non-empty string');
   const prompt = visiblePrompt(env, context, name);
-  if (!prompt) throw unknownPrompt(name);
+  if (!prompt) throw refuse.unknownPrompt(name);
   const args = readArguments(params.arguments, prompt);
   const input = prompt.parse ? await parsePromptArguments(prompt.parse, args) : args;
   const target = { method: 'prompts/get', name, arguments: args } as const;
@@ -52,22 +44,20 @@ export async function getPrompt(
   });
   if (outcome.kind === 'input_required') return finishResult(context, outcome.result);
   if (outcome.kind === 'missing_capability')
-    throw new WireError(ErrorCode.InvalidRequest, outcome.error.message);
+    throw refuse.capabilityNotDeclared(outcome.error.requiredCapabilities);
   return finishResult(context, outcome.value);
 }
 
 function readArguments(raw: unknown, prompt: RegisteredPrompt): Record<string, string> {
-  if (raw !== undefined && !isJsonObject(raw))
-    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: arguments must be an object');
+  if (raw !== undefined && !isJsonObject(raw)) throw refuse.invalidParams('arguments must be an object');
   const args: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw ?? {})) {
-    if (typeof value !== 'string')
-      throw new WireError(ErrorCode.InvalidParams, `Invalid params: argument ${key} must be a string`);
+    if (typeof value !== 'string') throw refuse.invalidParams(`argument ${key} must be a string`);
     args[key] = value;
   }
   for (const argument of prompt.definition.arguments ?? []) {
     if (argument.required && args[argument.name] === undefined) {
-      throw new WireError(ErrorCode.InvalidParams, `Missing required argument: ${argument.name}`);
+      throw refuse.missingArgument(argument.name);
     }
   }
   return args;
@@ -75,8 +65,7 @@ function readArguments(raw: unknown, prompt: RegisteredPrompt): Record<string, s
 
 async function parsePromptArguments(parse: SchemaParser, args: Record<string, string>): Promise<unknown> {
   const outcome = await parse(args);
-  if (!outcome.ok)
-    throw new WireError(ErrorCode.InvalidParams, `Invalid arguments: ${describeIssues(outcome.issues)}`);
+  if (!outcome.ok) throw refuse.invalidArguments(describeIssues(outcome.issues));
   return outcome.value;
 }
 

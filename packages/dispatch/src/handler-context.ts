@@ -3,6 +3,7 @@ import { clientExtension } from '@agentd/lifecycle';
 import {
   isLogLevel,
   type JsonObject,
+  type JsonRpcNotification,
   type LogLevel,
   logLevelEnabled,
   type RequestId,
@@ -26,19 +27,14 @@ type ElicitResult<Content = Record<string, unknown>> = {
 
 type ElicitContent<P> = P extends { requestedSchema: infer S } ? InferArgs<S> : Record<string, unknown>;
 
-export interface HandlerContext {
-  /** Aborted on cancel, disconnect, HTTP stream close or shutdown. */
-  readonly signal: AbortSignal;
-  /** Who is calling: origin, connection, transport facts and, when it authenticated, `peer.auth`. */
-  readonly peer: Peer;
-  readonly era: Era;
-  readonly protocolVersion: string;
-  readonly clientCapabilities: JsonObject;
-  readonly clientInfo: JsonObject | undefined;
-  readonly requestId: RequestId;
+/**
+ * What a tool, prompt or resource handler receives: the request's one `RequestContext` (who calls,
+ * the era and client, the signal, progress token and log level) and the handler's helpers.
+ */
+export interface HandlerContext extends RequestContext {
   /** Answers gathered so far (modern: verified `requestState` plus this request's `inputResponses`). */
   readonly inputResponses: Readonly<JsonObject>;
-  /** The raw per-request facts from the server core. */
+  /** The server core's context of this request (the facts above come from it). */
   readonly request: RequestContext;
   /** This request's bag: what middleware (`Dispatcher.use`) put there. */
   readonly state: RequestState;
@@ -164,14 +160,36 @@ class CallContext {
   get state(): RequestState {
     return stateOf(this.request);
   }
+
+  // The rest of the core's facts, read through (most handlers never look at them).
+  get progressToken(): string | number | undefined {
+    return this.request.progressToken;
+  }
+
+  get logLevel(): LogLevel | undefined {
+    return this.request.logLevel;
+  }
+
+  get sendRequest(): RequestContext['sendRequest'] {
+    return this.request.sendRequest;
+  }
+
+  get closeStream(): RequestContext['closeStream'] {
+    return this.request.closeStream;
+  }
 }
 
 type Methods = Pick<
   HandlerContext,
-  'progress' | 'log' | 'supports' | 'extension' | 'elicit' | 'sample' | 'listRoots' | 'detach'
+  'notify' | 'progress' | 'log' | 'supports' | 'extension' | 'elicit' | 'sample' | 'listRoots' | 'detach'
 >;
 
 const METHODS: { [K in keyof Methods]: (this: CallContext, ...args: Parameters<Methods[K]>) => unknown } = {
+  notify(message: JsonRpcNotification) {
+    const control = this[CONTROL];
+    // Like progress and log: nothing more is written for a request that has answered.
+    if (!control.finished) control.request.notify(message);
+  },
   progress(progress, total, message) {
     const control = this[CONTROL];
     const token = control.request.progressToken;

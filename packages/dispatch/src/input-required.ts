@@ -1,5 +1,5 @@
 /** InputRequired: thrown by a handler that cannot finish without client input (the stateless tool-server contract's exception). */
-import type { JsonObject } from '@agentd/rpc-frame';
+import { brandErrorClass, type JsonObject } from '@agentd/rpc-frame';
 
 /**
  * `requests` is normally a map of `{key: {method, params}}` input requests (MCP `inputRequests`);
@@ -14,3 +14,6 @@ export class InputRequired extends Error {
     this.requests = requests;
   }
 }
+
+// Recognised across installed copies of this package (a handler built against another copy throws it).
+brandErrorClass(InputRequired, '@agentd/dispatch/InputRequired');

@@ -1,5 +1,6 @@
 /** Shape checks for client answers (ElicitResult, CreateMessageResult, ListRootsResult) before a handler sees them. */
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { refuse } from '@agentd/lifecycle';
+import type { JsonObject } from '@agentd/rpc-frame';
 import type { ClientInputMethod } from './client-capability.js';
 import { isJsonObject } from './json.js';
 
@@ -31,7 +32,7 @@ function problem(method: ClientInputMethod, value: unknown): string | undefined 
 export function checkInputResponse(method: ClientInputMethod, key: string, value: unknown): JsonObject {
   const reason = problem(method, value);
   if (reason !== undefined) {
-    throw new WireError(ErrorCode.InvalidParams, `Invalid inputResponses[${JSON.stringify(key)}]: ${reason}`);
+    throw refuse.invalidInputResponse(key, reason);
   }
   return value as JsonObject;
 }

@@ -1,5 +1,5 @@
 /** `Dispatcher.use`: onion order, the per-request bag, short-circuits, errors, coverage, behind the real server core. */
-import { ErrorCode, type JsonObject, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, JsonRpcErrorCode, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dispatcher } from './dispatcher.js';
@@ -112,17 +112,19 @@ describe('Dispatcher.use', () => {
     expect(response.result).toMatchObject({ structuredContent: { text: 'rewritten' } });
   });
 
-  it('leaves params that are not an object for the dispatcher to refuse', async () => {
+  it('gives middleware `{}` for a request without params, and passes the request on untouched', async () => {
     const { dispatcher } = echoDispatcher();
     let seen: unknown;
     dispatcher.use((ctx, next) => {
       seen = ctx.params;
       return next();
     });
-    const request = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [1] } as unknown as JsonRpcRequest;
-    const error = await dispatcher.handle(request, makeContext()).catch((e: unknown) => e);
+    // (Params that are not an object never get here: rpc-frame's classify answers them -32600.)
+    const request: JsonRpcRequest = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const list = await dispatcher.handle(request, makeContext());
     expect(seen).toEqual({});
-    expect(error).toMatchObject({ code: ErrorCode.InvalidParams });
+    expect(Array.isArray(list.tools)).toBe(true);
+    expect(request).toEqual({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
   });
 
   it('short-circuits with a result (the handler never runs) or with a WireError', async () => {
@@ -155,7 +157,7 @@ describe('Dispatcher.use', () => {
       throw new Error('db password is hunter2');
     });
     const response = await serve(dispatcher).call('tools/list');
-    expect(response.error).toEqual({ code: ErrorCode.InternalError, message: 'Internal error' });
+    expect(response.error).toEqual({ code: JsonRpcErrorCode.InternalError, message: 'Internal error' });
     expect(JSON.stringify(response)).not.toContain('hunter2');
     expect(logger.lines.join('\n')).toMatch(/middleware failed.*hunter2/);
   });
@@ -169,9 +171,9 @@ describe('Dispatcher.use', () => {
       return next();
     });
     const core = serve(dispatcher);
-    expect((await core.call('tools/list')).error).toMatchObject({ code: ErrorCode.InternalError });
+    expect((await core.call('tools/list')).error).toMatchObject({ code: JsonRpcErrorCode.InternalError });
     expect((await core.call('tools/call', { name: 'echo', arguments: {} })).error).toMatchObject({
-      code: ErrorCode.InternalError,
+      code: JsonRpcErrorCode.InternalError,
       message: 'Internal error',
     });
     expect(logger.lines.join('\n')).toContain('non-object result');
@@ -190,9 +192,9 @@ describe('Dispatcher.use', () => {
     });
     const core = serve(dispatcher);
     const unknown = await core.call('tools/call', { name: 'nope', arguments: {} });
-    expect(unknown.error).toEqual({ code: ErrorCode.InvalidParams, message: 'Unknown tool: nope' });
+    expect(unknown.error).toEqual({ code: JsonRpcErrorCode.InvalidParams, message: 'Unknown tool: nope' });
     const missing = await core.call('prompts/list');
-    expect(missing.error).toMatchObject({ code: ErrorCode.MethodNotFound });
+    expect(missing.error).toMatchObject({ code: JsonRpcErrorCode.MethodNotFound });
     expect(errors).toHaveLength(2);
     expect(logger.lines.join('\n')).not.toContain('middleware failed');
   });

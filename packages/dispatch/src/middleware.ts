@@ -4,32 +4,29 @@
  * answers itself (initialize, ping, server/discover, logging/setLevel, subscriptions) and
  * notifications never reach the Dispatcher, so they never pass through middleware.
  */
-import {
-  isJsonObject,
-  type JsonObject,
-  type JsonRpcRequest,
-  type Logger,
-  type RequestId,
+import type {
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  Logger,
+  LogLevel,
+  RequestId,
 } from '@agentd/rpc-frame';
 import type { Era, Peer, PeerAuth, RequestContext } from '@agentd/server';
 import { runOnion } from './onion.js';
 import { type RequestState, stateOf } from './per-request-state.js';
 
-export interface MiddlewareContext {
+/** The request's one `RequestContext` (peer, era, client, signal, …) with the method and params to serve. */
+export interface MiddlewareContext extends RequestContext {
   /** The JSON-RPC method, e.g. `tools/call`. */
   readonly method: string;
   /** The request's params (`{}` when absent); assign a new object before `next()` to rewrite them. */
   params: JsonObject;
-  readonly peer: Peer;
   /** `peer.auth`: set when the caller authenticated (bearer token or OAuth access token). */
   readonly auth: PeerAuth | undefined;
-  readonly era: Era;
-  readonly requestId: RequestId;
-  /** Aborted on cancel, disconnect, HTTP stream close or shutdown. */
-  readonly signal: AbortSignal;
   /** This request's bag: what middleware puts here, handlers read as `context.state`. */
   readonly state: RequestState;
-  /** The raw per-request facts from the server core. */
+  /** The server core's context of this request (the facts above come from it). */
   readonly request: RequestContext;
 }
 
@@ -53,25 +50,10 @@ export async function runMiddleware(
   context: RequestContext,
   inner: Inner,
 ): Promise<JsonObject> {
-  const raw = request.params;
-  // Not an object (absent, or an array the dispatcher refuses): middleware sees `{}`, and the
-  // request goes on untouched unless a middleware assigns new params.
-  const initial: JsonObject = isJsonObject(raw) ? raw : {};
-  const ctx: MiddlewareContext = {
-    method: request.method,
-    params: initial,
-    peer: context.peer,
-    auth: context.peer.auth,
-    era: context.era,
-    requestId: context.requestId,
-    get signal() {
-      return context.signal;
-    },
-    get state() {
-      return stateOf(context);
-    },
-    request: context,
-  };
+  // Absent params read as `{}`; the request goes on untouched unless a middleware assigns new ones.
+  // (Params that are not an object never reach a handler: rpc-frame's classify refuses them.)
+  const initial: JsonObject = request.params ?? {};
+  const ctx = new MiddlewareCall(request.method, initial, context);
   // What the dispatcher itself threw passes through unchanged (the core answers and logs it).
   return runOnion(
     middleware,
@@ -80,4 +62,63 @@ export async function runMiddleware(
     logger,
     { layer: 'middleware', fields: { method: request.method } },
   );
+}
+
+/**
+ * One request's middleware context: a class (one allocation, one shape), reading the core's facts
+ * through getters so the context stays what the core says (the signal is created on first read).
+ */
+class MiddlewareCall implements MiddlewareContext {
+  params: JsonObject;
+
+  constructor(
+    readonly method: string,
+    params: JsonObject,
+    readonly request: RequestContext,
+  ) {
+    this.params = params;
+  }
+
+  get peer(): Peer {
+    return this.request.peer;
+  }
+  get auth(): PeerAuth | undefined {
+    return this.request.peer.auth;
+  }
+  get era(): Era {
+    return this.request.era;
+  }
+  get protocolVersion(): string {
+    return this.request.protocolVersion;
+  }
+  get clientCapabilities(): JsonObject {
+    return this.request.clientCapabilities;
+  }
+  get clientInfo(): JsonObject | undefined {
+    return this.request.clientInfo;
+  }
+  get requestId(): RequestId {
+    return this.request.requestId;
+  }
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+  get progressToken(): string | number | undefined {
+    return this.request.progressToken;
+  }
+  get logLevel(): LogLevel | undefined {
+    return this.request.logLevel;
+  }
+  get sendRequest(): RequestContext['sendRequest'] {
+    return this.request.sendRequest;
+  }
+  get closeStream(): RequestContext['closeStream'] {
+    return this.request.closeStream;
+  }
+  get state(): RequestState {
+    return stateOf(this.request);
+  }
+  notify(message: JsonRpcNotification): void {
+    this.request.notify(message);
+  }
 }

@@ -1,5 +1,5 @@
 /** resources/read: static resources, operation schema resources and RFC 6570 templates, filtered per peer, with MRTR. */
-import { ErrorCode, refuse } from '@agentd/lifecycle';
+import { refuse } from '@agentd/lifecycle';
 import { type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { CompiledFilters } from './client-filters.js';
@@ -11,8 +11,7 @@ import { isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
 
 function resourceNotFound(context: RequestContext, uri: string): WireError {
-  const code = context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
-  return new WireError(code, 'Resource not found', { uri });
+  return refuse.resourceNotFound(uri, context.era);
 }
 
 interface Target {
@@ -64,8 +63,7 @@ export async function readResource(
   context: RequestContext,
 ): Promise<JsonObject> {
   const { uri } = params;
-  if (typeof uri !== 'string' || uri === '')
-    throw new WireError(ErrorCode.InvalidParams, 'Invalid params: uri must be a non-empty string');
+  if (typeof uri !== 'string' || uri === '') throw refuse.invalidParams('uri must be a non-empty string');
   const target = resolveResource(env, env.filters(context.peer), uri);
   if (!target) throw resourceNotFound(context, uri);
   const outcome = await runClientInputRound(
@@ -84,7 +82,7 @@ export async function readResource(
   });
   if (outcome.kind === 'input_required') return finishResult(context, outcome.result);
   if (outcome.kind === 'missing_capability') {
-    throw new WireError(ErrorCode.InvalidRequest, outcome.error.message);
+    throw refuse.capabilityNotDeclared(outcome.error.requiredCapabilities);
   }
   const contents = outcome.value;
   if (!contents) throw resourceNotFound(context, uri);

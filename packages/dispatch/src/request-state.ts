@@ -1,6 +1,7 @@
 /** MRTR `requestState`: answers gathered so far, HMAC-sealed and bound to method, name, argument digest and principal, with a TTL. */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { refuse } from '@agentd/lifecycle';
+import type { JsonObject, WireError } from '@agentd/rpc-frame';
 import { canonicalJson, isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
 
@@ -85,5 +86,5 @@ export class RequestStateCodec {
 }
 
 function invalid(reason: string): WireError {
-  return new WireError(ErrorCode.InvalidParams, `Invalid requestState: ${reason}`);
+  return refuse.invalidRequestState(reason);
 }

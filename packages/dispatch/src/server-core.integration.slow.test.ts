@@ -137,6 +137,38 @@ describe('through createServerCore over a unix socket', () => {
     expect(tampered.error?.code).toBe(-32602);
   });
 
+  it('params that are not an object are refused before the dispatcher routes them (-32600), in both eras', async () => {
+    const dispatcher = new Dispatcher({ logger: silentLogger });
+    dispatcher.registerTool({ name: 'echo', description: 'echo', handler: () => 'ok' });
+    // A task tool: the dispatcher then routes tasks/* itself.
+    dispatcher.registerTool({ name: 'job', description: 'job', task: 'optional', handler: () => 'done' });
+    const { harness } = await start(dispatcher);
+    const peer = await harness.connect('management');
+    await peer.initialize('2025-11-25');
+    const cases: [string, unknown][] = [
+      ['tools/call', [1]],
+      ['tasks/get', 'x'],
+      ['tasks/list', 7],
+      ['resources/read', null],
+    ];
+    for (const [index, [method, params]] of cases.entries()) {
+      const id = 100 + index;
+      const answer = peer.waitFor((m) => m.id === id, 5_000, `the answer to ${method}`);
+      peer.sendRaw(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      expect(await answer).toMatchObject({
+        id,
+        error: { code: -32600, message: 'Invalid Request: params must be an object' },
+      });
+    }
+    // Modern-shaped or not, the connection goes on serving.
+    expect((await peer.legacy('tools/call', { name: 'echo', arguments: {} })).content).toEqual([
+      { type: 'text', text: 'ok' },
+    ]);
+    expect((await peer.modern('tools/call', { name: 'echo', arguments: {} })).result?.resultType).toBe(
+      'complete',
+    );
+  });
+
   it('two peers with different filters and colliding request ids never see each other’s results', async () => {
     const { harness } = await start(catalogue());
     const management = await harness.connect('management');

@@ -116,7 +116,7 @@ describe('skills registered in code', () => {
     expect(result).not.toHaveProperty('resultType');
     expect(result).not.toHaveProperty('ttlMs');
     const modern = await call(d, 'skills/list', {}, 'modern');
-    expect(modern).toMatchObject({ resultType: 'complete', ttlMs: 10_000, cacheScope: 'public' });
+    expect(modern).toMatchObject({ ttlMs: 10_000, cacheScope: 'public' });
   });
 
   it('pages whole entries and refuses foreign cursors', async () => {
@@ -141,7 +141,7 @@ describe('skills registered in code', () => {
     const got = await call(d, 'skills/get', { uri: 'skill://pdf-processing/SKILL.md' }, 'modern');
     const listed = ((await call(d, 'skills/list')).skills as JsonObject[])[1];
     expect(got.skill).toEqual(listed);
-    expect(got).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public' });
+    expect(got).toMatchObject({ ttlMs: 0, cacheScope: 'public' });
     expect(got).not.toHaveProperty('nextCursor');
     for (const era of ['legacy', 'modern'] as const) {
       const unknown = await wireError(call(d, 'skills/get', { uri: 'skill://nope/SKILL.md' }, era));
@@ -212,7 +212,7 @@ describe('skills registered in code', () => {
   it('resources/directory/read lists direct children, directories as inode/directory, paged', async () => {
     const d = setup();
     const root = await call(d, 'resources/directory/read', { uri: 'skill://pdf-processing' }, 'modern');
-    expect(root.resultType).toBe('complete');
+    expect(root.resultType).toBeUndefined();
     expect(root).toMatchObject({ ttlMs: 10_000, cacheScope: 'public' });
     expect((root.resources as JsonObject[]).map((r) => [r.uri, r.mimeType])).toEqual([
       ['skill://pdf-processing/SKILL.md', 'text/markdown'],

@@ -135,6 +135,9 @@ function detached(base: HandlerContext, live: LiveTask): HandlerContext {
     signal: { get: () => live.controller.signal, enumerable: true },
     progress: { value: () => false },
     log: { value: () => false },
+    notify: { value: () => undefined },
+    sendRequest: { value: undefined },
+    closeStream: { value: undefined },
     detach: { value: () => Promise.resolve(live.taskId) },
   }) as HandlerContext;
 }

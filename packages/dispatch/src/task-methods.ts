@@ -15,10 +15,10 @@ import {
   missingTasksExtension,
   RELATED_TASK_META,
   refuse,
-  TaskErrorText,
+  taskRefusal,
   taskWire,
 } from '@agentd/lifecycle';
-import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext, TaskRecord } from '@agentd/server';
 import type { ClientInputMethod } from './client-capability.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -28,10 +28,6 @@ import { detailedTask } from './task-notification.js';
 import type { TaskRuntime } from './task-runtime.js';
 
 const LIST_PAGE = 50;
-
-function invalid(message: string): WireError {
-  return new WireError(ErrorCode.InvalidParams, message);
-}
 
 /** True for a method this module answers in some era (the dispatcher routes `tasks/*` here). */
 export function isTaskMethod(method: string): boolean {
@@ -60,7 +56,7 @@ export async function handleTaskMethod(
   const record = await lookup(runtime, params, context);
   if (method === 'tasks/get') return taskWire(record, 'legacy');
   if (method === 'tasks/result') return result(runtime, record, context);
-  if (isTerminalTaskStatus(record.status)) throw invalid(TaskErrorText.terminal(record.status));
+  if (isTerminalTaskStatus(record.status)) throw taskRefusal.terminal(record.status);
   const cancelled = await runtime.cancel(record);
   return taskWire(cancelled ?? record, 'legacy');
 }
@@ -72,18 +68,17 @@ async function lookup(
   context: RequestContext,
 ): Promise<TaskRecord> {
   const { taskId } = params;
-  if (typeof taskId !== 'string' || taskId === '' || taskId.length > 256)
-    throw invalid(TaskErrorText.missingTaskId);
+  if (typeof taskId !== 'string' || taskId === '' || taskId.length > 256) throw taskRefusal.missingTaskId();
   const record = await runtime.store.get(taskId, runtime.ownerOf(context.peer));
   // A task created in the other era is not visible here (its shapes and methods differ).
-  if (record === undefined || record.era !== context.era) throw invalid(TaskErrorText.notFound);
-  if (runtime.expired(record)) throw invalid(TaskErrorText.expired);
+  if (record === undefined || record.era !== context.era) throw taskRefusal.notFound();
+  if (runtime.expired(record)) throw taskRefusal.expired();
   return record;
 }
 
 async function update(runtime: TaskRuntime, record: TaskRecord, params: JsonObject): Promise<JsonObject> {
   const responses = params.inputResponses;
-  if (!isJsonObject(responses)) throw invalid(TaskErrorText.badInputResponses);
+  if (!isJsonObject(responses)) throw taskRefusal.badInputResponses();
   const live = runtime.live(record.taskId);
   if (live !== undefined) {
     await runtime.answer(live, responses, (input, key, value) => {
@@ -128,7 +123,7 @@ async function result(runtime: TaskRuntime, first: TaskRecord, context: RequestC
   const related = { [RELATED_TASK_META]: { taskId: record.taskId } };
   const asked = new Set<string>();
   while (!isTerminalTaskStatus(record.status)) {
-    if (context.signal.aborted) throw new WireError(ErrorCode.InternalError, 'Request cancelled');
+    if (context.signal.aborted) throw refuse.requestCancelled();
     const live = runtime.live(record.taskId);
     if (live !== undefined && context.sendRequest !== undefined) {
       for (const [key, input] of live.inputs) {
@@ -153,14 +148,14 @@ async function result(runtime: TaskRuntime, first: TaskRecord, context: RequestC
     }
     await runtime.changed(record.taskId, runtime.pollIntervalMs, context.signal);
     const next = await runtime.store.get(record.taskId, record.owner);
-    if (next === undefined || runtime.expired(next)) throw invalid(TaskErrorText.expired);
+    if (next === undefined || runtime.expired(next)) throw taskRefusal.expired();
     record = next;
   }
-  if (record.status === 'cancelled') throw invalid(`Task ${record.taskId} was cancelled`);
+  if (record.status === 'cancelled') throw taskRefusal.cancelled(record.taskId);
   if (record.result !== undefined) {
     const meta = isJsonObject(record.result._meta) ? record.result._meta : {};
     return { ...record.result, _meta: { ...meta, ...related } };
   }
-  const error = record.error;
-  throw new WireError(error?.code ?? ErrorCode.InternalError, error?.message ?? 'Task failed', error?.data);
+  // The failure the task stored is the augmented request's own JSON-RPC error: answered as it was.
+  throw record.error === undefined ? taskRefusal.failed() : WireError.from(record.error);
 }

@@ -1,6 +1,6 @@
 /** A stored task as the client sees it: DetailedTask (2026-07-28) and the status notifications of both eras. */
 import { taskWire } from '@agentd/lifecycle';
-import { ErrorCode, type JsonObject, type JsonRpcNotification, notification } from '@agentd/rpc-frame';
+import { type JsonObject, JsonRpcErrorCode, type JsonRpcNotification, notification } from '@agentd/rpc-frame';
 import type { TaskRecord } from '@agentd/server';
 
 /** DetailedTask: the Task plus `inputRequests`, `result` or `error` for its status. */
@@ -10,7 +10,7 @@ export function detailedTask(record: TaskRecord): JsonObject {
   if (record.status === 'completed' && record.result !== undefined) out.result = record.result;
   if (record.status === 'failed') {
     out.error = (record.error ?? {
-      code: ErrorCode.InternalError,
+      code: JsonRpcErrorCode.InternalError,
       message: record.statusMessage ?? 'Task failed',
     }) as unknown as JsonObject;
   }

@@ -9,9 +9,9 @@ import {
   isTerminalTaskStatus,
   legacyVersionHasTasks,
   missingTasksExtension,
-  TaskErrorText,
+  taskRefusal,
 } from '@agentd/lifecycle';
-import { ErrorCode, isJsonObject, type JsonObject, type Logger, WireError } from '@agentd/rpc-frame';
+import { isJsonObject, type JsonObject, type Logger, type WireError } from '@agentd/rpc-frame';
 import type { Peer, RequestContext, TaskChange, TaskRecord, TaskStore } from '@agentd/server';
 import { checkInputResponse } from './input-responses.js';
 import { dispatchError } from './local-errors.js';
@@ -165,12 +165,11 @@ export class TaskRuntime {
     const requested = params.task;
     const asked = isJsonObject(requested);
     if (task === undefined) {
-      if (asked) throw new WireError(ErrorCode.MethodNotFound, TaskErrorText.notTaskTool(tool.name));
+      if (asked) throw taskRefusal.notTaskTool(tool.name);
       return SYNC_PLAN;
     }
     if (!asked) {
-      if (task.support === 'required')
-        throw new WireError(ErrorCode.MethodNotFound, TaskErrorText.taskRequired(tool.name));
+      if (task.support === 'required') throw taskRefusal.taskRequired(tool.name);
       return SYNC_PLAN;
     }
     const ttl = requested.ttl;

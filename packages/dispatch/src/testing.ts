@@ -2,7 +2,7 @@
  * `@agentd/dispatch/testing`: an in-memory client for unit tests. It drives a Dispatcher (or any
  * Handler) through the real server core, in either era, with no sockets or processes.
  */
-import { LEGACY_VERSIONS, MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
+import { LEGACY_VERSIONS, MetaKey, MODERN_VERSION, refuse } from '@agentd/lifecycle';
 import {
   classify,
   type JsonObject,
@@ -104,7 +104,7 @@ export async function createTestClient(
     let reply: JsonObject;
     try {
       if (!options.onInputRequest)
-        throw new WireError(-32601, `test client has no onInputRequest for ${String(message.method)}`);
+        throw refuse.methodNotFound(String(message.method), 'the test client has no onInputRequest');
       reply = { jsonrpc: '2.0', id, result: await options.onInputRequest(String(message.method), params) };
     } catch (error) {
       const code = error instanceof WireError ? error.code : -32603;
@@ -227,9 +227,6 @@ export async function createTestClient(
 function unwrap(method: string, response: JsonRpcResponse | undefined): JsonObject {
   if (response === undefined)
     throw dispatchError('no_response', `${method} got no response (cancelled or aborted)`);
-  if ('error' in response && response.error !== undefined) {
-    const { code, message, data } = response.error;
-    throw new WireError(code, message, data);
-  }
+  if ('error' in response && response.error !== undefined) throw WireError.from(response.error);
   return (response as { result: JsonObject }).result;
 }

@@ -1,5 +1,5 @@
 /** `Dispatcher.useToolCall`: validated arguments in, CallToolResult out, short-circuits, errors, MRTR rounds. */
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, JsonRpcErrorCode, WireError } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -121,7 +121,7 @@ describe('Dispatcher.useToolCall', () => {
       throw new WireError(-32050, 'Quota exceeded');
     });
     const internal = await core.call('tools/call', { name: 'shout', arguments: { name: 'x' } });
-    expect(internal.error).toEqual({ code: ErrorCode.InternalError, message: 'Internal error' });
+    expect(internal.error).toEqual({ code: JsonRpcErrorCode.InternalError, message: 'Internal error' });
     expect(JSON.stringify(internal)).not.toContain('10.0.0.7');
     expect(logger.lines.join('\n')).toMatch(/tool-call hook failed.*10\.0\.0\.7/);
     const quota = await core.call('tools/call', { name: 'fail', arguments: {} });

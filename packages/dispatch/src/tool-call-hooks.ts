@@ -5,19 +5,17 @@
  * operations one `execute` calls inside the sandbox are not tool calls), once per MRTR round.
  */
 import type { JsonObject, Logger } from '@agentd/rpc-frame';
-import type { Era, Peer } from '@agentd/server';
+import type { RequestContext } from '@agentd/server';
 import type { HandlerContext } from './handler-context.js';
 import { runOnion } from './onion.js';
 import type { RequestState } from './per-request-state.js';
 
-export interface ToolCallContext {
+/** The request's one `RequestContext` (through the handler's context) with the tool call in hand. */
+export interface ToolCallContext extends RequestContext {
   /** The tool's name (`{kind}_{id}` for a classic operation). */
   readonly name: string;
   /** The arguments after schema validation (a Standard Schema's output); assign before `next()` to change them. */
   arguments: Record<string, unknown>;
-  readonly peer: Peer;
-  readonly era: Era;
-  readonly signal: AbortSignal;
   /** The request's bag (see `MiddlewareContext.state`). */
   readonly state: RequestState;
   /** The context the handler receives. */
@@ -45,19 +43,13 @@ export async function runToolHooks(
   context: HandlerContext,
   invoke: (args: Record<string, unknown>) => Promise<JsonObject>,
 ): Promise<JsonObject> {
-  const call: ToolCallContext = {
-    name,
-    arguments: args,
-    peer: context.peer,
-    era: context.era,
-    get signal() {
-      return context.signal;
-    },
-    get state() {
-      return context.state;
-    },
-    context,
-  };
+  // The handler's context with the call's name and arguments in front (its facts, signal and
+  // bag are the handler context's own, read through the prototype).
+  const call = Object.create(context, {
+    name: { value: name, enumerable: true },
+    arguments: { value: args, enumerable: true, writable: true },
+    context: { value: context, enumerable: true },
+  }) as ToolCallContext;
   return runOnion(hooks, call, () => invoke(call.arguments), logger, {
     layer: 'tool-call hook',
     fields: { tool: name },

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Era, MetaKey, modernResult } from '@agentd/lifecycle';
 import {
   errorResponse,
   type JsonObject,
@@ -23,6 +24,20 @@ interface Fixture {
 }
 
 const root = fileURLToPath(new URL('../test/fixtures', import.meta.url));
+const SERVER_INFO = { name: 'fixtures', version: '1.0.0' };
+
+/**
+ * The result as the server core sends it: the modern envelope (`resultType`) is the core's to add.
+ * The fixtures leave out the server info in `_meta`, the same on every answer.
+ */
+function onTheWire(result: JsonObject, era: Era): JsonObject {
+  if (era !== 'modern') return result;
+  const wire = modernResult(result, SERVER_INFO);
+  const { [MetaKey.serverInfo]: _serverInfo, ...meta } = wire._meta as JsonObject;
+  if (Object.keys(meta).length > 0) return { ...wire, _meta: meta };
+  const { _meta, ...rest } = wire;
+  return rest;
+}
 
 /** `"$string"` in an expected value matches any string (e.g. a sealed requestState). */
 function expectMatches(actual: unknown, expected: unknown, path = '$'): void {
@@ -69,7 +84,7 @@ for (const revision of readdirSync(root).sort()) {
             : {}),
         });
         const response = await dispatcher.handle(fixture.request, context).then(
-          (result) => successResponse(fixture.request.id, result),
+          (result) => successResponse(fixture.request.id, onTheWire(result, era)),
           (error: unknown) => errorResponse(fixture.request.id, toWireError(error).toJSON()),
         );
         expectMatches(JSON.parse(JSON.stringify(response)), fixture.response);

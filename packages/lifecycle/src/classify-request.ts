@@ -17,19 +17,27 @@ import { type Refusal, refuse } from './refusals.js';
 import { REMOVED_IN_MODERN, requestEra } from './request-era.js';
 import { eraOfVersion } from './versions.js';
 
-/** The client facts a modern request carries in `params._meta`. */
+/** The client facts a modern request carries in `params._meta`, checked (absent fields are undefined). */
 export interface ModernMeta {
   protocolVersion: string;
   clientCapabilities: JsonObject;
-  clientInfo?: JsonObject;
-  logLevel?: LogLevel;
-  progressToken?: string | number;
+  clientInfo?: JsonObject | undefined;
+  logLevel?: LogLevel | undefined;
+  progressToken?: string | number | undefined;
 }
 
 /** How a request is served: legacy (session state applies), or modern with its checked `_meta`. */
 export type RequestClass =
   | { readonly era: 'legacy'; readonly meta?: undefined }
   | { readonly era: 'modern'; readonly meta: ModernMeta };
+
+/**
+ * Whether a classification is the Refusal that answers the request. Every request passes here, so
+ * it reads the discriminant (a RequestClass always has `era`) instead of a brand-aware instanceof.
+ */
+export function isRefused(classified: RequestClass | Refusal): classified is Refusal {
+  return (classified as { era?: unknown }).era === undefined;
+}
 
 /** Shared by every legacy request: classifying one allocates nothing. */
 const LEGACY: RequestClass = Object.freeze({ era: 'legacy' });
@@ -56,7 +64,8 @@ export function classifyRequest(
   asModern = false,
 ): RequestClass | Refusal {
   const resolved = resolveLifecycle(options);
-  if (requestEra(request) === 'legacy') {
+  // Served as modern already (the transport decided the era): only `initialize` needs a second look.
+  if ((!asModern || request.method === 'initialize') && requestEra(request) === 'legacy') {
     // A server that speaks no legacy version serves everything as modern.
     if (resolved.speaksLegacy && !asModern) return LEGACY;
     if (request.method === 'initialize') return refuse.initializeNotServed(resolved.supported);
@@ -68,22 +77,14 @@ export function classifyRequest(
   if (typeof protocolVersion !== 'string') return refuse.missingProtocolVersion();
   const clientCapabilities = meta[MetaKey.clientCapabilities];
   if (!isJsonObject(clientCapabilities)) return refuse.missingClientCapabilities();
-  const out: ModernMeta = { protocolVersion, clientCapabilities };
   const clientInfo = meta[MetaKey.clientInfo];
-  if (clientInfo !== undefined) {
-    if (!isJsonObject(clientInfo)) return refuse.badClientInfo();
-    out.clientInfo = clientInfo;
-  }
+  if (clientInfo !== undefined && !isJsonObject(clientInfo)) return refuse.badClientInfo();
   const logLevel = meta[MetaKey.logLevel];
-  if (logLevel !== undefined) {
-    if (!isLogLevel(logLevel)) return refuse.badLogLevel();
-    out.logLevel = logLevel;
-  }
+  if (logLevel !== undefined && !isLogLevel(logLevel)) return refuse.badLogLevel();
   const progressToken = meta.progressToken;
-  if (progressToken !== undefined) {
-    if (!isRequestId(progressToken)) return refuse.badProgressToken();
-    out.progressToken = progressToken;
-  }
+  if (progressToken !== undefined && !isRequestId(progressToken)) return refuse.badProgressToken();
+  // One shape for every request (absent fields undefined): its readers stay monomorphic.
+  const out: ModernMeta = { protocolVersion, clientCapabilities, clientInfo, logLevel, progressToken };
   if (eraOfVersion(protocolVersion) !== 'modern' || !resolved.supported.includes(protocolVersion)) {
     return refuse.unsupportedVersion(resolved.supported, protocolVersion);
   }

@@ -3,10 +3,10 @@
  * @agentd/rpc-frame, whose decoder answers with them), MCP's, and this framework's
  * implementation-defined ones in the range the spec leaves to servers (-32000..-32019).
  */
-import { ErrorCode as JsonRpcCode } from '@agentd/rpc-frame';
+import { JsonRpcErrorCode } from '@agentd/rpc-frame';
 
 export const ErrorCode = {
-  ...JsonRpcCode,
+  ...JsonRpcErrorCode,
   /** The connection or the server is closing; the request was not (fully) run. */
   ConnectionClosed: -32000,
   /** Legacy Streamable HTTP: the `Mcp-Session-Id` names no live session (the official SDKs' code). */

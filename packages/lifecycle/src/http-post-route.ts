@@ -13,12 +13,12 @@ import {
   type RequestId,
 } from '@agentd/rpc-frame';
 import { acceptsMediaType } from './accept.js';
-import { classifyRequest, type RequestClass } from './classify-request.js';
+import { classifyRequest, isRefused, type RequestClass } from './classify-request.js';
 import { decodeHeaderValue } from './header-value.js';
 import type { LifecycleOptions } from './lifecycle-options.js';
 import { MCP_NAME_FIELDS } from './mcp-name-fields.js';
 import { MetaKey } from './meta-keys.js';
-import { Refusal, refuse } from './refusals.js';
+import { type Refusal, refuse } from './refusals.js';
 import { requestEra } from './request-era.js';
 import { eraOfVersion } from './versions.js';
 
@@ -156,7 +156,7 @@ function modernRoute(
   context: HttpPostContext,
 ): HttpPostRoute {
   const classified = classifyRequest(request, context.lifecycle, true);
-  if (classified instanceof Refusal) {
+  if (isRefused(classified)) {
     const refusal =
       classified.reason === 'unsupported-version'
         ? (mirroredHeadersRefusal(request, headers) ?? classified)

@@ -69,9 +69,9 @@ export {
   missingTasksExtension,
   RELATED_TASK_META,
   TASKS_EXTENSION,
-  TaskErrorText,
   type TaskInfo,
   type TaskStatus,
+  taskRefusal,
   taskWire,
 } from './tasks-extension.js';
 export { type Era, eraOfVersion, LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS } from './versions.js';

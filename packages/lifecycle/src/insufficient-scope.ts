@@ -4,11 +4,12 @@
  * 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`; elsewhere it stays
  * this error, whose `data.requiredScopes` names what to ask the authorization server for.
  */
-import { isJsonObject, type JsonRpcResponse, WireError } from '@agentd/rpc-frame';
+import { isJsonObject, type JsonRpcResponse } from '@agentd/rpc-frame';
 import { ErrorCode } from './error-codes.js';
+import { Refusal } from './refusals.js';
 
-export function insufficientScope(requiredScopes: readonly string[]): WireError {
-  return new WireError(ErrorCode.InsufficientScope, 'Forbidden: insufficient scope', {
+export function insufficientScope(requiredScopes: readonly string[]): Refusal {
+  return new Refusal('insufficient-scope', ErrorCode.InsufficientScope, 'Forbidden: insufficient scope', {
     requiredScopes: [...requiredScopes],
   });
 }

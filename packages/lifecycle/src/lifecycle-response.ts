@@ -8,11 +8,11 @@ import {
   successResponse,
   WireError,
 } from '@agentd/rpc-frame';
-import { classifyRequest, type RequestClass } from './classify-request.js';
+import { classifyRequest, isRefused, type RequestClass } from './classify-request.js';
 import { type LifecycleOptions, type ResolvedLifecycle, resolveLifecycle } from './lifecycle-options.js';
 import { modernResult } from './modern-result.js';
 import type { Implementation, ServerCapabilities } from './protocol-types.js';
-import { Refusal, refuse } from './refusals.js';
+import { type Refusal, refuse } from './refusals.js';
 import { capabilitiesForEra } from './tasks-extension.js';
 import { eraOfVersion, MODERN_VERSION } from './versions.js';
 
@@ -24,16 +24,17 @@ import { eraOfVersion, MODERN_VERSION } from './versions.js';
 export function lifecycleResponse(
   request: JsonRpcRequest,
   serverInfo: Implementation,
-  capabilities: ServerCapabilities,
+  /** The server's capabilities, or how to get them: a function is only called for the requests that show them. */
+  capabilities: ServerCapabilities | (() => ServerCapabilities),
   options?: LifecycleOptions,
   classified: RequestClass | Refusal = classifyRequest(request, options),
 ): JsonRpcResponse | undefined {
-  if (classified instanceof Refusal) return errorResponse(request.id, classified.toJSON());
+  if (isRefused(classified)) return errorResponse(request.id, classified.toJSON());
   const resolved = resolveLifecycle(options);
   try {
     if (classified.era === 'legacy') return legacyResponse(request, serverInfo, capabilities, resolved);
     return request.method === 'server/discover'
-      ? discoverResponse(request, serverInfo, capabilities, resolved)
+      ? discoverResponse(request, serverInfo, capabilitiesOf(capabilities), resolved)
       : undefined;
   } catch (thrown) {
     if (thrown instanceof WireError) return errorResponse(request.id, thrown.toJSON());
@@ -41,10 +42,14 @@ export function lifecycleResponse(
   }
 }
 
+function capabilitiesOf(capabilities: ServerCapabilities | (() => ServerCapabilities)): ServerCapabilities {
+  return typeof capabilities === 'function' ? capabilities() : capabilities;
+}
+
 function legacyResponse(
   request: JsonRpcRequest,
   serverInfo: Implementation,
-  capabilities: ServerCapabilities,
+  capabilities: ServerCapabilities | (() => ServerCapabilities),
   resolved: ResolvedLifecycle,
 ): JsonRpcResponse | undefined {
   if (request.method === 'ping') return successResponse(request.id, {});
@@ -58,7 +63,7 @@ function legacyResponse(
   const protocolVersion = negotiateLegacyVersion(requested, resolved);
   const result: JsonObject = {
     protocolVersion,
-    capabilities: capabilitiesForEra(capabilities, 'legacy', protocolVersion) as JsonObject,
+    capabilities: capabilitiesForEra(capabilitiesOf(capabilities), 'legacy', protocolVersion) as JsonObject,
     serverInfo: serverInfo as unknown as JsonObject,
   };
   if (resolved.instructions !== undefined) result.instructions = resolved.instructions;

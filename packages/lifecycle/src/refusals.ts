@@ -2,7 +2,13 @@
  * The named wire refusals: every error text the protocol layer answers with, in one place, so
  * every transport and the server core give the same bad request the same JSON-RPC error.
  */
-import { INTERNAL_ERROR_MESSAGE, type JsonObject, LOG_LEVELS, WireError } from '@agentd/rpc-frame';
+import {
+  brandErrorClass,
+  INTERNAL_ERROR_MESSAGE,
+  type JsonObject,
+  LOG_LEVELS,
+  WireError,
+} from '@agentd/rpc-frame';
 import { ErrorCode } from './error-codes.js';
 import { MetaKey } from './meta-keys.js';
 import { type Era, MODERN_VERSION } from './versions.js';
@@ -61,6 +67,9 @@ export class Refusal extends WireError {
   }
 }
 
+// Recognised across installed copies of this package, as WireError is across rpc-frame's.
+brandErrorClass(Refusal, '@agentd/lifecycle/Refusal');
+
 const invalidParams = (reason: RefusalReason, message: string, data?: JsonObject) =>
   new Refusal(reason, ErrorCode.InvalidParams, `Invalid params: ${message}`, data);
 const invalidRequest = (reason: RefusalReason, message: string) =>
@@ -71,10 +80,12 @@ function clip(value: string): string {
   return value.length > 200 ? `${value.slice(0, 200)}…` : value;
 }
 
-/** Method names are client-chosen: clip them before they are echoed. */
+/** Method, tool and prompt names are client-chosen: clip them before they are echoed. */
 function clipMethod(method: string): string {
   return method.length > 128 ? `${method.slice(0, 128)}…` : method;
 }
+
+const capabilityNames = (capabilities: JsonObject) => Object.keys(capabilities).join(', ');
 
 /** The catalogue. Each entry builds a fresh Refusal (its stack is never sent). */
 export const refuse = {
@@ -88,8 +99,34 @@ export const refuse = {
         : `Method not found: ${clipMethod(String(method))} (${why})`,
     ),
   /** -32602 `Invalid params: <message>`, for structurally malformed params. */
-  invalidParams: (message: string, data?: JsonObject) =>
-    new Refusal('invalid-params', ErrorCode.InvalidParams, `Invalid params: ${message}`, data),
+  invalidParams: (message: string, data?: JsonObject) => invalidParams('invalid-params', message, data),
+  /** -32602 for a tools/call naming a tool that does not exist or is hidden: the same bytes either way. */
+  unknownTool: (name: string) =>
+    new Refusal('invalid-params', ErrorCode.InvalidParams, `Unknown tool: ${clipMethod(name)}`),
+  /** -32602 for a prompt that does not exist or is hidden. */
+  unknownPrompt: (name: string) =>
+    new Refusal('invalid-params', ErrorCode.InvalidParams, `Unknown prompt: ${clipMethod(name)}`),
+  /** -32602 for a completion/complete naming a resource template that does not exist or is hidden. */
+  unknownResourceTemplate: (uri: string) =>
+    new Refusal('invalid-params', ErrorCode.InvalidParams, 'Unknown resource template', { uri }),
+  /** -32602 for a list cursor this server did not mint for this list. */
+  invalidCursor: () => new Refusal('invalid-params', ErrorCode.InvalidParams, 'Invalid cursor'),
+  /** -32602 for a multi-round-trip `requestState` that is malformed, tampered, expired or not this request's. */
+  invalidRequestState: (reason: string) =>
+    new Refusal('invalid-params', ErrorCode.InvalidParams, `Invalid requestState: ${reason}`),
+  /** -32602 for one of `inputResponses` that does not answer what was asked under its key. */
+  invalidInputResponse: (key: string, reason: string) =>
+    new Refusal(
+      'invalid-params',
+      ErrorCode.InvalidParams,
+      `Invalid inputResponses[${JSON.stringify(key)}]: ${reason}`,
+    ),
+  /** -32602 for a call without an argument its definition requires. */
+  missingArgument: (name: string) =>
+    new Refusal('invalid-params', ErrorCode.InvalidParams, `Missing required argument: ${name}`),
+  /** -32602 for arguments their schema refuses; `detail` says which and why. */
+  invalidArguments: (detail: string) =>
+    new Refusal('invalid-params', ErrorCode.InvalidParams, `Invalid arguments: ${detail}`),
   /** A missing (or hidden: they look alike) resource: -32002 in the legacy era, -32602 in 2026-07-28. */
   resourceNotFound: (uri: string, era: Era) =>
     new Refusal(
@@ -108,6 +145,18 @@ export const refuse = {
         requiredCapabilities,
       },
     ),
+  /**
+   * Legacy era: -32600 for a request whose handler needs client input the session's client did
+   * not declare (the 2026-07-28 era answers `missingClientCapability` instead).
+   */
+  capabilityNotDeclared: (requiredCapabilities: JsonObject) =>
+    new Refusal(
+      'missing-capability',
+      ErrorCode.InvalidRequest,
+      `the client did not declare the capability: ${capabilityNames(requiredCapabilities)}`,
+    ),
+  /** -32603 for a request whose wait the caller cancelled before it could be answered. */
+  requestCancelled: () => new Refusal('internal-error', ErrorCode.InternalError, 'Request cancelled'),
   subscriptionLimit: (limit: number) =>
     invalidParams('invalid-params', `at most ${limit} resource subscriptions per connection`, { limit }),
   duplicateId: (id: string | number) =>

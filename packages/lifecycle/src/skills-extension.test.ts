@@ -1,5 +1,5 @@
 /** The Skills extension's protocol rules: the skill-name rule and what counts as a traversing skill URI. */
-import { ErrorCode } from '@agentd/rpc-frame';
+import { JsonRpcErrorCode } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
 import {
   isTraversingSkillUri,
@@ -50,7 +50,7 @@ describe('skills extension rules', () => {
   it('builds manifest URIs and -32602 errors carrying the uri', () => {
     expect(skillManifestUri('acme/billing/refunds')).toBe('skill://acme/billing/refunds/SKILL.md');
     const error = skillsInvalidParams(SkillErrorText.noSkill('skill://x/SKILL.md'), 'skill://x/SKILL.md');
-    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.code).toBe(JsonRpcErrorCode.InvalidParams);
     expect(error.data).toEqual({ uri: 'skill://x/SKILL.md' });
   });
 });

@@ -3,7 +3,8 @@
  * methods, limits, the skill-name rule, the URI shape and the error texts. The registry and the
  * method implementations live in `@agentd/dispatch`.
  */
-import { ErrorCode, WireError } from '@agentd/rpc-frame';
+import { ErrorCode } from './error-codes.js';
+import { Refusal } from './refusals.js';
 
 /** The extension identifier (server `capabilities.extensions` key). */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -57,8 +58,13 @@ export const SkillErrorText = Object.freeze({
 });
 
 /** -32602 with one of the texts above. */
-export function skillsInvalidParams(message: string, uri?: string): WireError {
-  return new WireError(ErrorCode.InvalidParams, message, uri === undefined ? undefined : { uri });
+export function skillsInvalidParams(message: string, uri?: string): Refusal {
+  return new Refusal(
+    'invalid-params',
+    ErrorCode.InvalidParams,
+    message,
+    uri === undefined ? undefined : { uri },
+  );
 }
 
 /** The `SKILL.md` URI of a skill at `<scheme>://<skill-path>`. */

@@ -4,7 +4,9 @@
  * error texts live here; the runtime lives in `@agentd/dispatch`.
  */
 import type { JsonObject, WireError } from '@agentd/rpc-frame';
+import { ErrorCode } from './error-codes.js';
 import { clientExtension, extensionsForEra, missingExtension } from './extensions.js';
+import { Refusal } from './refusals.js';
 import type { Era } from './versions.js';
 
 /** The extension identifier (client and server `capabilities.extensions` key). */
@@ -36,7 +38,7 @@ export const LEGACY_TASK_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** Error texts (the spec's own wording where it has one). */
-export const TaskErrorText = {
+const TaskErrorText = {
   notFound: 'Failed to retrieve task: Task not found',
   expired: 'Failed to retrieve task: Task has expired',
   missingTaskId: 'Invalid params: taskId must be a non-empty string',
@@ -44,6 +46,26 @@ export const TaskErrorText = {
   terminal: (status: TaskStatus) => `Cannot cancel task: already in terminal status '${status}'`,
   notTaskTool: (tool: string) => `Method not found: tool ${tool} does not support task-augmented calls`,
   taskRequired: (tool: string) => `Method not found: tool ${tool} must be called as a task`,
+} as const;
+
+const taskInvalidParams = (message: string) =>
+  new Refusal('invalid-params', ErrorCode.InvalidParams, message);
+const taskMethodNotFound = (message: string) =>
+  new Refusal('method-not-found', ErrorCode.MethodNotFound, message);
+
+/** The tasks methods' refusals, with the texts above: -32602, or -32601 for a call of the wrong kind. */
+export const taskRefusal = {
+  notFound: () => taskInvalidParams(TaskErrorText.notFound),
+  expired: () => taskInvalidParams(TaskErrorText.expired),
+  missingTaskId: () => taskInvalidParams(TaskErrorText.missingTaskId),
+  badInputResponses: () => taskInvalidParams(TaskErrorText.badInputResponses),
+  terminal: (status: TaskStatus) => taskInvalidParams(TaskErrorText.terminal(status)),
+  /** 2025-11-25 `tasks/result` of a task that was cancelled. */
+  cancelled: (taskId: string) => taskInvalidParams(`Task ${taskId} was cancelled`),
+  notTaskTool: (tool: string) => taskMethodNotFound(TaskErrorText.notTaskTool(tool)),
+  taskRequired: (tool: string) => taskMethodNotFound(TaskErrorText.taskRequired(tool)),
+  /** A failed task that stored no error of its own. */
+  failed: () => new Refusal('internal-error', ErrorCode.InternalError, 'Task failed'),
 } as const;
 
 /** True when this request's (modern) or this session's (legacy) capabilities declare the extension. */

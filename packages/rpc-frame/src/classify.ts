@@ -1,5 +1,5 @@
 /** Classifies a parsed JSON value as a JSON-RPC message, or says why it is not one. */
-import { ErrorCode } from './error-codes.js';
+import { JsonRpcErrorCode } from './error-codes.js';
 import type {
   JsonObject,
   JsonRpcErrorResponse,
@@ -12,7 +12,7 @@ import type {
 export interface InvalidMessage {
   kind: 'invalid';
   /** -32700 for text that is not JSON, -32600 for JSON that is not a JSON-RPC message. */
-  code: typeof ErrorCode.ParseError | typeof ErrorCode.InvalidRequest;
+  code: typeof JsonRpcErrorCode.ParseError | typeof JsonRpcErrorCode.InvalidRequest;
   reason: string;
   /**
    * The id to answer with: `null` unless the value was plainly a request (it has a `method`)
@@ -41,7 +41,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 function invalid(reason: string, id: RequestId | null = null): InvalidMessage {
-  return { kind: 'invalid', code: ErrorCode.InvalidRequest, reason, id };
+  return { kind: 'invalid', code: JsonRpcErrorCode.InvalidRequest, reason, id };
 }
 
 /** Never throws: any value gets a verdict. */

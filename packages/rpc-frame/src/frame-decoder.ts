@@ -1,6 +1,6 @@
 /** A streaming NDJSON decoder: chunks of any size in, classified messages out, never a throw. */
 import { type Classified, classify } from './classify.js';
-import { ErrorCode } from './error-codes.js';
+import { JsonRpcErrorCode } from './error-codes.js';
 import { invalidArgument } from './local-errors.js';
 import { isUtf8 } from './utf8-check.js';
 
@@ -137,7 +137,7 @@ export class FrameDecoder {
     if (!isUtf8(bytes.subarray(start, end))) {
       out.push({
         kind: 'invalid',
-        code: ErrorCode.ParseError,
+        code: JsonRpcErrorCode.ParseError,
         reason: 'Parse error: not valid UTF-8',
         id: null,
       });
@@ -213,7 +213,12 @@ export function decodeLine(line: string): Classified {
   try {
     value = JSON.parse(line);
   } catch {
-    return { kind: 'invalid', code: ErrorCode.ParseError, reason: 'Parse error: not valid JSON', id: null };
+    return {
+      kind: 'invalid',
+      code: JsonRpcErrorCode.ParseError,
+      reason: 'Parse error: not valid JSON',
+      id: null,
+    };
   }
   return classify(value);
 }

@@ -4,7 +4,8 @@
  */
 export { type Classified, classify, type InvalidMessage, isJsonObject, isRequestId } from './classify.js';
 export { encodeFrame } from './encode-frame.js';
-export { ErrorCode } from './error-codes.js';
+export { brandErrorClass } from './error-brand.js';
+export { /** @deprecated */ ErrorCode, JsonRpcErrorCode } from './error-codes.js';
 export {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,

@@ -1,6 +1,6 @@
 /** Tests for the error families and toWireError. */
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from './error-codes.js';
+import { ErrorCode, JsonRpcErrorCode } from './error-codes.js';
 import { INTERNAL_ERROR_MESSAGE, LocalError, toWireError, WireError } from './wire-error.js';
 
 describe('WireError', () => {
@@ -49,7 +49,30 @@ describe('WireError', () => {
   });
 });
 
+describe('WireError.from', () => {
+  it("rebuilds a peer's JSON-RPC error object, data included", () => {
+    const error = WireError.from({ code: -32002, message: 'Resource not found', data: { uri: 'x://y' } });
+    expect(error).toBeInstanceOf(WireError);
+    expect(error.toJSON()).toEqual({ code: -32002, message: 'Resource not found', data: { uri: 'x://y' } });
+    expect(WireError.from({ code: -32601, message: 'Method not found' }).toJSON()).toEqual({
+      code: -32601,
+      message: 'Method not found',
+    });
+  });
+});
+
 describe('LocalError', () => {
+  it('recognises LocalErrors from another copy of the package by their brand', () => {
+    const foreign = Object.assign(new Error('from a second copy'), { code: 'busy' });
+    expect(foreign instanceof LocalError).toBe(false);
+    Object.defineProperty(foreign, Symbol.for('@agentd/rpc-frame/LocalError'), { value: true });
+    expect(foreign instanceof LocalError).toBe(true);
+    expect(new WireError(-32600, 'x') instanceof LocalError).toBe(false);
+    class BusyError extends LocalError<'busy'> {}
+    expect(new BusyError('busy', 'x') instanceof LocalError).toBe(true);
+    expect(foreign instanceof BusyError).toBe(false);
+  });
+
   it('carries a string code and a cause', () => {
     const cause = new Error('low level');
     const error = new LocalError('limit_reached', 'too many runs', { cause });
@@ -90,9 +113,10 @@ describe('toWireError', () => {
   });
 });
 
-describe('ErrorCode', () => {
+describe('JsonRpcErrorCode', () => {
   it("has JSON-RPC 2.0's own codes (MCP's are in @agentd/lifecycle's catalogue)", () => {
-    expect(ErrorCode).toEqual({
+    expect(ErrorCode).toBe(JsonRpcErrorCode);
+    expect(JsonRpcErrorCode).toEqual({
       ParseError: -32700,
       InvalidRequest: -32600,
       MethodNotFound: -32601,

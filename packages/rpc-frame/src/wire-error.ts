@@ -1,10 +1,11 @@
 /** The two error families: WireError crosses the wire, LocalError never does. */
-import { ErrorCode } from './error-codes.js';
+import { brandErrorClass, hasErrorBrand } from './error-brand.js';
+import { JsonRpcErrorCode } from './error-codes.js';
 import type { RpcFrameErrorCode } from './local-errors.js';
 import type { JsonRpcErrorObject } from './messages.js';
 
 /** Marks WireErrors across copies of this package (two installed versions must still agree). */
-const WIRE_ERROR_BRAND = Symbol.for('@agentd/rpc-frame/WireError');
+const WIRE_ERROR_BRAND = '@agentd/rpc-frame/WireError';
 
 /** An error meant for the peer: numeric JSON-RPC code, message, optional data. */
 export class WireError extends Error {
@@ -21,17 +22,14 @@ export class WireError extends Error {
       );
     this.code = code;
     this.data = data;
-    Object.defineProperty(this, WIRE_ERROR_BRAND, { value: true });
   }
 
   /**
-   * `instanceof WireError` is brand-aware: it is also true for WireErrors made by another
-   * installed copy of this package. Subclasses keep the ordinary prototype check.
+   * The error a peer answered with, as a WireError again (a client rethrowing a JSON-RPC error
+   * response, a stored task failure): its code, text and data are the peer's, not built here.
    */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof (maybe a subclass).
-    if (this !== WireError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return isBrandedWireError(value);
+  static from(error: JsonRpcErrorObject): WireError {
+    return new WireError(error.code, error.message, error.data);
   }
 
   /** The same test as `instanceof WireError`, as a type guard usable in expressions. */
@@ -47,12 +45,12 @@ export class WireError extends Error {
   }
 }
 
+// `instanceof WireError` is brand-aware: it is also true for WireErrors made by another installed
+// copy of this package. Subclasses keep the ordinary prototype check unless they are branded too.
+brandErrorClass(WireError, WIRE_ERROR_BRAND);
+
 function isBrandedWireError(value: unknown): boolean {
-  return (
-    value instanceof Error &&
-    (value as unknown as Record<symbol, unknown>)[WIRE_ERROR_BRAND] === true &&
-    Number.isSafeInteger((value as { code?: unknown }).code)
-  );
+  return hasErrorBrand(value, WIRE_ERROR_BRAND) && Number.isSafeInteger((value as { code?: unknown }).code);
 }
 
 /**
@@ -69,6 +67,9 @@ export class LocalError<Code extends string = string> extends Error {
   }
 }
 
+// Recognised across installed copies of this package, as WireError is.
+brandErrorClass(LocalError, '@agentd/rpc-frame/LocalError');
+
 export const INTERNAL_ERROR_MESSAGE = 'Internal error';
 
 /**
@@ -83,5 +84,5 @@ export function toWireError(thrown: unknown, onInternal?: (thrown: unknown) => v
   } catch {
     // A failing logger must not turn an error answer into a crash.
   }
-  return new WireError(ErrorCode.InternalError, INTERNAL_ERROR_MESSAGE, undefined, { cause: thrown });
+  return new WireError(JsonRpcErrorCode.InternalError, INTERNAL_ERROR_MESSAGE, undefined, { cause: thrown });
 }

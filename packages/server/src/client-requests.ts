@@ -90,7 +90,7 @@ export class ClientRequests {
     const pending = this.pending.get(response.id);
     if (pending === undefined) return false;
     if ('result' in response) pending.resolve(isJsonObject(response.result) ? response.result : {});
-    else pending.reject(new WireError(response.error.code, response.error.message, response.error.data));
+    else pending.reject(WireError.from(response.error));
     return true;
   }
 

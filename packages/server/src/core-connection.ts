@@ -9,6 +9,7 @@ import {
   type RequestClass,
   refuse,
   resolveLifecycle,
+  type ServerCapabilities,
 } from '@agentd/lifecycle';
 import {
   type Classified,
@@ -36,7 +37,7 @@ import { answerLegacyOwned, type LegacyMethodHost } from './legacy-methods.js';
 import { ListenStreams } from './listen-streams.js';
 import { serverError } from './local-errors.js';
 import { errorFields } from './logger.js';
-import { createRequestScope, type RequestScope, type ScopeIo } from './request-scope.js';
+import { RequestScope, type ScopeIo } from './request-scope.js';
 import { SlotPool } from './slot-pool.js';
 import { bindActive, traceClientRequest, traceRequest } from './telemetry.js';
 import type { Admission, WireProfile } from './wire-profile.js';
@@ -61,6 +62,8 @@ export class Connection implements CoreConnection {
   private legacyIo: ScopeIo | undefined;
   private modernIo: ScopeIo | undefined;
   private asker: ScopeIo['ask'];
+  /** The server's capabilities now (one function per connection, handed to lifecycle to call when needed). */
+  private readonly capabilities = (): ServerCapabilities => this.host.capabilities();
   /** Answers still waiting on the handler's subscribe gate: a close must not wait for a gate that hangs. */
   private readonly closeWaiters = new Set<() => void>();
 
@@ -242,14 +245,14 @@ export class Connection implements CoreConnection {
     if (this.inFlight.has(request.id) || this.listenStreams?.has(request.id) === true) {
       throw refuse.duplicateId(request.id);
     }
-    const capabilities = this.host.capabilities();
     const lifecycleOptions = this.host.lifecycleOptions;
     // The request's one `_meta` check: the transport's, when it already classified the request.
     const classified = options.classified ?? classifyRequest(request, lifecycleOptions);
+    // Capabilities are read (at most once) only by the requests that show or check them.
     const answered = lifecycleResponse(
       request,
       this.host.serverInfo,
-      capabilities,
+      this.capabilities,
       lifecycleOptions,
       classified,
     );
@@ -261,7 +264,7 @@ export class Connection implements CoreConnection {
     // lifecycleResponse answers every refusal: `classified` is a RequestClass here.
     const { era, meta } = classified as RequestClass;
     if (era === 'legacy') {
-      const owned = answerLegacyOwned(request, capabilities, this.legacyHost());
+      const owned = answerLegacyOwned(request, this.capabilities, this.legacyHost());
       if (owned !== undefined) {
         return this.untilClosed(
           request,
@@ -272,7 +275,7 @@ export class Connection implements CoreConnection {
     }
     if (request.method === 'subscriptions/listen') {
       return this.listens
-        .open(request, capabilities, options.signal)
+        .open(request, this.capabilities(), meta.clientCapabilities, options.signal)
         .catch((thrown: unknown) => this.failed(request, thrown));
     }
     // runDomain's answer never rejects: handler failures become error responses inside it.
@@ -409,23 +412,15 @@ export class Connection implements CoreConnection {
     meta: ModernMeta | undefined,
     options: HandleOptions,
   ): RequestScope {
-    const session = this.legacy;
-    const rawMeta = request.params?._meta;
-    const legacyToken =
-      isJsonObject(rawMeta) && isRequestId(rawMeta.progressToken) ? rawMeta.progressToken : undefined;
-    return createRequestScope(
-      {
-        peer: this.peer,
-        era,
-        protocolVersion: meta?.protocolVersion ?? session?.protocolVersion ?? this.defaultLegacyVersion(),
-        clientCapabilities: meta?.clientCapabilities ?? session?.clientCapabilities ?? {},
-        clientInfo: meta !== undefined ? meta.clientInfo : session?.clientInfo,
-        requestId: request.id,
-        progressToken: meta !== undefined ? meta.progressToken : legacyToken,
-        logLevel: meta !== undefined ? meta.logLevel : this.logLevel,
-      },
-      this.scopeIo(era, options),
-    );
+    const io = this.scopeIo(era, options);
+    // Modern: lifecycle checked this request's `_meta` once; its result is passed on as it is.
+    if (meta !== undefined)
+      return new RequestScope(this.peer, request.id, era, meta, meta.progressToken, meta.logLevel, io);
+    // Legacy: the client is the session's; only the progress token comes from the request.
+    const raw = request.params?._meta;
+    const token = isJsonObject(raw) && isRequestId(raw.progressToken) ? raw.progressToken : undefined;
+    const client = this.legacy ?? this.noSession();
+    return new RequestScope(this.peer, request.id, era, client, token, this.logLevel, io);
   }
 
   /**
@@ -474,8 +469,11 @@ export class Connection implements CoreConnection {
     return traceClientRequest(method, params, (traced) => requests.send(method, traced, send, signal));
   }
 
-  private defaultLegacyVersion(): string {
-    return resolveLifecycle(this.host.lifecycleOptions).newestLegacy ?? (LEGACY_VERSIONS[0] as string);
+  /** A legacy request before (or without) `initialize`: the newest legacy version, no capabilities. */
+  private noSession(): LegacySession {
+    const protocolVersion =
+      resolveLifecycle(this.host.lifecycleOptions).newestLegacy ?? (LEGACY_VERSIONS[0] as string);
+    return { protocolVersion, clientCapabilities: {}, clientInfo: undefined, initialized: false };
   }
 
   private wireError(thrown: unknown, frame: Classified | JsonRpcRequest): WireError {

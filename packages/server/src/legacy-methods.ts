@@ -24,17 +24,17 @@ export interface LegacyMethodHost {
 /** The answer when the core owns `request.method` (a throw becomes a rejection); undefined otherwise. */
 export function answerLegacyOwned(
   request: JsonRpcRequest,
-  caps: ServerCapabilities,
+  capabilities: () => ServerCapabilities,
   host: LegacyMethodHost,
 ): Promise<JsonRpcResponse> | undefined {
   switch (request.method) {
     case 'logging/setLevel':
-      return settle(() => setLevel(request, caps, host));
+      return settle(() => setLevel(request, capabilities(), host));
     case 'resources/subscribe':
-      return settle(() => subscribe(request, caps, host));
+      return settle(() => subscribe(request, capabilities(), host));
     case 'resources/unsubscribe':
       return settle(() => {
-        requireSubscriptions(request.method, caps);
+        requireSubscriptions(request.method, capabilities());
         host.registry.drop(host.connectionId, requireUri(request));
         return successResponse(request.id, {});
       });

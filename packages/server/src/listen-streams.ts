@@ -2,14 +2,13 @@
 import {
   declaresTasksExtension,
   type Implementation,
-  MetaKey,
   missingTasksExtension,
   modernResult,
   refuse,
   type ServerCapabilities,
 } from '@agentd/lifecycle';
 import {
-  isJsonObject,
+  type JsonObject,
   type JsonRpcRequest,
   type JsonRpcResponse,
   type RequestId,
@@ -62,6 +61,8 @@ export class ListenStreams {
   async open(
     request: JsonRpcRequest,
     caps: ServerCapabilities,
+    /** The client capabilities of the request's checked `_meta` (lifecycle's `ModernMeta`). */
+    clientCapabilities: JsonObject,
     signal?: AbortSignal,
   ): Promise<JsonRpcResponse | undefined> {
     if (!deliversListenNotifications(caps)) {
@@ -74,9 +75,7 @@ export class ListenStreams {
     ) {
       throw refuse.subscriptionLimit(this.host.maxSubscriptions);
     }
-    const meta = request.params?._meta;
-    const declared = isJsonObject(meta) ? meta[MetaKey.clientCapabilities] : undefined;
-    if (requested.taskIds !== undefined && !(isJsonObject(declared) && declaresTasksExtension(declared))) {
+    if (requested.taskIds !== undefined && !declaresTasksExtension(clientCapabilities)) {
       throw missingTasksExtension();
     }
     const key = request.id;

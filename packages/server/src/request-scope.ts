@@ -3,15 +3,14 @@ import type { Era } from '@agentd/lifecycle';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, LogLevel, RequestId } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from './handler.js';
 
-interface RequestFacts {
-  readonly peer: Peer;
-  readonly era: Era;
+/**
+ * Who the client is for this request: a modern request's checked `_meta` (lifecycle's `ModernMeta`)
+ * or the legacy session, passed as they are (no copy per request).
+ */
+interface ClientFacts {
   readonly protocolVersion: string;
   readonly clientCapabilities: JsonObject;
-  readonly clientInfo: JsonObject | undefined;
-  readonly requestId: RequestId;
-  readonly progressToken: string | number | undefined;
-  readonly logLevel: LogLevel | undefined;
+  readonly clientInfo?: JsonObject | undefined;
 }
 
 export interface ScopeIo {
@@ -24,7 +23,8 @@ export interface ScopeIo {
 }
 
 /**
- * Internal state and the handler-facing context in one object. `signal` is an own enumerable
+ * The one RequestContext of a request: the handler-facing facts and the core's internal state in
+ * one object (dispatch's handler, middleware and tool-hook contexts extend what it exposes). `signal` is an own enumerable
  * accessor (one shared getter, so every instance keeps one fast shape): `{...context}` and
  * destructuring see a real signal, and no AbortController exists until it is read.
  */
@@ -45,15 +45,23 @@ export class RequestScope implements RequestContext {
   /** @internal */ abortReason: string | undefined;
   /** @internal */ readonly io: ScopeIo;
 
-  constructor(facts: RequestFacts, io: ScopeIo) {
-    this.peer = facts.peer;
-    this.era = facts.era;
-    this.protocolVersion = facts.protocolVersion;
-    this.clientCapabilities = facts.clientCapabilities;
-    this.clientInfo = facts.clientInfo;
-    this.requestId = facts.requestId;
-    this.progressToken = facts.progressToken;
-    this.logLevel = facts.logLevel;
+  constructor(
+    peer: Peer,
+    requestId: RequestId,
+    era: Era,
+    client: ClientFacts,
+    progressToken: string | number | undefined,
+    logLevel: LogLevel | undefined,
+    io: ScopeIo,
+  ) {
+    this.peer = peer;
+    this.era = era;
+    this.protocolVersion = client.protocolVersion;
+    this.clientCapabilities = client.clientCapabilities;
+    this.clientInfo = client.clientInfo;
+    this.requestId = requestId;
+    this.progressToken = progressToken;
+    this.logLevel = logLevel;
     Object.defineProperty(this, 'signal', SIGNAL);
     const ask = io.ask;
     // Only a legacy scope can ask the client (a modern one has no `ask`): no closure otherwise.
@@ -101,7 +109,3 @@ const SIGNAL: PropertyDescriptor = {
     return this.controller.signal;
   },
 };
-
-export function createRequestScope(facts: RequestFacts, io: ScopeIo): RequestScope {
-  return new RequestScope(facts, io);
-}

@@ -1,6 +1,6 @@
 /** Request spans and the duration metric with a real OTel SDK, over a real unix socket. */
 
-import { ErrorCode, WireError } from '@agentd/rpc-frame';
+import { JsonRpcErrorCode, WireError } from '@agentd/rpc-frame';
 import { memoryLogger, modernMeta, type NdjsonClient } from '@agentd/test-support';
 import { context, metrics, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -53,8 +53,9 @@ const handler: Handler = {
   capabilities: () => ({ tools: {} }),
   async handle(request, ctx) {
     const name = request.params?.name;
-    if (request.method !== 'tools/call') throw new WireError(ErrorCode.MethodNotFound, 'Method not found');
-    if (name === 'fail') throw new WireError(ErrorCode.InvalidParams, 'Invalid params: no');
+    if (request.method !== 'tools/call')
+      throw new WireError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
+    if (name === 'fail') throw new WireError(JsonRpcErrorCode.InvalidParams, 'Invalid params: no');
     if (name === 'broken') return { content: [], isError: true };
     if (name === 'ask') {
       const answer = await ctx.sendRequest?.('sampling/createMessage', { messages: [] });
@@ -123,8 +124,8 @@ describe('request spans', () => {
     await client.request('tools/call', { name: 'fail', arguments: {}, _meta: modernMeta() });
     await client.request('tools/call', { name: 'broken', arguments: {}, _meta: modernMeta() });
     const failed = await finished('tools/call fail');
-    expect(failed.attributes['error.type']).toBe(String(ErrorCode.InvalidParams));
-    expect(failed.attributes['rpc.response.status_code']).toBe(String(ErrorCode.InvalidParams));
+    expect(failed.attributes['error.type']).toBe(String(JsonRpcErrorCode.InvalidParams));
+    expect(failed.attributes['rpc.response.status_code']).toBe(String(JsonRpcErrorCode.InvalidParams));
     expect(failed.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Invalid params: no' });
     const broken = await finished('tools/call broken');
     expect(broken.attributes['error.type']).toBe('tool_error');
@@ -218,7 +219,9 @@ describe('request spans', () => {
       .find((candidate) => candidate.descriptor.name === 'mcp.server.operation.duration');
     expect(metric?.descriptor.unit).toBe('s');
     const points = metric?.dataPoints ?? [];
-    const failed = points.find((point) => point.attributes['error.type'] === String(ErrorCode.InvalidParams));
+    const failed = points.find(
+      (point) => point.attributes['error.type'] === String(JsonRpcErrorCode.InvalidParams),
+    );
     expect(failed?.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'fail' });
     const value = failed?.value as { buckets: { boundaries: number[] }; count: number };
     expect(value.buckets.boundaries).toEqual(MCP_DURATION_BUCKETS);

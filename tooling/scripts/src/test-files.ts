@@ -9,7 +9,8 @@ import { join, relative } from 'node:path';
 
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.turbo', '.git', 'coverage']);
 
-function isTestCode(path: string): boolean {
+/** Whether a `/`-separated workspace path is test code (a test file, an app's `test/`, a test helper). */
+export function isTestCode(path: string): boolean {
   if (!/\.(?:ts|mts|cts)$/.test(path) || path.endsWith('.d.ts')) return false;
   return (
     /\.test(?:-d)?\.[mc]?ts$/.test(path) ||

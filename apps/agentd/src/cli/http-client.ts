@@ -167,8 +167,7 @@ export class HttpClient implements McpClient {
   }
 
   #settle(response: JsonRpcResponse): JsonObject {
-    if ('error' in response)
-      throw new WireError(response.error.code, response.error.message, response.error.data);
+    if ('error' in response) throw WireError.from(response.error);
     return response.result;
   }
 

@@ -132,7 +132,7 @@ export class SocketClient implements McpClient {
       if (pending === undefined) continue;
       this.#pending.delete(response.id);
       if ('error' in response) {
-        pending.reject(new WireError(response.error.code, response.error.message, response.error.data));
+        pending.reject(WireError.from(response.error));
       } else {
         pending.resolve(response.result);
       }

@@ -5,7 +5,7 @@
  * handle instead, which only its caller holds.
  */
 import type { Middleware } from '@agentd/dispatch';
-import { ErrorCode, WireError } from '@agentd/rpc-frame';
+import { refuse } from '@agentd/lifecycle';
 import type { Peer } from '@agentd/server';
 
 export function mayHoldTasks(peer: Peer): boolean {
@@ -15,8 +15,7 @@ export function mayHoldTasks(peer: Peer): boolean {
 /** 2025-11-25 tasks are requested by the caller (`params.task`): refused here, before a task exists. */
 export const refuseAnonymousTasks: Middleware = async (ctx, next) => {
   if (ctx.method === 'tools/call' && ctx.params.task !== undefined && !mayHoldTasks(ctx.peer)) {
-    throw new WireError(
-      ErrorCode.InvalidParams,
+    throw refuse.invalidParams(
       'tasks need an authenticated peer (anonymous peers would share them); call without `task`: an async spawn answers with its handle',
       { reason: 'anonymous_task' },
     );

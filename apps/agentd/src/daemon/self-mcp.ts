@@ -7,9 +7,9 @@ import {
   type SurfaceKind,
   type TaskStatusEvent,
 } from '@agentd/dispatch';
-import { appToolMeta } from '@agentd/lifecycle';
+import { appToolMeta, refuse } from '@agentd/lifecycle';
 import type { Logger } from '@agentd/rpc-frame';
-import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, LocalError } from '@agentd/rpc-frame';
 import type { Handler, Peer, TaskStore } from '@agentd/server';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
 import { RUNS_APP_URI, runsPage } from '../ui/runs-page.js';
@@ -276,16 +276,14 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     const parsed = parseAgentUri(uri);
     const spec = parsed === undefined ? undefined : RESOURCE_SPECS.find((r) => r.name === parsed.kind);
     if (spec === undefined)
-      throw new WireError(ErrorCode.InvalidParams, `${uri} is not subscribable; read it when you need it`, {
-        uri,
-      });
+      throw refuse.invalidParams(`${uri} is not subscribable; read it when you need it`, { uri });
     try {
       await checkSubscribable(options.resources, uri, peer);
       return true;
     } catch (error) {
       if (!(error instanceof ResourceError)) throw error;
       if (error.reason === 'not_found') return false;
-      throw new WireError(ErrorCode.InvalidParams, error.message, { uri });
+      throw refuse.invalidParams(error.message, { uri });
     }
   };
   const handler: Handler = {

@@ -2,7 +2,7 @@
  * A child process serving MCP on its stdio from the built package, for the official-client tests:
  * `slow` reports progress, waits for its signal and logs `aborted <id>` to stderr; `echo` echoes.
  */
-import { ErrorCode, WireError } from '@agentd/rpc-frame';
+import { JsonRpcErrorCode, WireError } from '@agentd/rpc-frame';
 import { createServerCore, serveStdio } from '../../dist/index.js';
 
 const TOOLS = [
@@ -14,7 +14,8 @@ const handler = {
   capabilities: () => ({ tools: { listChanged: true } }),
   handle: async (request, ctx) => {
     if (request.method === 'tools/list') return { tools: TOOLS };
-    if (request.method !== 'tools/call') throw new WireError(ErrorCode.MethodNotFound, 'Method not found');
+    if (request.method !== 'tools/call')
+      throw new WireError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
     if (request.params?.name === 'slow') {
       ctx.notify({
         jsonrpc: '2.0',
