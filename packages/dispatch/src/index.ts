@@ -53,7 +53,7 @@ export type { SkillDefinition } from './skill-build.js';
 /** @public */
 export type { SkillsFolder, SkillsFolderOptions } from './skills-folder.js';
 export { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
-export { MemoryTaskStore } from './task-store.js';
+export { MemoryTaskStore } from '@agentd/tasks';
 /** @public */
 export type { ToolCallContext, ToolCallHook } from './tool-call-hooks.js';
 /** @public */

@@ -19,7 +19,8 @@ import {
   taskWire,
 } from '@agentd/lifecycle';
 import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
-import type { RequestContext, TaskRecord } from '@agentd/server';
+import type { RequestContext } from '@agentd/server';
+import type { TaskRecord } from '@agentd/tasks';
 import type { ClientInputMethod } from './client-capability.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { checkInputResponse } from './input-responses.js';

@@ -12,12 +12,12 @@ import {
   TaskErrorText,
 } from '@agentd/lifecycle';
 import { ErrorCode, isJsonObject, type JsonObject, type Logger, WireError } from '@agentd/rpc-frame';
-import type { Peer, RequestContext, TaskChange, TaskRecord, TaskStore } from '@agentd/server';
+import type { Peer, RequestContext } from '@agentd/server';
+import { MemoryTaskStore, type TaskChange, type TaskRecord, type TaskStore } from '@agentd/tasks';
 import { checkInputResponse } from './input-responses.js';
 import { dispatchError } from './local-errors.js';
 import type { PendingInput, TaskInputHost } from './task-input.js';
 import { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
-import { MemoryTaskStore } from './task-store.js';
 
 /** A tool's part in tasks. */
 interface TaskToolOptions {

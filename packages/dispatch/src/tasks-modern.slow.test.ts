@@ -2,7 +2,7 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { NdjsonClient, SocketHarness } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryTaskStore } from './task-store.js';
+import { MemoryTaskStore } from '@agentd/tasks';
 import { serve, TASKS, taskDispatcher, until } from './test-support/task-tools.js';
 
 let harness: SocketHarness | undefined;

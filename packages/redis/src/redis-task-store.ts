@@ -16,7 +16,7 @@ import {
   type TaskPage,
   type TaskRecord,
   type TaskStore,
-} from '@agentd/server';
+} from '@agentd/tasks';
 import { redisError } from './local-errors.js';
 import { clientsOf, type RedisClient } from './raw-client.js';
 import type { RedisConnection } from './redis-connection.js';

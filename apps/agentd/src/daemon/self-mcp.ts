@@ -10,7 +10,8 @@ import {
 import { appToolMeta } from '@agentd/lifecycle';
 import type { Logger } from '@agentd/rpc-frame';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
-import type { Handler, Peer, TaskStore } from '@agentd/server';
+import type { Handler, Peer } from '@agentd/server';
+import type { TaskStore } from '@agentd/tasks';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
 import { RUNS_APP_URI, runsPage } from '../ui/runs-page.js';
 import { parseAgentUri } from './agent-uri.js';

@@ -11,8 +11,8 @@ import {
   type TaskPage,
   type TaskRecord,
   type TaskStore,
-} from '@agentd/server';
-import { dispatchError } from './local-errors.js';
+} from './task-store.js';
+import { tasksError } from './local-errors.js';
 
 export interface MemoryTaskStoreOptions {
   /** Clock (epoch ms); tests drive TTL expiry with it. */
@@ -113,6 +113,6 @@ export class MemoryTaskStore implements TaskStore {
       return;
     }
     // The seam's `task_limit` LocalError: every store refuses the same way.
-    throw dispatchError('task_limit', `too many tasks: at most ${this.#maxPerOwner} per principal`);
+    throw tasksError('task_limit', `too many tasks: at most ${this.#maxPerOwner} per principal`);
   }
 }
