@@ -10,7 +10,6 @@ import {
   WireError,
 } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
-import type { TaskRuntime } from './task-runtime.js';
 import { callTool } from './call-tool.js';
 import { Catalogue, type SurfaceKind } from './catalogue.js';
 import { type ClientFilters, compileFilters } from './client-filters.js';
@@ -35,8 +34,8 @@ import { getPrompt } from './get-prompt.js';
 import { deepFreeze, isJsonObject } from './json.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
 import { dispatchError } from './local-errors.js';
-import { type Middleware, runMiddleware } from './middleware.js';
 import type { MethodProvider } from './method-provider.js';
+import { type Middleware, runMiddleware } from './middleware.js';
 import { loadCodeMode } from './optional-peers.js';
 import { ProviderRegistry } from './provider-registry.js';
 import { readResource, resolveResource } from './read-resource.js';
@@ -48,6 +47,7 @@ import { SkillsProvider } from './skills-provider.js';
 import type { SkillRegistry } from './skills-registry.js';
 import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
 import type { TaskStatusEvent } from './task-notification.js';
+import type { TaskRuntime } from './task-runtime.js';
 import { TasksProvider } from './tasks-provider.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
 import type { ToolSchema } from './tool-schema.js';
@@ -299,7 +299,6 @@ export class Dispatcher implements Handler {
   registerProvider(provider: MethodProvider): () => boolean {
     return this.#providers.register(provider);
   }
-
 
   /** Registers a prompt; with an `argsSchema`, `get`'s argument type is inferred from it. */
   registerPrompt<const In extends ToolSchema | undefined = undefined>(

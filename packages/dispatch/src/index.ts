@@ -15,6 +15,8 @@
 export { ErrorCode } from '@agentd/lifecycle';
 /** @public */
 export { LocalError, WireError } from '@agentd/rpc-frame';
+/** The in-memory task store, re-exported from `@agentd/tasks` where the TaskStore seam lives. */
+export { MemoryTaskStore } from '@agentd/tasks';
 /** @public */
 export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
 /** @public */
@@ -41,9 +43,9 @@ export { InputRequired } from './input-required.js';
 /** @public */
 export type { DispatchErrorCode } from './local-errors.js';
 /** @public */
-export type { MethodProvider, ProvidedCapabilities, ProviderHost } from './method-provider.js';
-/** @public */
 export { McpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';
+/** @public */
+export type { MethodProvider, ProvidedCapabilities, ProviderHost } from './method-provider.js';
 /** @public */
 export type { Middleware, MiddlewareContext } from './middleware.js';
 /** @public */
@@ -55,8 +57,6 @@ export type { SkillDefinition } from './skill-build.js';
 /** @public */
 export type { SkillsFolder, SkillsFolderOptions } from './skills-folder.js';
 export { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
-/** The in-memory task store, re-exported from `@agentd/tasks` where the TaskStore seam lives. */
-export { MemoryTaskStore } from '@agentd/tasks';
 /** @public */
 export type { ToolCallContext, ToolCallHook } from './tool-call-hooks.js';
 /** @public */

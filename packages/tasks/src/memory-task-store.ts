@@ -3,6 +3,7 @@
  * such as `@agentd/redis` implements it without depending on dispatch).
  */
 import { type Era, isTerminalTaskStatus } from '@agentd/lifecycle';
+import { tasksError } from './local-errors.js';
 import {
   applyTaskChange,
   newTaskRecord,
@@ -12,7 +13,6 @@ import {
   type TaskRecord,
   type TaskStore,
 } from './task-store.js';
-import { tasksError } from './local-errors.js';
 
 export interface MemoryTaskStoreOptions {
   /** Clock (epoch ms); tests drive TTL expiry with it. */
