@@ -1,7 +1,4 @@
-/**
- * The in-memory TaskStore (the seam and its record rules are `@agentd/server`'s, so a shared store
- * such as `@agentd/redis` implements it without depending on dispatch).
- */
+/** The in-memory TaskStore: one process, lost on restart. */
 import { type Era, isTerminalTaskStatus } from '@agentd/lifecycle';
 import { tasksError } from './local-errors.js';
 import {
