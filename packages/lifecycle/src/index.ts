@@ -27,6 +27,7 @@ export { /** @public */ decodeHeaderValue } from './header-value.js';
 export { type HostPolicy, hostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
 export {
   classifyHttpPost,
+  contentTypeRefusal,
   type HeaderReader,
   postHeadersRefusal,
   streamAcceptRefusal,
