@@ -15,7 +15,10 @@
 export { ErrorCode } from '@agentd/lifecycle';
 /** @public */
 export { LocalError, WireError } from '@agentd/rpc-frame';
-/** The in-memory task store, re-exported from `@agentd/tasks` where the TaskStore seam lives. */
+/**
+ * The in-memory task store, re-exported from `@agentd/tasks` where the TaskStore seam lives.
+ * @public
+ */
 export { MemoryTaskStore } from '@agentd/tasks';
 /** @public */
 export { type AppResourceDefinition, registerAppResource } from './app-resource.js';

@@ -34,11 +34,6 @@ function invalid(message: string): WireError {
   return new WireError(ErrorCode.InvalidParams, message);
 }
 
-/** True for a method this module answers in some era (the dispatcher routes `tasks/*` here). */
-export function isTaskMethod(method: string): boolean {
-  return MODERN_TASK_METHODS.has(method) || LEGACY_TASK_METHODS.has(method);
-}
-
 export async function handleTaskMethod(
   runtime: TaskRuntime,
   method: string,

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifyHttpPost,
-  type HeaderReader,
   contentTypeRefusal,
+  type HeaderReader,
   postHeadersRefusal,
   streamAcceptRefusal,
 } from './http-post-route.js';

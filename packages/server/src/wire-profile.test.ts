@@ -55,14 +55,25 @@ function openConnection(core: ReturnType<typeof profiledCore>['core']) {
 describe('WireProfile', () => {
   it('makes id-less messages, not responses, run as requests; without a profile only requests do', () => {
     const request: Classified = { kind: 'request', message: { jsonrpc: '2.0', id: 1, method: 'test/echo' } };
-    const notification: Classified = { kind: 'notification', message: { jsonrpc: '2.0', method: 'test/echo' } };
+    const notification: Classified = {
+      kind: 'notification',
+      message: { jsonrpc: '2.0', method: 'test/echo' },
+    };
     const response: Classified = { kind: 'response', message: { jsonrpc: '2.0', id: 1, result: {} } };
     const profiled = openConnection(profiledCore().core);
-    expect([request, notification, response].map((f) => profiled.runsAsRequest(f))).toEqual([true, true, false]);
+    expect([request, notification, response].map((f) => profiled.runsAsRequest(f))).toEqual([
+      true,
+      true,
+      false,
+    ]);
     const plain = createServerCore({ handler: testHandler(), serverInfo: { name: 't', version: '1' } });
     const peer: Peer = { origin: 'management', connectionId: 'p1', transport: 'test', attributes: {} };
     const connection = plain.openConnection(peer, ndjsonWriter(new PassThrough(), { id: 'p1' }));
-    expect([request, notification, response].map((f) => connection.runsAsRequest(f))).toEqual([true, false, false]);
+    expect([request, notification, response].map((f) => connection.runsAsRequest(f))).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('sends what the profile answers, even for a message the specification would not answer', async () => {

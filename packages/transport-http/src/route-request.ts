@@ -14,9 +14,9 @@ import type { Principal } from './bearer-auth.js';
 import type { HttpIncoming, HttpOutgoing } from './http-io.js';
 import { serveLegacyDelete, serveLegacyGet, serveLegacyPost } from './legacy-exchange.js';
 import { serveModernRequest } from './modern-exchange.js';
+import { readPostBody } from './post-body.js';
 import { serveProfiledPost } from './profiled-exchange.js';
 import { isMetadataPath, metadataDocument, resourceOf } from './protected-resource.js';
-import { readPostBody } from './post-body.js';
 import { failed, sendEmpty, sendJson, sendRefusal } from './replies.js';
 import type { Caller, TransportContext } from './transport-context.js';
 
