@@ -1,6 +1,7 @@
 /** The Dispatcher: one shared instance implementing the server's Handler over registries of tools, operations, resources and prompts. */
 import type { CodeModeRunner } from '@agentd/codemode';
-import { isExtensionId, refuse, TASKS_EXTENSION } from '@agentd/lifecycle';
+import { isExtensionId, refuse } from '@agentd/lifecycle';
+import { TASKS_EXTENSION } from '@agentd/lifecycle/tasks';
 import {
   ErrorCode,
   type JsonObject,

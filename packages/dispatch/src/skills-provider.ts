@@ -2,7 +2,7 @@
  * Skills (SEP-2640) as a MethodProvider: skills/list, skills/get and resources/directory/read,
  * served while the skills extension is declared; skill files are resources, so it needs them.
  */
-import { SKILL_SCHEME, SKILLS_EXTENSION, SkillsMethod } from '@agentd/lifecycle';
+import { SKILL_SCHEME, SKILLS_EXTENSION, SkillsMethod } from '@agentd/lifecycle/skills';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { Catalogue } from './catalogue.js';

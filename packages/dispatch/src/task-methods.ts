@@ -6,6 +6,7 @@
  * Unknown, foreign and expired ids get the same kinds of -32602: nothing about other
  * principals' tasks leaks.
  */
+import { refuse } from '@agentd/lifecycle';
 import {
   declaresTasksExtension,
   isTerminalTaskStatus,
@@ -14,10 +15,9 @@ import {
   MODERN_TASK_METHODS,
   missingTasksExtension,
   RELATED_TASK_META,
-  refuse,
   TaskErrorText,
   taskWire,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/tasks';
 import { ErrorCode, isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { TaskRecord } from '@agentd/tasks';

@@ -1,5 +1,5 @@
 /** A stored task as the client sees it: DetailedTask (2026-07-28) and the status notifications of both eras. */
-import { taskWire } from '@agentd/lifecycle';
+import { taskWire } from '@agentd/lifecycle/tasks';
 import { ErrorCode, type JsonObject, type JsonRpcNotification, notification } from '@agentd/rpc-frame';
 import type { TaskRecord } from '@agentd/tasks';
 

@@ -3,14 +3,14 @@
  * (abort controller, parked client input, TTL timer) and writes every status change to the
  * TaskStore in order. Live runs outlive the connection that started them, until their TTL.
  */
+import type { Era } from '@agentd/lifecycle';
 import {
   declaresTasksExtension,
-  type Era,
   isTerminalTaskStatus,
   legacyVersionHasTasks,
   missingTasksExtension,
   TaskErrorText,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/tasks';
 import { ErrorCode, isJsonObject, type JsonObject, type Logger, WireError } from '@agentd/rpc-frame';
 import type { Peer, RequestContext } from '@agentd/server';
 import { MemoryTaskStore, type TaskChange, type TaskRecord, type TaskStore } from '@agentd/tasks';

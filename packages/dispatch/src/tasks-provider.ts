@@ -7,7 +7,7 @@ import {
   legacyTasksCapability,
   MODERN_TASK_METHODS,
   TASKS_EXTENSION,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/tasks';
 import type { JsonObject, Logger } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { MethodProvider, ProvidedCapabilities, ProviderHost } from './method-provider.js';

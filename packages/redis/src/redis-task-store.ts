@@ -6,7 +6,8 @@
  * wakes a blocked `tasks/result` anywhere and stops the work on the replica running a cancelled task.
  */
 
-import type { Era, TaskStatus } from '@agentd/lifecycle';
+import type { Era } from '@agentd/lifecycle';
+import type { TaskStatus } from '@agentd/lifecycle/tasks';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import {
   applyTaskChange,

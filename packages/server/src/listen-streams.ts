@@ -1,13 +1,12 @@
 /** The modern `subscriptions/listen` streams open on one connection: open, acknowledge, end. */
 import {
-  declaresTasksExtension,
   type Implementation,
   MetaKey,
-  missingTasksExtension,
   modernResult,
   refuse,
   type ServerCapabilities,
 } from '@agentd/lifecycle';
+import { declaresTasksExtension, missingTasksExtension } from '@agentd/lifecycle/tasks';
 import {
   isJsonObject,
   type JsonRpcRequest,

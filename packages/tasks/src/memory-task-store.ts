@@ -1,5 +1,6 @@
 /** The in-memory TaskStore: one process, lost on restart. */
-import { type Era, isTerminalTaskStatus } from '@agentd/lifecycle';
+import type { Era } from '@agentd/lifecycle';
+import { isTerminalTaskStatus } from '@agentd/lifecycle/tasks';
 import { tasksError } from './local-errors.js';
 import {
   applyTaskChange,

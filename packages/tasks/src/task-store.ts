@@ -5,7 +5,8 @@
  * (`owner`) that created it: a lookup with another owner finds nothing, exactly as if the id did
  * not exist.
  */
-import { type Era, isTerminalTaskStatus, type TaskInfo, type TaskStatus } from '@agentd/lifecycle';
+import type { Era } from '@agentd/lifecycle';
+import { isTerminalTaskStatus, type TaskInfo, type TaskStatus } from '@agentd/lifecycle/tasks';
 import type { JsonObject, JsonRpcErrorObject } from '@agentd/rpc-frame';
 
 /** One stored task: the wire facts plus what the server needs to answer for it. */

@@ -7,7 +7,7 @@ import {
   type SurfaceKind,
   type TaskStatusEvent,
 } from '@agentd/dispatch';
-import { appToolMeta } from '@agentd/lifecycle';
+import { appToolMeta } from '@agentd/lifecycle/apps';
 import type { Logger } from '@agentd/rpc-frame';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer } from '@agentd/server';
