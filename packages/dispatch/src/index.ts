@@ -20,10 +20,6 @@ export { LocalError, WireError } from '@agentd/rpc-frame';
  * @public
  */
 export { MemoryTaskStore } from '@agentd/tasks';
-/** @public */
-export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
-/** @public */
-export { type AppToolDefinition, registerAppTool } from './app-tool.js';
 export type { SurfaceKind } from './catalogue.js';
 /** @public */
 export { MissingClientCapabilityError } from './client-capability.js';

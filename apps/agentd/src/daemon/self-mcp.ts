@@ -1,12 +1,7 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
 import { CodeModeRunner, type ExecuteOutcome, type ExecuteRequest } from '@agentd/codemode';
-import {
-  Dispatcher,
-  type Middleware,
-  registerAppResource,
-  type SurfaceKind,
-  type TaskStatusEvent,
-} from '@agentd/dispatch';
+import { Dispatcher, type Middleware, type SurfaceKind, type TaskStatusEvent } from '@agentd/dispatch';
+import { registerAppResource } from '@agentd/dispatch/apps';
 import { appToolMeta } from '@agentd/lifecycle/apps';
 import type { Logger } from '@agentd/rpc-frame';
 import { ErrorCode, type JsonObject, LocalError, WireError } from '@agentd/rpc-frame';
