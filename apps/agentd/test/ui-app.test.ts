@@ -4,7 +4,7 @@
  * headless Chromium. The view reaches agentd only through the host: it shows the run the spawn
  * returned, streams its lines, and cancels it with a tool call the host forwards.
  */
-import { APP_MIME_TYPE } from '@agentd/lifecycle';
+import { APP_MIME_TYPE } from '@agentd/lifecycle/apps';
 import {
   type Browser,
   browserTests,

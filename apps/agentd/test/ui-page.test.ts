@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { APP_MIME_TYPE } from '@agentd/lifecycle';
+import { APP_MIME_TYPE } from '@agentd/lifecycle/apps';
 import { type Json, NdjsonClient } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, startAgentd } from './support/agentd-process.js';

@@ -4,7 +4,8 @@
  * still answers with text for hosts that do not render apps. Registered in code, so the fixture
  * stays runtime-neutral.
  */
-import { type Dispatcher, registerAppResource, registerAppTool } from '@agentd/dispatch';
+import type { Dispatcher } from '@agentd/dispatch';
+import { registerAppResource, registerAppTool } from '@agentd/dispatch/apps';
 
 const VIEW_URI = 'ui://conformance/echo.html';
 

@@ -10,7 +10,7 @@ import {
   appResourceUiProblem,
   isUiUri,
   looksLikeHtmlDocument,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/apps';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { CacheHints } from './definitions.js';
 import type { Dispatcher } from './dispatcher.js';

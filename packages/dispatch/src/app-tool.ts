@@ -9,7 +9,7 @@ import {
   appToolMeta,
   appToolUiProblem,
   visibleToModel,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/apps';
 import type { JsonObject } from '@agentd/rpc-frame';
 import { appRegistryOf, declareApps } from './app-resource.js';
 import type { ToolDefinition } from './definitions.js';

@@ -3,6 +3,7 @@ import type { JsonObject, Logger } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import type { ClientFilters } from './client-filters.js';
 import type { CodeModeOptions } from './code-mode.js';
+import type { MethodProvider } from './method-provider.js';
 import type { ArgumentIssue, SchemaValidation } from './schema-compiler.js';
 import type { ScopesOf } from './scopes.js';
 import type { SkillsOptions } from './skills-registry.js';
@@ -66,6 +67,11 @@ export interface DispatcherOptions {
    * An explicit `extensions["io.modelcontextprotocol/skills"]` declaration wins over these settings.
    */
   skills?: SkillsOptions;
+  /**
+   * Extensions written against the MethodProvider seam: their methods are served and what they
+   * declare is offered, as `registerProvider` does (after the built-in tasks and skills providers).
+   */
+  providers?: readonly MethodProvider[];
 }
 
 /**

@@ -1,13 +1,7 @@
 /** The Dispatcher: one shared instance implementing the server's Handler over registries of tools, operations, resources and prompts. */
 import type { CodeModeRunner } from '@agentd/codemode';
-import {
-  isExtensionId,
-  legacyTasksCapability,
-  refuse,
-  SKILL_SCHEME,
-  SKILLS_EXTENSION,
-  TASKS_EXTENSION,
-} from '@agentd/lifecycle';
+import { isExtensionId, refuse } from '@agentd/lifecycle';
+import { TASKS_EXTENSION } from '@agentd/lifecycle/tasks';
 import { type JsonObject, type JsonRpcRequest, type Logger, stderrLogger } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 import { callTool } from './call-tool.js';
@@ -34,19 +28,21 @@ import { getPrompt } from './get-prompt.js';
 import { deepFreeze, isJsonObject } from './json.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
 import { dispatchError } from './local-errors.js';
+import type { MethodProvider } from './method-provider.js';
 import { type Middleware, runMiddleware } from './middleware.js';
 import { loadCodeMode } from './optional-peers.js';
+import { ProviderRegistry } from './provider-registry.js';
 import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { describeIssues } from './schema-compiler.js';
 import { defaultScopesOf, withScopes } from './scopes.js';
 import type { SkillDefinition } from './skill-build.js';
-import { checkedSkillUri, handleSkillsMethod, isSkillsMethod } from './skills-methods.js';
-import { SkillRegistry, type SkillsOptions } from './skills-registry.js';
+import { SkillsProvider } from './skills-provider.js';
+import type { SkillRegistry } from './skills-registry.js';
 import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
-import { handleTaskMethod, isTaskMethod } from './task-methods.js';
 import type { TaskStatusEvent } from './task-notification.js';
-import { TaskRuntime } from './task-runtime.js';
+import type { TaskRuntime } from './task-runtime.js';
+import { TasksProvider } from './tasks-provider.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
 import type { ToolSchema } from './tool-schema.js';
 
@@ -75,16 +71,21 @@ export class Dispatcher implements Handler {
   readonly #filtersFor: ((peer: Peer) => ClientFilters | undefined) | undefined;
   readonly #codeMode: CodeModeWiring | undefined;
   readonly #subscribe: boolean;
-  /** Bumped whenever an extension is declared or withdrawn: part of the capabilities cache key. */
-  #extensionsRevision = 0;
+  /** Bumped whenever an extension is declared or withdrawn, or a provider changed: part of the capabilities cache key. */
+  #revision = 0;
   #capabilities: { key: number; value: ServerCapabilities } | undefined;
-  readonly #tasks: TaskRuntime | undefined;
-  readonly #taskTools = new Set<string>();
+  readonly #providers = new ProviderRegistry((method) => Object.hasOwn(METHODS, method), {
+    changed: () => {
+      this.#revision++;
+    },
+    extension: (id) => this.#extensions.get(id),
+  });
+  readonly #tasks: TasksProvider | undefined;
   readonly #middleware: Middleware[] = [];
   readonly #toolHooks: ToolCallHook[] = [];
   readonly #logger: Logger;
   readonly #extensions = new Map<string, JsonObject>();
-  readonly #skills: SkillRegistry;
+  readonly #skills: SkillsProvider;
   #started = false;
 
   constructor(options: DispatcherOptions = {}) {
@@ -110,11 +111,6 @@ export class Dispatcher implements Handler {
     if (validation !== 'auto' && validation !== 'compiled' && validation !== 'interpreted')
       throw dispatchError('invalid_option', `schemaValidation must be 'auto', 'compiled' or 'interpreted'`);
     this.#catalogue = new Catalogue(this.exposure, scheme, (kinds) => this.#changed(kinds), validation);
-    // The first skill (or folder) offers the extension through the seam, unless already declared.
-    this.#skills = new SkillRegistry(this.#catalogue, () => {
-      if (!this.#extensions.has(SKILLS_EXTENSION))
-        this.declareExtension(SKILLS_EXTENSION, skillsSettings(options.skills));
-    });
     const cacheScope = options.cache?.cacheScope ?? (options.filtersFor ? 'private' : 'public');
     const listHints = { ttlMs: options.cache?.listTtlMs ?? 10_000, cacheScope };
     const readTtlMs = options.cache?.readTtlMs ?? 0;
@@ -123,9 +119,9 @@ export class Dispatcher implements Handler {
     const catalogue = this.#catalogue;
     const format =
       options.formatInvalidArguments ?? ((issues) => `Invalid arguments: ${describeIssues(issues)}`);
-    this.#tasks = options.tasks === false ? undefined : new TaskRuntime(options.tasks ?? {}, logger);
+    this.#tasks = options.tasks === false ? undefined : new TasksProvider(options.tasks ?? {}, logger);
     this.#env = {
-      tasks: this.#tasks,
+      tasks: this.#tasks?.runtime,
       catalogue: this.#catalogue,
       codec: new RequestStateCodec(options.requestState ?? {}),
       pageSize,
@@ -142,7 +138,14 @@ export class Dispatcher implements Handler {
     };
     for (const [id, settings] of Object.entries(options.extensions ?? {}))
       this.declareExtension(id, settings);
-    if (options.skills !== undefined) this.#skills.declare();
+    // The built-in extensions are providers like any other; the first skill (or folder) offers its extension.
+    this.#skills = new SkillsProvider(this.#catalogue, this.#env, options.skills, (settings) => {
+      this.declareExtension(SkillsProvider.extensionId, settings);
+    });
+    if (this.#tasks !== undefined) this.registerProvider(this.#tasks);
+    this.registerProvider(this.#skills);
+    for (const provider of options.providers ?? []) this.registerProvider(provider);
+    if (options.skills !== undefined) this.#skills.registry.declare();
     if (this.exposure === 'codemode') {
       this.#codeMode = createCodeMode(this.#env, options.codeMode ?? {}, async () => {
         const { CodeModeRunner } = await loadCodeMode();
@@ -176,11 +179,11 @@ export class Dispatcher implements Handler {
       throw dispatchError('invalid_definition', `extension ${id}: settings must be a JSON object`);
     const declared = Object.freeze(structuredClone(settings));
     this.#extensions.set(id, declared);
-    this.#extensionsRevision++;
+    this.#revision++;
     return () => {
       if (this.#extensions.get(id) !== declared) return false;
       this.#extensions.delete(id);
-      this.#extensionsRevision++;
+      this.#revision++;
       return true;
     };
   }
@@ -195,15 +198,15 @@ export class Dispatcher implements Handler {
   >(definition: ToolDefinition<In, Out>): () => boolean {
     const remove = this.#catalogue.addTool(definition as unknown as ErasedToolDefinition);
     if (definition.task === undefined) return remove;
-    this.#taskTools.add(definition.name);
+    this.#tasks?.track(definition.name);
     return () => {
-      this.#taskTools.delete(definition.name);
+      this.#tasks?.untrack(definition.name);
       return remove();
     };
   }
 
   removeTool(name: string): boolean {
-    this.#taskTools.delete(name);
+    this.#tasks?.untrack(name);
     return this.#catalogue.removeTool(name);
   }
 
@@ -212,12 +215,12 @@ export class Dispatcher implements Handler {
    * `dispatcher.onTaskStatus((e) => core.notifyTaskStatus(e.taskId, e.message, e.creatorConnectionId))`.
    */
   onTaskStatus(listener: (event: TaskStatusEvent) => void): () => void {
-    return this.#tasks?.onStatus(listener) ?? (() => false);
+    return this.#tasks?.runtime.onStatus(listener) ?? (() => false);
   }
 
   /** Listen-stream gate for `notifications.taskIds`: only the peer's own, live, 2026-07-28 tasks. */
   async canWatchTask(taskId: string, peer: Peer): Promise<boolean> {
-    const tasks = this.#tasks;
+    const tasks = this.#tasks?.runtime;
     if (tasks === undefined) return false;
     const record = await tasks.store.get(taskId, tasks.ownerOf(peer));
     return record !== undefined && record.era === 'modern' && !tasks.expired(record);
@@ -225,7 +228,7 @@ export class Dispatcher implements Handler {
 
   /** The task runtime (store, live runs); undefined with `tasks: false`. */
   get tasks(): TaskRuntime | undefined {
-    return this.#tasks;
+    return this.#tasks?.runtime;
   }
 
   /** Registers an operation (exposed as `{kind}_{id}` in classic mode, through search/execute in code mode). */
@@ -236,15 +239,15 @@ export class Dispatcher implements Handler {
     // In code mode operations run inside `execute`, never as their own (task-capable) tool.
     if (definition.task === undefined || this.exposure !== 'classic') return remove;
     const toolName = `${definition.kind}_${definition.id}`;
-    this.#taskTools.add(toolName);
+    this.#tasks?.track(toolName);
     return () => {
-      this.#taskTools.delete(toolName);
+      this.#tasks?.untrack(toolName);
       return remove();
     };
   }
 
   removeOperation(kind: string, id: string): boolean {
-    this.#taskTools.delete(`${kind}_${id}`);
+    this.#tasks?.untrack(`${kind}_${id}`);
     return this.#catalogue.removeOperation(kind, id);
   }
 
@@ -269,17 +272,26 @@ export class Dispatcher implements Handler {
    * skills/list, skills/get and resources/directory/read serve it. Returns a function that removes it.
    */
   registerSkill(definition: SkillDefinition): () => boolean {
-    return this.#skills.register(definition);
+    return this.#skills.registry.register(definition);
   }
 
   /** Removes the skill whose SKILL.md is at `uri`. */
   removeSkill(uri: string): boolean {
-    return this.#skills.remove(uri);
+    return this.#skills.registry.remove(uri);
   }
 
   /** The skills registry (what a skills folder feeds). */
   get skills(): SkillRegistry {
-    return this.#skills;
+    return this.#skills.registry;
+  }
+
+  /**
+   * Serves the methods of `provider` (an extension written against the MethodProvider seam) and
+   * offers what it declares in `initialize` / `server/discover`. A method the core or another
+   * provider serves is refused. Returns a function that withdraws the provider.
+   */
+  registerProvider(provider: MethodProvider): () => boolean {
+    return this.#providers.register(provider);
   }
 
   /** Registers a prompt; with an `argsSchema`, `get`'s argument type is inferred from it. */
@@ -368,20 +380,15 @@ export class Dispatcher implements Handler {
    */
   capabilities(): ServerCapabilities {
     const c = this.#catalogue;
-    const tools = c.hasAnyTools();
+    const provided = this.#providers.provided(this.#revision);
+    const tools = c.hasAnyTools() || provided.needs.has('tools');
     const schemaResources = c.schemaScheme !== false && c.operations.size > 0;
-    // Skill files are resources: a server offering skills declares resources even while it has none.
-    const resources = c.resources.size > 0 || c.templates.size > 0 || schemaResources || this.#offersSkills();
-    const prompts = c.prompts.size > 0;
+    const resources =
+      c.resources.size > 0 || c.templates.size > 0 || schemaResources || provided.needs.has('resources');
+    const prompts = c.prompts.size > 0 || provided.needs.has('prompts');
     const completions = prompts || c.templates.size > 0;
-    const tasks = this.#servesTasks();
     const key =
-      this.#extensionsRevision * 32 +
-      (tools ? 1 : 0) +
-      (resources ? 2 : 0) +
-      (prompts ? 4 : 0) +
-      (completions ? 8 : 0) +
-      (tasks ? 16 : 0);
+      this.#revision * 16 + (tools ? 1 : 0) + (resources ? 2 : 0) + (prompts ? 4 : 0) + (completions ? 8 : 0);
     if (this.#capabilities?.key === key) return this.#capabilities.value;
     const capabilities: ServerCapabilities = {};
     if (tools) capabilities.tools = { listChanged: true };
@@ -393,11 +400,9 @@ export class Dispatcher implements Handler {
     if (prompts) capabilities.prompts = { listChanged: true };
     if (completions) capabilities.completions = {};
     if (tools || resources || prompts) capabilities.logging = {};
-    const extensions: JsonObject = Object.fromEntries(this.#extensions);
-    if (tasks) {
-      extensions[TASKS_EXTENSION] = {};
-      capabilities.tasks = legacyTasksCapability();
-    }
+    // A provider adds capabilities of its own; it never replaces the core's.
+    Object.assign(capabilities, { ...provided.capabilities, ...capabilities });
+    const extensions: JsonObject = { ...Object.fromEntries(this.#extensions), ...provided.extensions };
     if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
     const value = deepFreeze(capabilities);
     this.#capabilities = { key, value };
@@ -421,13 +426,8 @@ export class Dispatcher implements Handler {
 
   #route(request: JsonRpcRequest, context: RequestContext): JsonObject | Promise<JsonObject> {
     this.#started = true;
-    if (this.#tasks !== undefined && this.#servesTasks() && isTaskMethod(request.method)) {
-      return handleTaskMethod(this.#tasks, request.method, request.params ?? {}, context);
-    }
-    const skills = this.#extensions.get(SKILLS_EXTENSION);
-    if (skills !== undefined && isSkillsMethod(request.method, skills.directoryRead === true)) {
-      return handleSkillsMethod(this.#skills, this.#env, request.method, request.params ?? {}, context);
-    }
+    const provider = this.#providers.serving(request.method);
+    if (provider !== undefined) return provider.handle(request.method, request.params ?? {}, context);
     const method = METHODS[request.method];
     if (
       !method ||
@@ -438,9 +438,7 @@ export class Dispatcher implements Handler {
     }
     // Params are an object or absent: rpc-frame's classify refuses anything else (-32600) first.
     const params = request.params ?? {};
-    // A traversing skill URI is refused as such, not answered as an unknown resource.
-    if (request.method === 'resources/read' && skills !== undefined && isSkillUri(params.uri))
-      checkedSkillUri(params.uri);
+    this.#providers.inspect(request.method, params);
     return method.impl(this.#env, params, context);
   }
 
@@ -455,28 +453,11 @@ export class Dispatcher implements Handler {
   /** Drops pending surface events and closes the Code Mode runner the dispatcher created. */
   async close(): Promise<void> {
     this.#events.close();
-    this.#skills.close();
     await this.#codeMode?.close();
-    await this.#tasks?.close();
-  }
-
-  #servesTasks(): boolean {
-    return this.#tasks !== undefined && this.#taskTools.size > 0;
-  }
-
-  #offersSkills(): boolean {
-    return this.#extensions.has(SKILLS_EXTENSION);
+    await this.#providers.close();
   }
 
   #changed(kinds: SurfaceKind[]): void {
     if (this.#started) this.#events.mark(kinds);
   }
-}
-
-function skillsSettings(options: SkillsOptions | undefined): JsonObject {
-  return options?.directoryRead === false ? {} : { directoryRead: true };
-}
-
-function isSkillUri(uri: unknown): boolean {
-  return typeof uri === 'string' && uri.startsWith(`${SKILL_SCHEME}://`);
 }

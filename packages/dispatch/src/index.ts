@@ -15,10 +15,11 @@
 export { ErrorCode } from '@agentd/lifecycle';
 /** @public */
 export { LocalError, WireError } from '@agentd/rpc-frame';
-/** @public */
-export { type AppResourceDefinition, registerAppResource } from './app-resource.js';
-/** @public */
-export { type AppToolDefinition, registerAppTool } from './app-tool.js';
+/**
+ * The in-memory task store, re-exported from `@agentd/tasks` where the TaskStore seam lives.
+ * @public
+ */
+export { MemoryTaskStore } from '@agentd/tasks';
 export type { SurfaceKind } from './catalogue.js';
 /** @public */
 export { MissingClientCapabilityError } from './client-capability.js';
@@ -43,6 +44,8 @@ export type { DispatchErrorCode } from './local-errors.js';
 /** @public */
 export { McpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';
 /** @public */
+export type { MethodProvider, ProvidedCapabilities, ProviderHost } from './method-provider.js';
+/** @public */
 export type { Middleware, MiddlewareContext } from './middleware.js';
 /** @public */
 export { defaultScopesOf } from './scopes.js';
@@ -53,7 +56,6 @@ export type { SkillDefinition } from './skill-build.js';
 /** @public */
 export type { SkillsFolder, SkillsFolderOptions } from './skills-folder.js';
 export { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
-export { MemoryTaskStore } from './task-store.js';
 /** @public */
 export type { ToolCallContext, ToolCallHook } from './tool-call-hooks.js';
 /** @public */

@@ -8,7 +8,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { APP_MIME_TYPE, APPS_EXTENSION } from '@agentd/lifecycle';
+import { APP_MIME_TYPE, APPS_EXTENSION } from '@agentd/lifecycle/apps';
 import { type JsonObject, silentLogger } from '@agentd/rpc-frame';
 import { createServerCore } from '@agentd/server';
 import {

@@ -19,7 +19,14 @@
  * cancellation and shutdown are the core's. The result rules are `ContractServer`'s handler.
  * Everything else (classification texts, validation, MRTR, result shaping) is the shared code.
  */
-import { eraOfVersion, MetaKey, MODERN_VERSION, type ModernMeta, refuse } from '@agentd/lifecycle';
+import {
+  contentTypeRefusal,
+  eraOfVersion,
+  MetaKey,
+  MODERN_VERSION,
+  type ModernMeta,
+  refuse,
+} from '@agentd/lifecycle';
 import {
   type Classified,
   classify,
@@ -153,6 +160,8 @@ export function contractProfile(): WireProfile {
   /** Id-less requests run under ids no client sends (a NUL prefix), so concurrent ones never collide. */
   let idless = 0;
   return {
+    // Every answer is JSON: a POST needs JSON content, whatever its Accept says.
+    postHeadersRefusal: contentTypeRefusal,
     admit(frame: Classified): Admission {
       let message: Exclude<Classified, InvalidMessage> = frame as Exclude<Classified, InvalidMessage>;
       if (frame.kind === 'invalid') {

@@ -14,6 +14,7 @@ import { streamTransport } from '@agentd/test-support';
 import { Client, ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import * as apps from './apps.js';
 import * as dispatch from './index.js';
 import { McpServer } from './mcp-server.js';
 import { serveSkillsFolder } from './node.js';
@@ -92,8 +93,8 @@ describe('McpServer opens every room', () => {
 
   it('takes the McpServer in the registerAppResource / registerAppTool helpers', async () => {
     const server = newServer();
-    dispatch.registerAppResource(server, { uri: VIEW, name: 'weather_view', html: HTML });
-    dispatch.registerAppTool(server, {
+    apps.registerAppResource(server, { uri: VIEW, name: 'weather_view', html: HTML });
+    apps.registerAppTool(server, {
       name: 'get_weather',
       description: 'Current weather',
       inputSchema: z.object({ city: z.string() }),
@@ -105,7 +106,7 @@ describe('McpServer opens every room', () => {
 
   it('refuses a first argument that is neither an McpServer nor a Dispatcher, saying so', () => {
     const definition = { uri: VIEW, name: 'v', html: HTML };
-    expect(() => dispatch.registerAppResource({} as McpServer, definition)).toThrow(
+    expect(() => apps.registerAppResource({} as McpServer, definition)).toThrow(
       expect.objectContaining({
         code: 'invalid_option',
         message: 'registerAppResource takes an McpServer or a Dispatcher as its first argument',
@@ -115,11 +116,11 @@ describe('McpServer opens every room', () => {
 
   it("points ext-apps' positional form at the McpServer methods", () => {
     const server = newServer();
-    const positional = dispatch.registerAppResource as unknown as (...args: unknown[]) => unknown;
+    const positional = apps.registerAppResource as unknown as (...args: unknown[]) => unknown;
     expect(() => positional(server, 'weather_view', VIEW, {}, () => HTML)).toThrow(
       /takes one definition object .*server\.registerAppResource\(name, uri, config, html\)/,
     );
-    const tool = dispatch.registerAppTool as unknown as (...args: unknown[]) => unknown;
+    const tool = apps.registerAppTool as unknown as (...args: unknown[]) => unknown;
     expect(() => tool(server, 'get_weather', { ui: { resourceUri: VIEW } }, () => 'x')).toThrow(
       /server\.registerAppTool\(name, config, handler\)/,
     );

@@ -13,7 +13,7 @@ import {
   SKILL_NAME_PATTERN,
   SKILL_SCHEME,
   skillManifestUri,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/skills';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { HandlerContext } from './handler-context.js';
 import { deepFreeze } from './json.js';

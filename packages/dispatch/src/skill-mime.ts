@@ -1,5 +1,5 @@
 /** The `mimeType` of a skill file, from its extension (SKILL.md is always text/markdown). */
-import { SKILL_MANIFEST_MIME_TYPE } from '@agentd/lifecycle';
+import { SKILL_MANIFEST_MIME_TYPE } from '@agentd/lifecycle/skills';
 
 const BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
   md: SKILL_MANIFEST_MIME_TYPE,

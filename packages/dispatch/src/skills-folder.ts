@@ -8,7 +8,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { SKILL_LIMITS, SKILL_MANIFEST } from '@agentd/lifecycle';
+import { SKILL_LIMITS, SKILL_MANIFEST } from '@agentd/lifecycle/skills';
 import { LocalError, type Logger, stderrLogger } from '@agentd/rpc-frame';
 import { type DispatcherHost, dispatcherOf } from './dispatcher-host.js';
 import { canonicalJson } from './json.js';

@@ -3,13 +3,13 @@
  * `skills/get` (one entry, no cursor) and `resources/directory/read` (direct children, directories
  * as `inode/directory`). Hidden skills and files answer like missing ones.
  */
+import { refuse } from '@agentd/lifecycle';
 import {
   isTraversingSkillUri,
-  refuse,
   SkillErrorText,
   SkillsMethod,
   skillsInvalidParams,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/skills';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import type { CompiledFilters } from './client-filters.js';

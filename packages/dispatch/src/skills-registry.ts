@@ -8,7 +8,7 @@ import {
   SKILL_MANIFEST,
   SKILL_MANIFEST_MIME_TYPE,
   SKILL_SCHEME,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/skills';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { Catalogue } from './catalogue.js';
 import type { ResourceReadValue } from './definitions.js';

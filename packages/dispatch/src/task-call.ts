@@ -3,7 +3,7 @@
  * `CreateTaskResult`, while the handler goes on in the background with a task context (the
  * task's abort signal, client input through the task, no progress or log notifications).
  */
-import { createTaskResult, legacyVersionHasTasks } from '@agentd/lifecycle';
+import { createTaskResult, legacyVersionHasTasks } from '@agentd/lifecycle/tasks';
 import { type JsonObject, toWireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
 import { type RoundTarget, runClientInputRound } from './client-input-round.js';

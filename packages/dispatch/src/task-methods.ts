@@ -6,6 +6,7 @@
  * Unknown, foreign and expired ids get the same kinds of -32602: nothing about other
  * principals' tasks leaks.
  */
+import { refuse } from '@agentd/lifecycle';
 import {
   declaresTasksExtension,
   isTerminalTaskStatus,
@@ -14,12 +15,12 @@ import {
   MODERN_TASK_METHODS,
   missingTasksExtension,
   RELATED_TASK_META,
-  refuse,
   taskRefusal,
   taskWire,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/tasks';
 import { isJsonObject, type JsonObject, WireError } from '@agentd/rpc-frame';
-import type { RequestContext, TaskRecord } from '@agentd/server';
+import type { RequestContext } from '@agentd/server';
+import type { TaskRecord } from '@agentd/tasks';
 import type { ClientInputMethod } from './client-capability.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { checkInputResponse } from './input-responses.js';
@@ -28,11 +29,6 @@ import { detailedTask } from './task-notification.js';
 import type { TaskRuntime } from './task-runtime.js';
 
 const LIST_PAGE = 50;
-
-/** True for a method this module answers in some era (the dispatcher routes `tasks/*` here). */
-export function isTaskMethod(method: string): boolean {
-  return MODERN_TASK_METHODS.has(method) || LEGACY_TASK_METHODS.has(method);
-}
 
 export async function handleTaskMethod(
   runtime: TaskRuntime,

@@ -1,7 +1,7 @@
 /** A stored task as the client sees it: DetailedTask (2026-07-28) and the status notifications of both eras. */
-import { taskWire } from '@agentd/lifecycle';
+import { taskWire } from '@agentd/lifecycle/tasks';
 import { type JsonObject, JsonRpcErrorCode, type JsonRpcNotification, notification } from '@agentd/rpc-frame';
-import type { TaskRecord } from '@agentd/server';
+import type { TaskRecord } from '@agentd/tasks';
 
 /** DetailedTask: the Task plus `inputRequests`, `result` or `error` for its status. */
 export function detailedTask(record: TaskRecord): JsonObject {

@@ -3,21 +3,21 @@
  * (abort controller, parked client input, TTL timer) and writes every status change to the
  * TaskStore in order. Live runs outlive the connection that started them, until their TTL.
  */
+import type { Era } from '@agentd/lifecycle';
 import {
   declaresTasksExtension,
-  type Era,
   isTerminalTaskStatus,
   legacyVersionHasTasks,
   missingTasksExtension,
   taskRefusal,
-} from '@agentd/lifecycle';
+} from '@agentd/lifecycle/tasks';
 import { isJsonObject, type JsonObject, type Logger, type WireError } from '@agentd/rpc-frame';
-import type { Peer, RequestContext, TaskChange, TaskRecord, TaskStore } from '@agentd/server';
+import type { Peer, RequestContext } from '@agentd/server';
+import { MemoryTaskStore, type TaskChange, type TaskRecord, type TaskStore } from '@agentd/tasks';
 import { checkInputResponse } from './input-responses.js';
 import { dispatchError } from './local-errors.js';
 import type { PendingInput, TaskInputHost } from './task-input.js';
 import { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
-import { MemoryTaskStore } from './task-store.js';
 
 /** A tool's part in tasks. */
 interface TaskToolOptions {

@@ -1,8 +1,8 @@
 /** The 2026-07-28 tasks extension through the real server core on unix sockets: lifecycle, input, cancel, TTL, principals, bad input. */
 import type { JsonObject } from '@agentd/rpc-frame';
+import { MemoryTaskStore } from '@agentd/tasks';
 import type { NdjsonClient, SocketHarness } from '@agentd/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryTaskStore } from './task-store.js';
 import { serve, TASKS, taskDispatcher, until } from './test-support/task-tools.js';
 
 let harness: SocketHarness | undefined;

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifyHttpPost,
+  contentTypeRefusal,
   type HeaderReader,
   postHeadersRefusal,
   streamAcceptRefusal,
@@ -187,6 +188,9 @@ describe('HTTP header refusals', () => {
     expect(postHeadersRefusal(h({ accept: '*/*', 'content-type': 'text/plain' }))?.reason).toBe(
       'unsupported-media-type',
     );
+    // A JSON-only POST (a wire profile's) asks nothing of Accept.
+    expect(contentTypeRefusal(h({ ...json, accept: 'text/html' }))).toBeUndefined();
+    expect(contentTypeRefusal(h({ 'content-type': 'text/plain' }))?.reason).toBe('unsupported-media-type');
     expect(streamAcceptRefusal(h({ accept: 'text/event-stream' }))).toBeUndefined();
     expect(streamAcceptRefusal(h({}))?.reason).toBe('stream-not-acceptable');
   });

@@ -62,20 +62,18 @@ export interface HttpPostContext {
 
 const SESSION_HEADER = 'mcp-session-id';
 
-/**
- * Accept and Content-Type of a POST, judged before its body is read. `checkAccept` false: a wire
- * profile that always answers JSON asks nothing of Accept.
- */
-export function postHeadersRefusal(headers: HeaderReader, checkAccept = true): Refusal | undefined {
+/** Accept (JSON and SSE) and Content-Type of a Streamable HTTP POST, judged before its body is read. */
+export function postHeadersRefusal(headers: HeaderReader): Refusal | undefined {
   const accept = headers.get('accept') ?? undefined;
-  if (
-    checkAccept &&
-    (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream'))
-  ) {
+  if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
     return refuse.notAcceptable();
   }
-  if (!isJsonContentType(headers.get('content-type'))) return refuse.unsupportedMediaType();
-  return undefined;
+  return contentTypeRefusal(headers);
+}
+
+/** Content-Type alone: what a POST whose answer is always JSON (a wire profile's) must carry. */
+export function contentTypeRefusal(headers: HeaderReader): Refusal | undefined {
+  return isJsonContentType(headers.get('content-type')) ? undefined : refuse.unsupportedMediaType();
 }
 
 /** A legacy GET stream needs `Accept: text/event-stream`. */

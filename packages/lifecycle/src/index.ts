@@ -1,22 +1,8 @@
 /**
  * @agentd/lifecycle: MCP protocol eras and versions; answers initialize, server/discover and ping
- * and checks modern per-request `_meta`. This file is the package's public API.
+ * and checks modern per-request `_meta`. This file is the package's public API; the rules of the
+ * extensions are behind subpaths of their own: `@agentd/lifecycle/apps`, `/skills` and `/tasks`.
  */
-export {
-  APP_MIME_TYPE,
-  APPS_EXTENSION,
-  /** @public */ type AppCsp,
-  /** @public */ type AppPermissions,
-  type AppResourceUi,
-  type AppToolUi,
-  /** @public */ type AppVisibility,
-  appResourceUiProblem,
-  appToolMeta,
-  appToolUiProblem,
-  isUiUri,
-  looksLikeHtmlDocument,
-  visibleToModel,
-} from './apps-extension.js';
 export { classifyRequest, type ModernMeta, type RequestClass } from './classify-request.js';
 export { ErrorCode } from './error-codes.js';
 export {
@@ -27,6 +13,7 @@ export { /** @public */ decodeHeaderValue } from './header-value.js';
 export { type HostPolicy, hostPolicy, isAllowedHost, isAllowedOrigin } from './host-origin.js';
 export {
   classifyHttpPost,
+  contentTypeRefusal,
   type HeaderReader,
   postHeadersRefusal,
   streamAcceptRefusal,
@@ -42,36 +29,4 @@ export { listenFinalResult, modernResult } from './modern-result.js';
 export { checkParamHeaders, type ParamHeader, paramHeadersOf } from './param-headers.js';
 export type { Implementation, ServerCapabilities } from './protocol-types.js';
 export { Refusal, type RefusalReason, refuse } from './refusals.js';
-export {
-  DIRECTORY_MIME_TYPE,
-  isTraversingSkillUri,
-  SKILL_AUTHORITY_PATTERN,
-  SKILL_DESCRIPTION_MAX,
-  SKILL_LIMITS,
-  SKILL_MANIFEST,
-  SKILL_MANIFEST_MIME_TYPE,
-  SKILL_NAME_PATTERN,
-  SKILL_SCHEME,
-  SKILLS_EXTENSION,
-  SkillErrorText,
-  SkillsMethod,
-  skillManifestUri,
-  skillsInvalidParams,
-} from './skills-extension.js';
-export {
-  createTaskResult,
-  declaresTasksExtension,
-  isTerminalTaskStatus,
-  LEGACY_TASK_METHODS,
-  legacyTasksCapability,
-  legacyVersionHasTasks,
-  MODERN_TASK_METHODS,
-  missingTasksExtension,
-  RELATED_TASK_META,
-  TASKS_EXTENSION,
-  type TaskInfo,
-  type TaskStatus,
-  taskRefusal,
-  taskWire,
-} from './tasks-extension.js';
 export { type Era, eraOfVersion, LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS } from './versions.js';

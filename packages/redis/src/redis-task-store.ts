@@ -6,7 +6,8 @@
  * wakes a blocked `tasks/result` anywhere and stops the work on the replica running a cancelled task.
  */
 
-import type { Era, TaskStatus } from '@agentd/lifecycle';
+import type { Era } from '@agentd/lifecycle';
+import type { TaskStatus } from '@agentd/lifecycle/tasks';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import {
   applyTaskChange,
@@ -16,7 +17,7 @@ import {
   type TaskPage,
   type TaskRecord,
   type TaskStore,
-} from '@agentd/server';
+} from '@agentd/tasks';
 import { redisError } from './local-errors.js';
 import { clientsOf, type RedisClient } from './raw-client.js';
 import type { RedisConnection } from './redis-connection.js';

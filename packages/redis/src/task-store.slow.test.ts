@@ -1,7 +1,7 @@
 /** One behavioural table over MemoryTaskStore (the reference) and RedisTaskStore; then what only a shared store does: watch across replicas. */
 import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
-import { MemoryTaskStore } from '@agentd/dispatch';
-import type { TaskStatus } from '@agentd/lifecycle';
+import type { TaskStatus } from '@agentd/lifecycle/tasks';
+import { MemoryTaskStore } from '@agentd/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisConnection } from './redis-connection.js';
 import { RedisTaskStore } from './redis-task-store.js';

@@ -114,6 +114,10 @@ export class Connection implements CoreConnection {
     return this.slots.idle();
   }
 
+  runsAsRequest(frame: Classified): boolean {
+    return frame.kind === 'request' || (frame.kind === 'notification' && this.host.profile !== undefined);
+  }
+
   handle(frame: Classified, options: HandleOptions = NO_OPTIONS): Promise<JsonRpcResponse | undefined> {
     const profile = this.host.profile;
     if (profile !== undefined) return this.handleProfiled(profile, frame, options);

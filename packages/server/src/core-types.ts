@@ -97,6 +97,11 @@ export interface CoreConnection {
   readonly listenCount: number;
   readonly closed: boolean;
   /**
+   * Whether `handle` may run this frame as a request, so a transport bounding in-flight work makes
+   * it wait for a slot: a request; under a wire profile, which may run id-less messages, those too.
+   */
+  runsAsRequest(frame: Classified): boolean;
+  /**
    * Processes one decoded frame. Requests resolve to their response (undefined when cancelled);
    * notifications and client responses resolve undefined. Never rejects.
    */

@@ -35,15 +35,5 @@ export {
 } from './serve-listener.js';
 export { openStdio, type ServeStdioOptions, serveStdio } from './serve-stdio.js';
 export { createServerCore } from './server-core.js';
-export {
-  // For TaskStore implementations: the record rules every store shares.
-  applyTaskChange,
-  newTaskRecord,
-  type TaskChange,
-  type TaskInit,
-  type TaskPage,
-  type TaskRecord,
-  type TaskStore,
-} from './task-store.js';
 export type { TraceCarrier } from './telemetry.js';
 export type { Admission, WireProfile } from './wire-profile.js';

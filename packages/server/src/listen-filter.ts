@@ -1,5 +1,6 @@
 /** Parses a `subscriptions/listen` filter and reduces it to the subset this server honours. */
-import { refuse, type ServerCapabilities, TASKS_EXTENSION } from '@agentd/lifecycle';
+import { refuse, type ServerCapabilities } from '@agentd/lifecycle';
+import { TASKS_EXTENSION } from '@agentd/lifecycle/tasks';
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
 import type { ListenFilter } from '@agentd/subscriptions';
 

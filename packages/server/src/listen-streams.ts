@@ -1,12 +1,11 @@
 /** The modern `subscriptions/listen` streams open on one connection: open, acknowledge, end. */
 import {
-  declaresTasksExtension,
   type Implementation,
-  missingTasksExtension,
   modernResult,
   refuse,
   type ServerCapabilities,
 } from '@agentd/lifecycle';
+import { declaresTasksExtension, missingTasksExtension } from '@agentd/lifecycle/tasks';
 import {
   type JsonObject,
   type JsonRpcRequest,

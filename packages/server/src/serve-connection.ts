@@ -247,9 +247,9 @@ class StreamLoop {
     else if (this.input.isPaused()) this.input.resume();
   }
 
-  /** Under a wire profile an id-less message may be a request the profile answers, so it waits its turn too. */
+  /** What the connection may run as a request waits its turn (the core knows its wire profile's rule). */
   private takesSlot(frame: DecodedFrame): boolean {
-    return frame.kind === 'request' || (frame.kind === 'notification' && this.core.profile !== undefined);
+    return frame.kind !== 'oversized' && this.connection.runsAsRequest(frame);
   }
 
   /** Keeps this connection's unfinished line within the server-wide input budget. */

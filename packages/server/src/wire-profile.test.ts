@@ -1,6 +1,6 @@
 /** A WireProfile on the core: what it answers is sent as is; what it admits runs like any request. */
 import { PassThrough } from 'node:stream';
-import { MODERN_VERSION } from '@agentd/lifecycle';
+import { contentTypeRefusal, MODERN_VERSION } from '@agentd/lifecycle';
 import { type Classified, errorResponse, type JsonRpcRequest } from '@agentd/rpc-frame';
 import { ndjsonWriter } from '@agentd/subscriptions';
 import { memoryLogger, testHandler } from '@agentd/test-support';
@@ -18,6 +18,7 @@ function toyProfile(): WireProfile & { admitted: Classified[] } {
   const admitted: Classified[] = [];
   return {
     admitted,
+    postHeadersRefusal: contentTypeRefusal,
     admit(frame): Admission {
       admitted.push(frame);
       if (frame.kind === 'invalid' || frame.kind === 'response') {
@@ -52,6 +53,29 @@ function openConnection(core: ReturnType<typeof profiledCore>['core']) {
 }
 
 describe('WireProfile', () => {
+  it('makes id-less messages, not responses, run as requests; without a profile only requests do', () => {
+    const request: Classified = { kind: 'request', message: { jsonrpc: '2.0', id: 1, method: 'test/echo' } };
+    const notification: Classified = {
+      kind: 'notification',
+      message: { jsonrpc: '2.0', method: 'test/echo' },
+    };
+    const response: Classified = { kind: 'response', message: { jsonrpc: '2.0', id: 1, result: {} } };
+    const profiled = openConnection(profiledCore().core);
+    expect([request, notification, response].map((f) => profiled.runsAsRequest(f))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const plain = createServerCore({ handler: testHandler(), serverInfo: { name: 't', version: '1' } });
+    const peer: Peer = { origin: 'management', connectionId: 'p1', transport: 'test', attributes: {} };
+    const connection = plain.openConnection(peer, ndjsonWriter(new PassThrough(), { id: 'p1' }));
+    expect([request, notification, response].map((f) => connection.runsAsRequest(f))).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
   it('sends what the profile answers, even for a message the specification would not answer', async () => {
     const { core, profile } = profiledCore();
     const connection = openConnection(core);

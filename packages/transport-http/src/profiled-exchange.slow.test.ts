@@ -1,5 +1,5 @@
 /** transport-http with a profiled core: each POST's body goes to the profile, and every answer is 200 JSON. */
-import { MODERN_VERSION } from '@agentd/lifecycle';
+import { contentTypeRefusal, MODERN_VERSION, refuse } from '@agentd/lifecycle';
 import { errorResponse, silentLogger } from '@agentd/rpc-frame';
 import { createServerCore, type WireProfile } from '@agentd/server';
 import { testHandler } from '@agentd/test-support';
@@ -8,8 +8,13 @@ import { serveHttp } from './node.js';
 
 const MODERN = { era: 'modern', meta: { protocolVersion: MODERN_VERSION, clientCapabilities: {} } } as const;
 
-/** Refuses with -32099 what is not a request (echoing the parse/shape code), and runs id-less requests as `toy-n`. */
+/**
+ * Refuses with -32099 what is not a request (echoing the parse/shape code), and runs id-less
+ * requests as `toy-n`. Its header rule: JSON content, and no `x-toy-refuse` header.
+ */
 const toy: WireProfile = {
+  postHeadersRefusal: (headers) =>
+    headers.get('x-toy-refuse') === null ? contentTypeRefusal(headers) : refuse.notAcceptable(),
   admit(frame) {
     if (frame.kind === 'invalid' || frame.kind === 'response') {
       const code = frame.kind === 'invalid' ? frame.code : 0;
@@ -69,5 +74,15 @@ describe('a profiled core over transport-http', () => {
     expect(get.headers.get('allow')).toBe('POST');
     const foreign = await post('{}', { 'content-type': 'application/json', origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
+  });
+
+  it("judges a POST's headers by the profile's rule, not the specification's Accept rule", async () => {
+    const echo = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'test/echo' });
+    const html = await post(echo, { 'content-type': 'application/json', accept: 'text/html' });
+    expect(html.status).toBe(200);
+    expect(await html.json()).toMatchObject({ id: 5, result: { era: 'modern' } });
+    const refused = await post(echo, { 'content-type': 'application/json', 'x-toy-refuse': '1' });
+    expect(refused.status).toBe(406);
+    expect(await refused.json()).toMatchObject({ id: null, error: { code: refuse.notAcceptable().code } });
   });
 });

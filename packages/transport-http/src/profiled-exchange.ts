@@ -1,10 +1,14 @@
 /**
  * POSTs to a core with a wire profile (see `WireProfile` in `@agentd/server`): the body goes to the
  * core as one message, whatever its shape, and every answer is `200 application/json`. HTTP
- * statuses stay for what is not a JSON-RPC exchange: Host/Origin, method, media type, body size.
+ * statuses stay for what is not a JSON-RPC exchange: Host/Origin, method, body size, and the
+ * headers the profile's `postHeadersRefusal` refuses (media type, for the contract).
  */
 import { type Classified, classify, ErrorCode } from '@agentd/rpc-frame';
+import type { WireProfile } from '@agentd/server';
 import type { PushWriter } from '@agentd/subscriptions';
+import type { HttpIncoming } from './http-io.js';
+import { readPostBody } from './post-body.js';
 import { sendEmpty, sendJson } from './replies.js';
 import { type Caller, makePeer, type TransportContext, traceCarrierOf } from './transport-context.js';
 
@@ -28,8 +32,11 @@ function answerOnlyWriter(id: string): PushWriter {
 export async function serveProfiledPost(
   context: TransportContext,
   caller: Caller,
-  body: string,
+  incoming: HttpIncoming,
+  profile: WireProfile,
 ): Promise<void> {
+  const body = await readPostBody(context, caller, incoming, profile.postHeadersRefusal(caller.headers));
+  if (body === undefined) return;
   let frame: Classified;
   try {
     frame = classify(JSON.parse(body));

@@ -1,5 +1,5 @@
 /** Writing plain HTTP answers: JSON bodies, refusals, empty statuses. */
-import type { Refusal } from '@agentd/lifecycle';
+import { type Refusal, refuse } from '@agentd/lifecycle';
 import { errorResponse, type RequestId } from '@agentd/rpc-frame';
 import type { HttpOutgoing } from './http-io.js';
 import { refusalStatus } from './http-status.js';
@@ -40,4 +40,10 @@ export function sendEmpty(
 ): void {
   if (out.sent) return;
   out.send(status, headers ?? {});
+}
+
+/** 500 when nothing was sent yet; otherwise the answer is cut short. */
+export function failed(out: HttpOutgoing): void {
+  if (!out.sent) sendRefusal(out, null, refuse.internalError());
+  else out.destroy();
 }

@@ -8,15 +8,16 @@ import {
   refuse,
   streamAcceptRefusal,
 } from '@agentd/lifecycle';
-import { errorFields, LocalError } from '@agentd/rpc-frame';
+import { errorFields } from '@agentd/rpc-frame';
 import { type AuthGate, scopeChallenge } from './auth-gate.js';
 import type { Principal } from './bearer-auth.js';
 import type { HttpIncoming, HttpOutgoing } from './http-io.js';
 import { serveLegacyDelete, serveLegacyGet, serveLegacyPost } from './legacy-exchange.js';
 import { serveModernRequest } from './modern-exchange.js';
+import { readPostBody } from './post-body.js';
 import { serveProfiledPost } from './profiled-exchange.js';
 import { isMetadataPath, metadataDocument, resourceOf } from './protected-resource.js';
-import { sendEmpty, sendJson, sendRefusal } from './replies.js';
+import { failed, sendEmpty, sendJson, sendRefusal } from './replies.js';
 import type { Caller, TransportContext } from './transport-context.js';
 
 const ALLOW = 'GET, POST, DELETE';
@@ -180,33 +181,15 @@ async function serveSessionMethod(
 }
 
 async function servePost(context: TransportContext, caller: Caller, incoming: HttpIncoming): Promise<void> {
+  // A core with a wire profile has an exchange of its own: the profile's header rule, every body to it.
+  const profile = context.core.profile;
+  if (profile !== undefined) {
+    await serveProfiledPost(context, caller, incoming, profile);
+    return;
+  }
+  const body = await readPostBody(context, caller, incoming, postHeadersRefusal(caller.headers));
+  if (body === undefined) return;
   const { out: res, corsHeaders } = caller;
-  const profiled = context.core.profile !== undefined;
-  const headerRefusal = postHeadersRefusal(caller.headers, !profiled);
-  if (headerRefusal !== undefined) {
-    sendRefusal(res, null, headerRefusal, corsHeaders);
-    return;
-  }
-  let body: string;
-  try {
-    body = await incoming.readText(context.options.maxBodyBytes);
-  } catch (error) {
-    if (!(error instanceof LocalError && error.code === 'body_too_large')) {
-      // The client's body stream failed (it went away mid-request): nothing internal to report.
-      context.core.logger.debug('http request body could not be read', errorFields(error));
-      failed(res);
-      return;
-    }
-    sendRefusal(res, null, refuse.payloadTooLarge(context.options.maxBodyBytes), {
-      ...corsHeaders,
-      connection: 'close',
-    });
-    return;
-  }
-  if (profiled) {
-    await serveProfiledPost(context, caller, body);
-    return;
-  }
   let parsed: { ok: true; value: unknown } | { ok: false };
   try {
     parsed = { ok: true, value: JSON.parse(body) };
@@ -233,9 +216,4 @@ async function servePost(context: TransportContext, caller: Caller, incoming: Ht
     case 'legacy':
       await serveLegacyPost(context, caller, route.frame, route.sessionId);
   }
-}
-
-function failed(out: HttpOutgoing): void {
-  if (!out.sent) sendRefusal(out, null, refuse.internalError());
-  else out.destroy();
 }

@@ -337,6 +337,11 @@ describe(`README install lines install what their examples import (Node ${proces
     });
   }, 60_000);
 
+  it('packages/tasks: the memory store binds tasks to their owner and keeps terminal ones', async () => {
+    const out = (await runToEnd('packages/tasks/README.md')).trim().split('\n');
+    expect(out).toEqual(['working', 'completed', 'undefined', 'completed']);
+  }, 60_000);
+
   it('packages/transport-unix: a ping over the socket is answered', async () => {
     const socket = join(scratch, 'demo.sock');
     const out = await runToEnd('packages/transport-unix/README.md', { '/tmp/demo.sock': socket });

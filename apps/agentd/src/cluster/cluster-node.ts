@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
-import type { TaskRecord, TaskStore } from '@agentd/server';
+import type { TaskRecord, TaskStore } from '@agentd/tasks';
 import type { ClusterConfig } from '../config/cluster-config.js';
 import type { TaskRef } from '../daemon/operation-spec.js';
 import {

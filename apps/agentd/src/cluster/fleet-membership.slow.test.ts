@@ -3,7 +3,7 @@
 import { clusterBinariesAvailable, type RedisServer, startRedisServer } from '@agentd/cluster-harness';
 import { RedisConnection, RedisTaskStore } from '@agentd/redis';
 import { silentLogger } from '@agentd/rpc-frame';
-import type { TaskRecord } from '@agentd/server';
+import type { TaskRecord } from '@agentd/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKeys } from './cluster-keys.js';
 

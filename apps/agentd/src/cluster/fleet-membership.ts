@@ -5,7 +5,7 @@
  */
 
 import type { JsonObject, Logger } from '@agentd/rpc-frame';
-import type { TaskRecord, TaskStore } from '@agentd/server';
+import type { TaskRecord, TaskStore } from '@agentd/tasks';
 import type { ClusterKeys } from './cluster-keys.js';
 import { type FleetRedis, strings, text } from './fleet-redis.js';
 import { lostTaskChange } from './lost-task.js';

@@ -4,7 +4,7 @@
  */
 
 import type { JsonObject } from '@agentd/rpc-frame';
-import type { TaskChange } from '@agentd/server';
+import type { TaskChange } from '@agentd/tasks';
 import type { SharedStatus } from './shared-run.js';
 
 /** JSON-RPC internal error: the outcome is unknown, not the caller's fault. */

@@ -1,16 +1,13 @@
 /** The self-MCP: agentd's operations and resources registered on a dispatch Dispatcher, with trust filters. */
 import { CodeModeRunner, type ExecuteOutcome, type ExecuteRequest } from '@agentd/codemode';
-import {
-  Dispatcher,
-  type Middleware,
-  registerAppResource,
-  type SurfaceKind,
-  type TaskStatusEvent,
-} from '@agentd/dispatch';
-import { appToolMeta, refuse } from '@agentd/lifecycle';
+import { Dispatcher, type Middleware, type SurfaceKind, type TaskStatusEvent } from '@agentd/dispatch';
+import { registerAppResource } from '@agentd/dispatch/apps';
+import { refuse } from '@agentd/lifecycle';
+import { appToolMeta } from '@agentd/lifecycle/apps';
 import type { Logger } from '@agentd/rpc-frame';
 import { type JsonObject, LocalError } from '@agentd/rpc-frame';
-import type { Handler, Peer, TaskStore } from '@agentd/server';
+import type { Handler, Peer } from '@agentd/server';
+import type { TaskStore } from '@agentd/tasks';
 import type { CodeModeLimitsConfig, Exposure } from '../config/config-schema.js';
 import { RUNS_APP_URI, runsPage } from '../ui/runs-page.js';
 import { parseAgentUri } from './agent-uri.js';

@@ -2,7 +2,7 @@
  * The behaviour every TaskStore must have, as one table: run against MemoryTaskStore (the
  * reference) and RedisTaskStore by `task-store.slow.test.ts`.
  */
-import type { TaskStore } from '@agentd/server';
+import type { TaskStore } from '@agentd/tasks';
 import { expect } from 'vitest';
 
 interface StoreUnderTest {

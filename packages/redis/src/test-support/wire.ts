@@ -1,5 +1,6 @@
 /** Raw MCP over HTTP for the scale-out tests: modern (stateless) calls and a legacy session, answers parsed from JSON or SSE. */
-import { MetaKey, MODERN_VERSION, TASKS_EXTENSION } from '@agentd/lifecycle';
+import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
+import { TASKS_EXTENSION } from '@agentd/lifecycle/tasks';
 
 export const TASKS_CAPS = { extensions: { [TASKS_EXTENSION]: {} } };
 

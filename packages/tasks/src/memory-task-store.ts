@@ -1,8 +1,7 @@
-/**
- * The in-memory TaskStore (the seam and its record rules are `@agentd/server`'s, so a shared store
- * such as `@agentd/redis` implements it without depending on dispatch).
- */
-import { type Era, isTerminalTaskStatus } from '@agentd/lifecycle';
+/** The in-memory TaskStore: one process, lost on restart. */
+import type { Era } from '@agentd/lifecycle';
+import { isTerminalTaskStatus } from '@agentd/lifecycle/tasks';
+import { tasksError } from './local-errors.js';
 import {
   applyTaskChange,
   newTaskRecord,
@@ -11,8 +10,7 @@ import {
   type TaskPage,
   type TaskRecord,
   type TaskStore,
-} from '@agentd/server';
-import { dispatchError } from './local-errors.js';
+} from './task-store.js';
 
 export interface MemoryTaskStoreOptions {
   /** Clock (epoch ms); tests drive TTL expiry with it. */
@@ -113,6 +111,6 @@ export class MemoryTaskStore implements TaskStore {
       return;
     }
     // The seam's `task_limit` LocalError: every store refuses the same way.
-    throw dispatchError('task_limit', `too many tasks: at most ${this.#maxPerOwner} per principal`);
+    throw tasksError('task_limit', `too many tasks: at most ${this.#maxPerOwner} per principal`);
   }
 }

@@ -1,11 +1,12 @@
 /**
  * The TaskStore seam: where an MCP server keeps task state, and the two rules every store builds
- * and changes its records by. `@agentd/dispatch` has the in-memory store, `@agentd/redis` a shared
- * one; both implement this without depending on each other. Every task is bound to the principal
+ * and changes its records by. `MemoryTaskStore` is the in-memory store, `@agentd/redis` has a shared
+ * one; `@agentd/dispatch` runs tasks over either. Every task is bound to the principal
  * (`owner`) that created it: a lookup with another owner finds nothing, exactly as if the id did
  * not exist.
  */
-import { type Era, isTerminalTaskStatus, type TaskInfo, type TaskStatus } from '@agentd/lifecycle';
+import type { Era } from '@agentd/lifecycle';
+import { isTerminalTaskStatus, type TaskInfo, type TaskStatus } from '@agentd/lifecycle/tasks';
 import type { JsonObject, JsonRpcErrorObject } from '@agentd/rpc-frame';
 
 /** One stored task: the wire facts plus what the server needs to answer for it. */

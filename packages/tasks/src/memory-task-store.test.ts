@@ -1,6 +1,6 @@
 /** MemoryTaskStore: owner binding, terminal immutability, paging, purge after expiry, per-owner limit. */
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryTaskStore } from './task-store.js';
+import { MemoryTaskStore } from './memory-task-store.js';
 
 const base = { era: 'modern', method: 'tools/call', ttlMs: 1_000 } as const;
 
