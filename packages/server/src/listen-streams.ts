@@ -1,10 +1,5 @@
 /** The modern `subscriptions/listen` streams open on one connection: open, acknowledge, end. */
-import {
-  type Implementation,
-  modernResult,
-  refuse,
-  type ServerCapabilities,
-} from '@agentd/lifecycle';
+import { type Implementation, modernResult, refuse, type ServerCapabilities } from '@agentd/lifecycle';
 import { declaresTasksExtension, missingTasksExtension } from '@agentd/lifecycle/tasks';
 import {
   type JsonObject,

@@ -49,7 +49,7 @@ describe('catalogueBreaches', () => {
     expect(mayBreak('packages/rpc-frame/src/classify.ts', 'wire-error')).toBe(true);
     expect(mayBreak('packages/rpc-frame/src/classify.ts', 'protocol-key')).toBe(false);
     expect(mayBreak('packages/dispatch/src/call-tool.ts', 'wire-error')).toBe(false);
-    expect(mayBreak('apps/agentd/src/daemon/self-mcp.ts', 'wire-error')).toBe(false);
+    expect(mayBreak('apps/agentd/src/self-mcp/self-mcp.ts', 'wire-error')).toBe(false);
   });
 });
 
@@ -57,7 +57,7 @@ describe('the workspace', () => {
   it('reads the production code of the packages, agentd and the examples (not tests)', () => {
     const files = productionFiles(root);
     expect(files).toContain('packages/dispatch/src/dispatcher.ts');
-    expect(files).toContain('apps/agentd/src/daemon/self-mcp.ts');
+    expect(files).toContain('apps/agentd/src/self-mcp/self-mcp.ts');
     expect(files).toContain('examples/mcp-server/starter/server.mjs');
     expect(files.filter((file) => /\.test\.ts$|\/test-support\//.test(file))).toEqual([]);
   });

@@ -6,7 +6,9 @@ import { hostname } from 'node:os';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
 import type { TaskRecord, TaskStore } from '@agentd/tasks';
 import type { ClusterConfig } from '../config/cluster-config.js';
-import type { TaskRef } from '../daemon/operation-spec.js';
+import type { RunStore, StoredRecord } from '../history/history-types.js';
+import type { AgentdErrorCode } from '../local-errors.js';
+import type { TaskRef } from '../self-mcp/operation-spec.js';
 import {
   localStatus,
   type RunHistory,
@@ -14,9 +16,7 @@ import {
   storedStatus,
   storeHistory,
   unknownHandle,
-} from '../daemon/run-index.js';
-import type { RunStore, StoredRecord } from '../history/history-types.js';
-import type { AgentdErrorCode } from '../local-errors.js';
+} from '../self-mcp/run-index.js';
 import type { SubagentStatus, Supervisor } from '../supervisor/index.js';
 import { type ClusterKeys, clusterKeys } from './cluster-keys.js';
 import { FleetMembership, type InstanceInfo } from './fleet-membership.js';

@@ -1,5 +1,5 @@
 /** Shared run records in Redis: written by the owner, read by every replica, final once terminal. */
-import type { TaskRef } from '../daemon/operation-spec.js';
+import type { TaskRef } from '../self-mcp/operation-spec.js';
 import type { ClusterKeys } from './cluster-keys.js';
 import { type FleetRedis, strings, text } from './fleet-redis.js';
 import type { SharedStatus } from './shared-run.js';

@@ -1,6 +1,6 @@
 /** A run record as every replica sees it: the owner's status plus the instance that owns the process. */
 import type { JsonObject } from '@agentd/rpc-frame';
-import { runDetail } from '../daemon/run-view.js';
+import { runDetail } from '../self-mcp/run-view.js';
 import type { SubagentStatus } from '../supervisor/index.js';
 
 /**

@@ -14,19 +14,19 @@ import { EventRing } from '../log/event-ring.js';
 import type { JsonLineLogger } from '../log/logger.js';
 import { type MetricsServer, serveMetrics } from '../metrics/metrics-server.js';
 import { parseMetricsTarget } from '../metrics/metrics-target.js';
+import { ResourceNotifier } from '../self-mcp/resource-notifier.js';
+import { localRunIndex, type RunIndex } from '../self-mcp/run-index.js';
+import { createSelfMcpCore, type SelfMcpCore } from '../self-mcp/served-core.js';
 import { Supervisor } from '../supervisor/index.js';
-import { DaemonOperations } from './daemon-operations.js';
-import { DaemonResources } from './daemon-resources.js';
 import { daemonStatus } from './daemon-status.js';
 import { Drain } from './drain.js';
 import { ListenerSet } from './listener-set.js';
-import type { Listener } from './listeners.js';
+import { DaemonOperations } from './operation-host.js';
 import { supervisorConfig } from './profiles.js';
 import { ReloadController, type ReloadOutcome } from './reload-controller.js';
-import { ResourceNotifier } from './resource-notifier.js';
-import { localRunIndex, type RunIndex } from './run-index.js';
+import { DaemonResources } from './resource-host.js';
 import { RunningConfig } from './running-config.js';
-import { createSelfMcpCore, type SelfMcpCore } from './self-mcp-core.js';
+import type { Listener } from './serve-targets.js';
 
 export interface DaemonOptions {
   inputs: ConfigInputs;

@@ -1,8 +1,8 @@
 /** The daemon's bound serve targets: opened in order at startup, closed together at the end. */
 import type { ServeTarget } from '../config/serve-target.js';
 import type { JsonLineLogger } from '../log/logger.js';
-import { type ListenContext, type Listener, startListener } from './listeners.js';
-import { listenerTrust } from './trust.js';
+import { listenerTrust } from '../self-mcp/trust.js';
+import { type ListenContext, type Listener, startListener } from './serve-targets.js';
 
 export class ListenerSet {
   #listeners: Listener[] = [];

@@ -251,7 +251,7 @@ export class Supervisor {
 
   /**
    * The run with this run id, if it is still tracked. A run id is a name, not a capability: the
-   * caller decides who may see the answer (daemon/run-access.ts).
+   * caller decides who may see the answer (self-mcp/run-access.ts).
    */
   statusByRunId(runId: string): SubagentStatus | undefined {
     for (const run of this.runs.values()) if (run.runId === runId) return run.status();

@@ -104,7 +104,7 @@ export interface SupervisorLimits {
   restrictedMaxTimeoutMs?: number;
 }
 
-/** The trust domain of the peer that started a run (the daemon decides it, see daemon/trust.ts). */
+/** The trust domain of the peer that started a run (the daemon decides it, see self-mcp/trust.ts). */
 export type RunTrust = 'management' | 'restricted';
 
 /** Who started a run: whose content it is, and whose share of the pool it counts against. */

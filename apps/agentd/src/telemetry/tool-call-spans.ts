@@ -2,7 +2,7 @@
  * A span per tool call under the run's `invoke_agent` span (GenAI conventions: `execute_tool
  * {name}`, `gen_ai.tool.*`). It starts at the call's first sight and ends when the call is
  * completed or failed, or with the run. Names only: a call's title, input and output are the
- * starter's content (daemon/run-access.ts) and never leave the machine.
+ * starter's content (self-mcp/run-access.ts) and never leave the machine.
  */
 import { ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ToolCallFacts } from './run-event-reader.js';

@@ -1,10 +1,10 @@
 /** What the self-MCP operations act on: the supervisor, the runs, readiness, the drain and reloads. */
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { JsonLineLogger } from '../log/logger.js';
+import type { OperationHost } from '../self-mcp/operations.js';
+import type { RunIndex } from '../self-mcp/run-index.js';
 import type { Supervisor } from '../supervisor/index.js';
 import type { Drain } from './drain.js';
-import type { OperationHost } from './operations.js';
-import type { RunIndex } from './run-index.js';
 import type { RunningConfig } from './running-config.js';
 
 export interface DaemonOperationsParts {

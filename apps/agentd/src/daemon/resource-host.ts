@@ -2,13 +2,13 @@
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { Peer } from '@agentd/server';
 import type { EventRing } from '../log/event-ring.js';
+import type { OperationSpec } from '../self-mcp/operation-spec.js';
+import { RESOURCE_SPECS, type ResourceHost } from '../self-mcp/resources.js';
+import type { RunIndex } from '../self-mcp/run-index.js';
+import { runSummary } from '../self-mcp/run-view.js';
+import { seesManagement } from '../self-mcp/trust.js';
 import type { Supervisor } from '../supervisor/index.js';
-import type { OperationSpec } from './operation-spec.js';
-import { RESOURCE_SPECS, type ResourceHost } from './resources.js';
-import type { RunIndex } from './run-index.js';
-import { runSummary } from './run-view.js';
 import type { RunningConfig } from './running-config.js';
-import { seesManagement } from './trust.js';
 
 /** Runs per inventory page: with bounded rows, a page stays well under any client's frame limit. */
 const INVENTORY_PAGE_RUNS = 100;
