@@ -33,10 +33,7 @@ let work: string;
 const clients: Client[] = [];
 
 /** A profile as the config file spells it (the name is its key). */
-function configOf(profile: Json): Json {
-  const { name: _name, ...rest } = profile;
-  return rest;
-}
+const configOf = ({ name: _name, ...rest }: Json): Json => rest;
 
 beforeAll(async () => {
   model = await ScriptedModel.start();

@@ -19,6 +19,7 @@ import { modernMeta } from '@agentd/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agentd, CLI, cleanEnv, startAgentd } from './support/agentd-process.js';
 import { type HeapSample, liveHeapEnv, liveHeapReader } from './support/live-heap.js';
+import { type Lane, Meter, runCalls } from './support/soak-meter.js';
 
 const CALLS = Number(process.env.AGENTD_SOAK_CALLS ?? 250_000);
 /** Memory is compared after the first and after the last this many calls. */
@@ -38,7 +39,6 @@ const RSS_BOUND = 96 * MiB;
  */
 const steadyHeap = (dir: string) => liveHeapEnv(dir, '--max-semi-space-size=16');
 /** Calls in flight on one lane (an NDJSON stream or a pipelined HTTP/1.1 connection). */
-const LANE_WINDOW = 64;
 const HTTP_LANES = 4;
 const LEGACY_VERSION = '2025-11-25';
 const MODERN_VERSION = '2026-07-28';
@@ -51,91 +51,6 @@ const rpc = (id: number, method: string, params?: Json): string =>
   JSON.stringify(
     params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params },
   );
-
-/** Counts answers and keeps the first few failures. */
-class Meter {
-  done = 0;
-  churned = 0;
-  early: HeapSample = { live: 0, rss: 0 };
-  late: HeapSample = { live: 0, rss: 0 };
-  readonly failures: string[] = [];
-  private readonly started = Date.now();
-
-  constructor(private readonly read: () => Promise<HeapSample>) {}
-
-  check(ok: boolean, text: string): void {
-    if (!ok && this.failures.length < 5) this.failures.push(text.slice(0, 300));
-  }
-
-  /** Lets the daemon finish its last writes and timers, then reads its live heap. */
-  async sample(): Promise<HeapSample> {
-    // sleep-is-the-point: no event says the daemon is idle; memory is read after it settles a moment.
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    return this.read();
-  }
-
-  report(transport: string): string {
-    const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
-    const mb = (bytes: number) => Math.round(bytes / MiB);
-    const at = (s: HeapSample) => `${mb(s.live)} MB live, ${mb(s.rss)} MB RSS`;
-    return `${transport}: ${this.done} calls (+${this.churned} churning) in ${seconds} s; daemon ${at(this.early)} after the first ${WINDOW}, ${at(this.late)} after the last`;
-  }
-}
-
-/** A pipelined request stream: `send(n)` writes call n; `onAnswer` is called once per answer. */
-interface Lane {
-  send(n: number): void;
-  onAnswer: (ok: boolean, text: string) => void;
-}
-
-/**
- * Runs calls 0..total-1 across `lanes`, at most LANE_WINDOW in flight on each. Once WINDOW calls
- * are answered it stops sending, samples memory (meter.early), then goes on; at the end, meter.late.
- */
-function runCalls(meter: Meter, lanes: Lane[], total: number): Promise<void> {
-  return new Promise((resolve) => {
-    let sent = 0;
-    let answered = 0;
-    let sampling = false;
-    let sampled = false;
-    const inFlight = lanes.map(() => 0);
-    const pump = (): void => {
-      if (sampling) return;
-      if (!sampled && answered >= WINDOW) {
-        sampling = true;
-        void meter.sample().then((bytes) => {
-          meter.early = bytes;
-          sampled = true;
-          sampling = false;
-          pump();
-        });
-        return;
-      }
-      const limit = sampled ? total : WINDOW;
-      lanes.forEach((lane, i) => {
-        while (sent < limit && (inFlight[i] as number) < LANE_WINDOW) {
-          inFlight[i] = (inFlight[i] as number) + 1;
-          lane.send(sent++);
-        }
-      });
-    };
-    lanes.forEach((lane, i) => {
-      lane.onAnswer = (ok, text) => {
-        meter.check(ok, text);
-        inFlight[i] = (inFlight[i] as number) - 1;
-        answered += 1;
-        meter.done += 1;
-        if (answered === total) {
-          void meter.sample().then((bytes) => {
-            meter.late = bytes;
-            resolve();
-          });
-        } else pump();
-      };
-    });
-    pump();
-  });
-}
 
 /** An NDJSON stream as a lane: requests numbered from `firstId`, answers matched by line. */
 function ndjsonLane(input: Readable, output: Writable, call: (n: number) => string): Lane {
@@ -385,7 +300,7 @@ describe('soak', () => {
       const stdin = child.stdin as Writable;
       const stdout = child.stdout as Readable;
       await legacyHandshake(stdout, stdin);
-      const meter = new Meter(liveHeapReader(child.pid as number, dir));
+      const meter = new Meter(liveHeapReader(child.pid as number, dir), WINDOW);
       await runCalls(meter, [ndjsonLane(stdout, stdin, ndjsonCall)], CALLS);
       expectSteady(meter, 'stdio');
     } finally {
@@ -406,7 +321,7 @@ describe('soak', () => {
       return socket;
     };
     const sockets = await Promise.all([connect(), connect()]);
-    const meter = new Meter(shared);
+    const meter = new Meter(shared, WINDOW);
     let finished = false;
     // Beside the calls: connections that subscribe to two resources and hang up.
     const churn = churnUntil(
@@ -443,7 +358,7 @@ describe('soak', () => {
         })),
       ),
     );
-    const meter = new Meter(shared);
+    const meter = new Meter(shared, WINDOW);
     let finished = false;
     // Beside the calls: sessions that subscribe and are ended by the client.
     const churn = churnUntil(
@@ -482,7 +397,7 @@ describe('soak', () => {
         })),
       ),
     );
-    const meter = new Meter(shared);
+    const meter = new Meter(shared, WINDOW);
     let finished = false;
     // Beside the calls: listen streams that are acknowledged, then dropped by the client.
     const churn = churnUntil(

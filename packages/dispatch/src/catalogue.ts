@@ -2,6 +2,7 @@
 import { isExtensionId } from '@agentd/lifecycle';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { CompiledFilters } from './client-filters.js';
+import { ID_PATTERN, optional, requireFunction, requireText } from './definition-checks.js';
 import type {
   Completer,
   ErasedOperationDefinition,
@@ -73,22 +74,6 @@ interface ListedResource {
   readonly entry: JsonObject;
   /** The operation tool name when this is a schema resource (visibility follows the operation). */
   readonly operation?: string;
-}
-
-const ID_PATTERN = /^[A-Za-z0-9_.-]{1,60}$/;
-
-function optional(target: JsonObject, key: string, value: unknown): void {
-  if (value !== undefined) target[key] = value;
-}
-
-function requireText(what: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '')
-    throw dispatchError('invalid_definition', `${what} is required`);
-  return value;
-}
-
-function requireFunction(what: string, value: unknown): void {
-  if (typeof value !== 'function') throw dispatchError('invalid_definition', `${what} must be a function`);
 }
 
 export class Catalogue {

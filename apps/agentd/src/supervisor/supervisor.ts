@@ -19,6 +19,7 @@ import { type Run, type RunContext, runFields } from './run.js';
 import type { PermissionDecision } from './run-event.js';
 import { isTerminal, type TerminalState } from './run-record.js';
 import { finishedWorkspace, needsPlace, placeRun, type RunPlace, requestedDir } from './run-workspace.js';
+import { liveCounts, zeroTotals } from './supervisor-counts.js';
 import { SupervisorLog } from './supervisor-log.js';
 import { TypedEmitter } from './typed-emitter.js';
 import type {
@@ -78,16 +79,7 @@ export class Supervisor {
   private ready = true;
   private disposed = false;
   private resumable: ResumeSource | undefined;
-  private readonly totals: SupervisorTotals = {
-    spawned: 0,
-    succeeded: 0,
-    failed: 0,
-    cancelled: 0,
-    timedOut: 0,
-    refused: 0,
-    evicted: 0,
-    turns: 0,
-  };
+  private readonly totals: SupervisorTotals = zeroTotals();
 
   constructor(options: SupervisorOptions) {
     this.config = checkConfig(options);
@@ -285,14 +277,7 @@ export class Supervisor {
   }
 
   snapshot(): SupervisorSnapshot {
-    let running = 0;
-    let warm = 0;
-    let pendingPermissions = 0;
-    for (const run of this.liveRuns()) {
-      if (run.warm) warm += 1;
-      else running += 1;
-      pendingPermissions += run.pendingPermissionCount;
-    }
+    const { running, warm, pendingPermissions } = liveCounts(this.liveRuns());
     return {
       paused: this.paused,
       draining: this.draining,
