@@ -17,7 +17,10 @@ const binding: StateBinding = {
   argumentsDigest: '',
   principal: 'bearer:ünïcödé',
 };
-const state = { responses: { confirm: { action: 'accept', content: { note: 'ok ✓ 🎉' } } }, outstanding: ['b'] };
+const state = {
+  responses: { confirm: { action: 'accept', content: { note: 'ok ✓ 🎉' } } },
+  outstanding: ['b'],
+};
 
 /** The codec as it was written against node:crypto and Buffer: the reference for byte identity. */
 function referenceToken(argumentsDigest: string): string {
@@ -32,12 +35,16 @@ function referenceToken(argumentsDigest: string): string {
     r: state.responses,
   };
   const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-  const signature = createHmac('sha256', Buffer.from(KEY)).update(`agentd-mrtr.v1.${body}`).digest('base64url');
+  const signature = createHmac('sha256', Buffer.from(KEY))
+    .update(`agentd-mrtr.v1.${body}`)
+    .digest('base64url');
   return `${body}.${signature}`;
 }
 
 const ARGUMENTS = { b: [2, 'ü'], a: { z: null, y: 1.5 } };
-const REFERENCE_DIGEST = createHash('sha256').update('{"a":{"y":1.5,"z":null},"b":[2,"ü"]}').digest('base64url');
+const REFERENCE_DIGEST = createHash('sha256')
+  .update('{"a":{"y":1.5,"z":null},"b":[2,"ü"]}')
+  .digest('base64url');
 
 /** A fresh copy of the module whose first hash runs with `getBuiltinModule` answering nothing. */
 async function withoutBuiltins(): Promise<{ module: RequestStateModule; asked: string[] }> {

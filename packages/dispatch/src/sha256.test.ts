@@ -12,7 +12,9 @@ for (let i = 0; i < 40; i++) LENGTHS.push(Math.floor(Math.random() * 10_240));
 
 describe('pure SHA-256', () => {
   it('matches the FIPS 180-4 examples', () => {
-    expect(hex(pureSha256(ascii('abc')))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(hex(pureSha256(ascii('abc')))).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
     expect(hex(pureSha256(ascii('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')))).toBe(
       '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
     );

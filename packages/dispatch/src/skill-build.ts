@@ -18,8 +18,8 @@ import { toBase64 } from './base64.js';
 import type { HandlerContext } from './handler-context.js';
 import { deepFreeze } from './json.js';
 import { dispatchError } from './local-errors.js';
-import { parseFrontmatter } from './skill-frontmatter.js';
 import { sha256 } from './sha256.js';
+import { parseFrontmatter } from './skill-frontmatter.js';
 import { skillFileMimeType } from './skill-mime.js';
 
 /** A skill registered in code: its `<skill-path>` and its files (path inside the skill → content). */
