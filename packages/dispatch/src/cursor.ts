@@ -1,8 +1,12 @@
 /** Opaque list cursors: they name the last key served, so a page boundary survives list changes. */
 import { refuse } from '@agentd/lifecycle';
+import { fromBase64Url, toBase64Url } from './base64.js';
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
 
 export function encodeCursor(list: string, afterKey: string): string {
-  return Buffer.from(JSON.stringify([list, afterKey]), 'utf8').toString('base64url');
+  return toBase64Url(utf8.encode(JSON.stringify([list, afterKey])));
 }
 
 /** Returns the key to resume after; -32602 for anything this server did not mint for this list. */
@@ -13,7 +17,7 @@ export function decodeCursor(list: string, cursor: unknown): string | undefined 
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    decoded = JSON.parse(fromUtf8.decode(fromBase64Url(cursor)));
   } catch {
     throw invalid;
   }

@@ -2,6 +2,7 @@
 import { refuse } from '@agentd/lifecycle';
 import { type JsonObject, WireError } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
+import { toBase64 } from './base64.js';
 import type { CompiledFilters } from './client-filters.js';
 import { runClientInputRound } from './client-input-round.js';
 import type { CacheHints, ResourceReadValue } from './definitions.js';
@@ -104,7 +105,7 @@ function toContents(
     return out;
   };
   if (typeof value === 'string') return [withDefaults({ text: value })];
-  if (value instanceof Uint8Array) return [withDefaults({ blob: Buffer.from(value).toString('base64') })];
+  if (value instanceof Uint8Array) return [withDefaults({ blob: toBase64(value) })];
   const list = Array.isArray(value)
     ? value
     : isJsonObject(value) && Array.isArray(value.contents)

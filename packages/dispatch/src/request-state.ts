@@ -1,9 +1,11 @@
 /** MRTR `requestState`: answers gathered so far, HMAC-sealed and bound to method, name, argument digest and principal, with a TTL. */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { refuse } from '@agentd/lifecycle';
 import type { JsonObject, WireError } from '@agentd/rpc-frame';
+import { fromBase64Url, toBase64Url } from './base64.js';
+import { constantTimeEqual } from './constant-time-equal.js';
 import { canonicalJson, isJsonObject } from './json.js';
 import { dispatchError } from './local-errors.js';
+import { hmacSha256, sha256 } from './sha256.js';
 
 /** What a state is valid for: the same method, target name, arguments and principal. */
 export interface StateBinding {
@@ -20,20 +22,26 @@ export interface OpenedState {
 }
 
 const MAX_STATE_CHARS = 4 * 1024 * 1024;
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
 
 export function digestOf(value: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson(value ?? {}))
-    .digest('base64url');
+  return sha256(canonicalJson(value ?? {}), 'base64url');
 }
 
 export class RequestStateCodec {
-  readonly #key: Buffer;
+  readonly #key: Uint8Array;
   readonly #ttlMs: number;
   readonly #now: () => number;
 
   constructor(options: { key?: string | Uint8Array; ttlMs?: number; now?: () => number } = {}) {
-    this.#key = options.key === undefined ? randomBytes(32) : Buffer.from(options.key);
+    const key = options.key;
+    this.#key =
+      key === undefined
+        ? globalThis.crypto.getRandomValues(new Uint8Array(32))
+        : typeof key === 'string'
+          ? utf8.encode(key)
+          : Uint8Array.from(key);
     if (this.#key.length < 16)
       throw dispatchError('invalid_option', 'requestState key must be at least 16 bytes');
     this.#ttlMs = options.ttlMs ?? 10 * 60_000;
@@ -51,7 +59,7 @@ export class RequestStateCodec {
       o: state.outstanding,
       r: state.responses,
     };
-    const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+    const body = toBase64Url(utf8.encode(JSON.stringify(payload)));
     return `${body}.${this.#sign(body)}`;
   }
 
@@ -62,12 +70,12 @@ export class RequestStateCodec {
     const dot = token.indexOf('.');
     const body = token.slice(0, dot);
     // Compare the text, not decoded bytes: lenient base64 decoding would accept altered padding bits.
-    const signature = Buffer.from(token.slice(dot + 1), 'utf8');
-    const expected = Buffer.from(this.#sign(body), 'utf8');
-    if (dot <= 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
+    const signature = utf8.encode(token.slice(dot + 1));
+    const expected = utf8.encode(this.#sign(body));
+    if (dot <= 0 || !constantTimeEqual(signature, expected)) {
       throw invalid('requestState failed verification');
     }
-    const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const payload = JSON.parse(fromUtf8.decode(fromBase64Url(body))) as Record<string, unknown>;
     const bound =
       payload.v === 1 &&
       payload.m === binding.method &&
@@ -81,7 +89,7 @@ export class RequestStateCodec {
   }
 
   #sign(body: string): string {
-    return createHmac('sha256', this.#key).update(`agentd-mrtr.v1.${body}`).digest('base64url');
+    return hmacSha256(this.#key, `agentd-mrtr.v1.${body}`, 'base64url');
   }
 }
 

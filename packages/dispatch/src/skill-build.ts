@@ -3,7 +3,6 @@
  * server serves: the frozen `Skill` entry (verbatim frontmatter, complete `{uri, digest, size}`
  * manifest) and one resource per file. Registration-time problems are LocalErrors.
  */
-import { createHash } from 'node:crypto';
 import {
   SKILL_AUTHORITY_PATTERN,
   SKILL_DESCRIPTION_MAX,
@@ -15,9 +14,11 @@ import {
   skillManifestUri,
 } from '@agentd/lifecycle/skills';
 import type { JsonObject } from '@agentd/rpc-frame';
+import { toBase64 } from './base64.js';
 import type { HandlerContext } from './handler-context.js';
 import { deepFreeze } from './json.js';
 import { dispatchError } from './local-errors.js';
+import { sha256 } from './sha256.js';
 import { parseFrontmatter } from './skill-frontmatter.js';
 import { skillFileMimeType } from './skill-mime.js';
 
@@ -204,12 +205,12 @@ export function buildSkill(definition: SkillDefinition): BuiltSkill {
     }
     const fileUri = `${root}/${fileSegments.map(encodeURIComponent).join('/')}`;
     const item: JsonObject = { uri: fileUri, mimeType };
-    if (text === undefined) item.blob = Buffer.from(bytes).toString('base64');
+    if (text === undefined) item.blob = toBase64(bytes);
     else item.text = text;
     built.push({
       uri: fileUri,
       path: filePath,
-      digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+      digest: `sha256:${sha256(bytes, 'hex')}`,
       size: bytes.byteLength,
       mimeType,
       content: deepFreeze(item),

@@ -10,6 +10,7 @@ import {
   SKILL_SCHEME,
 } from '@agentd/lifecycle/skills';
 import type { JsonObject } from '@agentd/rpc-frame';
+import { toBase64 } from './base64.js';
 import type { Catalogue } from './catalogue.js';
 import type { ResourceReadValue } from './definitions.js';
 import type { HandlerContext } from './handler-context.js';
@@ -295,7 +296,7 @@ function dynamicContent(
   const fileName = path.slice(path.lastIndexOf('/') + 1);
   const mimeType = path === SKILL_MANIFEST ? SKILL_MANIFEST_MIME_TYPE : skillFileMimeType(fileName);
   if (typeof value === 'string') return { uri, mimeType, text: value };
-  return { uri, mimeType, blob: Buffer.from(value).toString('base64') };
+  return { uri, mimeType, blob: toBase64(value) };
 }
 
 function fileEntry(file: SkillFile): JsonObject {

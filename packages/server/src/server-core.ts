@@ -1,5 +1,4 @@
 /** createServerCore: the engine every transport shares (lifecycle, routing, subscriptions, shutdown). */
-import { randomUUID } from 'node:crypto';
 import type { LifecycleOptions, ServerCapabilities } from '@agentd/lifecycle';
 import { resolveLifecycle } from '@agentd/lifecycle';
 import type { JsonRpcNotification } from '@agentd/rpc-frame';
@@ -33,7 +32,7 @@ class Core implements ServerCore, CoreHost {
   readonly profile: WireProfile | undefined;
   private readonly connections = new Map<string, Connection>();
   /** Tells this core's ids from another's (replicas sharing a task store keep creator ids apart). */
-  private readonly idTag = randomUUID().slice(0, 6);
+  private readonly idTag = globalThis.crypto.randomUUID().slice(0, 6);
   /** `<transport>-<tag>-` per transport, built once: an id is then one short concatenation. */
   private readonly idPrefixes = new Map<string, string>();
   private minted = 0;

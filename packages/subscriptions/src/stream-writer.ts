@@ -1,5 +1,4 @@
 /** A bounded, non-blocking PushWriter over any Writable, shared by the NDJSON and SSE framings. */
-import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { JsonRpcMessage } from '@agentd/rpc-frame';
 import type { PushWriter } from './push-writer.js';
@@ -64,7 +63,7 @@ export class StreamPushWriter implements PushWriter {
     private readonly encode: (message: JsonRpcMessage) => string,
     private readonly options: StreamWriterOptions = {},
   ) {
-    this.id = options.id ?? randomUUID();
+    this.id = options.id ?? globalThis.crypto.randomUUID();
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.highWaterBytes = options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES;
     this.writeTimeoutMs = options.writeTimeoutMs ?? 0;

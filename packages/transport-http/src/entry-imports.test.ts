@@ -1,7 +1,8 @@
 /**
- * The root entry (`createFetchHandler` and the helpers) and the `jwt` subpath must load on every
- * runtime: no `node:` module anywhere in their import graph, following this package's files and
- * its workspace dependencies' entries (type-only imports are erased and do not count).
+ * The root entry (`createFetchHandler` and the helpers), the `jwt` subpath and the root entries of
+ * `@agentd/dispatch` and `@agentd/server` must load on every runtime: no `node:` module anywhere in
+ * their import graph, following files and workspace dependencies' entries (type-only imports are
+ * erased and do not count; dispatch's Code Mode sandbox is a dynamic import and not followed).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -72,11 +73,23 @@ describe('runtime-neutral entries', () => {
     expect(external.has('jose')).toBe(true);
   });
 
-  it('a Dispatcher without Code Mode loads no Node-only module (the sandbox is lazy)', () => {
-    const { external } = graphOf(join(PACKAGES, 'dispatch/src/index.ts'), false);
-    const nodeOnly = [...external].filter(
-      (s) => s.startsWith('node:') && !['node:buffer', 'node:crypto'].includes(s),
+  it('a Dispatcher without Code Mode imports no node: module (the sandbox is lazy)', () => {
+    const { files, external } = graphOf(join(PACKAGES, 'dispatch/src/index.ts'), false);
+    expect(files.some((f) => f.endsWith('/dispatch/src/request-state.ts'))).toBe(true);
+    expect([...external].filter((s) => s.startsWith('node:'))).toEqual([]);
+  });
+
+  it("the server's root entry imports no node: module", () => {
+    const { files, external } = graphOf(join(PACKAGES, 'server/src/index.ts'), false);
+    expect(files.some((f) => f.endsWith('/server/src/server-core.ts'))).toBe(true);
+    expect([...external].filter((s) => s.startsWith('node:'))).toEqual([]);
+  });
+
+  it("dispatch's own modules on that path do not use the Buffer global (Deno and workerd have none)", () => {
+    const { files } = graphOf(join(PACKAGES, 'dispatch/src/index.ts'), false);
+    const users = files.filter(
+      (file) => file.includes('/dispatch/src/') && /\bBuffer\.[a-z]/.test(readFileSync(file, 'utf8')),
     );
-    expect(nodeOnly).toEqual([]);
+    expect(users).toEqual([]);
   });
 });
