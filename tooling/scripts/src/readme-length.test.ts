@@ -3,7 +3,15 @@
  * the package's docs/ folder. Every relative link of a README and of those docs resolves, anchor
  * included, so moving a section cannot leave a link pointing at nothing.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,17 +63,26 @@ function brokenLinks(file: string): string[] {
     const [path = '', anchor] = link.split('#');
     const resolved = path === '' ? file : join(dirname(file), path);
     if (!existsSync(resolved)) broken.push(link);
-    else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(readFileSync(resolved, 'utf8')).has(anchor))
+    else if (
+      anchor !== undefined &&
+      resolved.endsWith('.md') &&
+      !anchors(readFileSync(resolved, 'utf8')).has(anchor)
+    )
       broken.push(link);
   }
   return broken.map((link) => `${relative(root, file)}: ${link}`);
 }
 
 describe('package READMEs', () => {
-  it.each(packageDirs.map((dir) => relative(root, dir)))(`%s/README.md has at most ${MAX_LINES} lines`, (dir) => {
-    const lines = readFileSync(join(root, dir, 'README.md'), 'utf8').split('\n').length - 1;
-    expect(lines, `${dir}/README.md: move reference material to ${dir}/docs/`).toBeLessThanOrEqual(MAX_LINES);
-  });
+  it.each(packageDirs.map((dir) => relative(root, dir)))(
+    `%s/README.md has at most ${MAX_LINES} lines`,
+    (dir) => {
+      const lines = readFileSync(join(root, dir, 'README.md'), 'utf8').split('\n').length - 1;
+      expect(lines, `${dir}/README.md: move reference material to ${dir}/docs/`).toBeLessThanOrEqual(
+        MAX_LINES,
+      );
+    },
+  );
 
   it('their relative links, and those of their docs/, resolve', () => {
     expect(packageDirs.flatMap(documents).flatMap(brokenLinks)).toEqual([]);
@@ -81,7 +98,13 @@ describe('package READMEs', () => {
     try {
       mkdirSync(join(dir, 'docs'));
       writeFileSync(join(dir, 'docs/api.md'), '# API\n\n## Extensions (both eras)\n');
-      const links = ['docs/api.md#extensions-both-eras', 'docs/api.md#extensions', 'docs/gone.md', '#top', 'https://x.example/'];
+      const links = [
+        'docs/api.md#extensions-both-eras',
+        'docs/api.md#extensions',
+        'docs/gone.md',
+        '#top',
+        'https://x.example/',
+      ];
       writeFileSync(join(dir, 'README.md'), `# Top\n\n${links.map((l) => `[x](${l})`).join('\n')}\n`);
       expect(brokenLinks(join(dir, 'README.md')).map((line) => line.slice(line.indexOf(': ') + 2))).toEqual([
         'docs/api.md#extensions',
