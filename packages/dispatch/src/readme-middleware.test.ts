@@ -1,7 +1,7 @@
 /**
- * The README's middleware, tool-hook and scopes examples, run verbatim: each fenced block after a
- * `<!-- readme-example: NAME -->` marker is taken from the README, its imports bound to the real
- * modules, and its variables checked against what the README's comments say.
+ * The middleware, tool-hook and scopes examples of docs/middleware.md (linked from the README), run
+ * verbatim: each fenced block after a `<!-- readme-example: NAME -->` marker is taken from the doc,
+ * its imports bound to the real modules, and its variables checked against what its comments say.
  */
 import { readFileSync } from 'node:fs';
 import * as rpcFrame from '@agentd/rpc-frame';
@@ -15,7 +15,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   '@agentd/rpc-frame': rpcFrame,
 };
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../docs/middleware.md', import.meta.url), 'utf8');
 
 type AsyncFn = (...args: unknown[]) => Promise<Record<string, unknown>>;
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => AsyncFn;
@@ -24,7 +24,7 @@ const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
 async function runExample(name: string, names: string[]): Promise<Record<string, unknown>> {
   const marker = `<!-- readme-example: ${name} -->\n\`\`\`ts\n`;
   const start = README.indexOf(marker);
-  expect(start, `README has no example ${name}`).toBeGreaterThan(-1);
+  expect(start, `docs/middleware.md has no example ${name}`).toBeGreaterThan(-1);
   const body = README.slice(start + marker.length, README.indexOf('\n```', start + marker.length));
   const bindings: Record<string, unknown> = {};
   const code = body.replace(/^import \{([^}]+)\} from '([^']+)';$/gm, (_line, list: string, from: string) => {

@@ -1,4 +1,4 @@
-/** The README's "one tool in each style" example, run for real through the test client. */
+/** docs/typed-tools.md's "one tool in each style" example, run for real through the test client. */
 import { silentLogger } from '@agentd/rpc-frame';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';

@@ -1,8 +1,8 @@
 /**
  * The front door, as a newcomer meets it: @agentd/dispatch packed as it would be published and
  * installed with npm from its README's line (`npm install @agentd/dispatch zod`, plus `yaml` for
- * skills, as the README says). Every marked front-door example of the dispatch README (tools,
- * operations, resources, templates, prompts; MCP Apps; skills) is run as written (TypeScript
+ * skills, as the README says). Every marked front-door example of the dispatch README and its
+ * docs (tools, operations, resources, templates, prompts; MCP Apps; skills) is run as written (TypeScript
  * stripped by esbuild) and driven by the official SDK client over stdio. The quickstart bundles
  * with the Code Mode README's esbuild options with none of the optional peers installed, and the
  * bundle answers from a folder with no node_modules above it. Needs `turbo run build` first.
@@ -21,7 +21,12 @@ import { readmeExamples, readmeInstall } from './readme-install.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const DISPATCH_README = join(root, 'packages/dispatch/README.md');
-const examples = readmeExamples(DISPATCH_README);
+/** The README's marked examples and those of the docs it links (MCP Apps, skills). */
+const examples = new Map(
+  ['README.md', 'docs/apps.md', 'docs/skills.md'].flatMap((file) => [
+    ...readmeExamples(join(root, 'packages/dispatch', file)),
+  ]),
+);
 const installLine = readmeInstall(DISPATCH_README)?.packages ?? [];
 /** The versions the workspace pins (the registry's copies of the same). */
 const PINNED: Record<string, string> = { zod: 'zod@4.6.7', yaml: 'yaml@2.9.1' };
@@ -62,7 +67,7 @@ afterAll(async () => {
 /** Writes the marked example into `project` as it is written (types stripped); answers its path. */
 async function writeExample(name: string, project: string): Promise<string> {
   const example = examples.get(name);
-  if (example === undefined) throw new Error(`packages/dispatch/README.md has no example ${name}`);
+  if (example === undefined) throw new Error(`packages/dispatch's README and docs have no example ${name}`);
   const code = example.typescript
     ? (await transform(example.code, { loader: 'ts', format: 'esm' })).code
     : example.code;
@@ -95,7 +100,7 @@ async function connect(file: string, cwd: string): Promise<Client> {
 }
 
 describe('the front door of @agentd/dispatch, installed from its README line', () => {
-  it('marks every front-door example of the README', () => {
+  it('marks every front-door example of the README and its docs', () => {
     expect([...examples.keys()]).toEqual(expect.arrayContaining(['server', 'mcp-apps', 'skills']));
   });
 
