@@ -47,7 +47,7 @@ async function project(name: string) {
   await writeFile(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   const lines = ['overrides:', ...[...tarballs].map(([pkg, file]) => `  '${pkg}': '${spec(file)}'`)];
   await writeFile(join(dir, 'pnpm-workspace.yaml'), `${lines.join('\n')}\n`);
-  const result = await runCommand(pnpm, ['install', '--offline'], {
+  const result = await runCommand(pnpm, ['install', '--prefer-offline'], {
     cwd: dir,
     env: cleanEnv({ CI: 'true' }),
   });
