@@ -3,9 +3,8 @@
  * (`refuse.*`), so production code outside the packages that own the wire vocabulary builds no
  * `WireError` (or `Refusal`) by hand and spells no `io.modelcontextprotocol/` key itself.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { isTestCode } from './test-files.js';
+import { SKIPPED_DIRS, workspaceFiles } from './workspace-files.js';
 
 /** What a breach is: a hand-built wire error, or a protocol key spelled out. */
 export type CatalogueRule = 'wire-error' | 'protocol-key';
@@ -36,8 +35,6 @@ const EXEMPT_DIRS: Readonly<Record<string, string>> = {
   'apps/agentd/ui/': 'a browser client bundled without the packages',
 };
 
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.turbo', '.git', 'coverage', 'test-support']);
-
 /** A source file (TypeScript, or the plain JavaScript of the examples and codemode's guest). */
 function isSource(path: string): boolean {
   return /\.(?:[mc]?ts|[mc]?js)$/.test(path) && !path.endsWith('.d.ts');
@@ -50,21 +47,12 @@ function isTestPath(path: string): boolean {
 
 /** Production code under apps, packages and examples (tests and their helpers left out). */
 export function productionFiles(root: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) walk(join(dir, entry.name));
-        continue;
-      }
-      const path = relative(root, join(dir, entry.name)).split('\\').join('/');
-      if (isSource(path) && !isTestPath(path)) found.push(path);
-    }
-  };
-  for (const top of ['apps', 'packages', 'examples']) {
-    if (existsSync(join(root, top))) walk(join(root, top));
-  }
-  return found.sort();
+  return workspaceFiles(
+    root,
+    ['apps', 'packages', 'examples'],
+    (path) => isSource(path) && !isTestPath(path),
+    new Set([...SKIPPED_DIRS, 'test-support']),
+  );
 }
 
 /** Whether `path` may break `rule` (it belongs to an owner, or to an exempt folder). */

@@ -4,10 +4,7 @@
  * folders and the `tooling/test-support` package). TypeScript only; `.mjs` child-process fixtures are
  * programs the tests run, not tests.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.turbo', '.git', 'coverage']);
+import { workspaceFiles } from './workspace-files.js';
 
 /** Whether a `/`-separated workspace path is test code (a test file, an app's `test/`, a test helper). */
 export function isTestCode(path: string): boolean {
@@ -22,19 +19,5 @@ export function isTestCode(path: string): boolean {
 
 /** Test code under `root`'s apps, packages, tooling and examples, as sorted `/`-separated relative paths. */
 export function testFiles(root: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) walk(join(dir, entry.name));
-        continue;
-      }
-      const path = relative(root, join(dir, entry.name)).split('\\').join('/');
-      if (isTestCode(path)) found.push(path);
-    }
-  };
-  for (const top of ['apps', 'packages', 'tooling', 'examples']) {
-    if (existsSync(join(root, top))) walk(join(root, top));
-  }
-  return found.sort();
+  return workspaceFiles(root, ['apps', 'packages', 'tooling', 'examples'], isTestCode);
 }
