@@ -15,6 +15,7 @@
  *   keeps the last record of each run of this process to write when Redis is back, drops events.
  */
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
+import { eventJson } from '../history/event-json.js';
 import { HISTORY_DEFAULTS, type HistoryConfig } from '../history/history-config.js';
 import { isLive, matches, searchText, summarise } from '../history/history-index.js';
 import type {
@@ -149,14 +150,8 @@ export class FleetRunStore implements RunStore {
       this.#o.logger.warn('run event not stored: invalid run id', FIELDS);
       return;
     }
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(event);
-    } catch {}
-    if (json === undefined) {
-      this.#o.logger.warn('run event not stored: not JSON', { ...FIELDS, runId });
-      return;
-    }
+    const json = eventJson(event, runId, this.#o.logger);
+    if (json === undefined) return;
     if (this.#pendingBytes + json.length > MAX_PENDING_BYTES) {
       this.#down(new Error('Redis is not keeping up: events dropped'));
       return;

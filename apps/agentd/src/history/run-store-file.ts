@@ -28,6 +28,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
 import { isoTime } from '../log/iso-clock.js';
+import { eventJson } from './event-json.js';
 import { EventLogs, pendingEvent } from './event-logs.js';
 import { defaultStateDir, HISTORY_DEFAULTS, type HistoryConfig } from './history-config.js';
 import { HistoryIndex, type IndexEntry } from './history-index.js';
@@ -178,14 +179,8 @@ class FileRunStore implements RunStore {
       this.#logger.warn('run event not stored: invalid run id', FIELDS);
       return;
     }
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(event);
-    } catch {}
-    if (json === undefined) {
-      this.#logger.warn('run event not stored: not JSON', { ...FIELDS, runId });
-      return;
-    }
+    const json = eventJson(event, runId, this.#logger);
+    if (json === undefined) return;
     if (this.#pendingBytes + json.length > MAX_PENDING_BYTES) {
       this.#down(new Error('the disk is not keeping up: events dropped'), this.#events.dir);
       return;
