@@ -15,7 +15,7 @@
  *   keeps the last record of each run of this process to write when Redis is back, drops events.
  */
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
-import { eventJson } from '../history/event-json.js';
+import { eventJson, recordCopy } from '../history/event-json.js';
 import { HISTORY_DEFAULTS, type HistoryConfig } from '../history/history-config.js';
 import { isLive, matches, searchText, summarise } from '../history/history-index.js';
 import type {
@@ -126,13 +126,8 @@ export class FleetRunStore implements RunStore {
 
   recordRun(record: StoredRecord): void {
     if (this.#closed) return;
-    let copy: StoredRecord;
-    try {
-      copy = JSON.parse(JSON.stringify(record)) as StoredRecord;
-    } catch (error) {
-      this.#o.logger.warn('run record not stored: not JSON', { ...FIELDS, error: String(error) });
-      return;
-    }
+    const copy = recordCopy(record, this.#o.logger);
+    if (copy === undefined) return;
     if (!validRecord(copy)) {
       this.#o.logger.warn('run record not stored: it needs handle, runId, state and startedAt', FIELDS);
       return;

@@ -1,5 +1,6 @@
-/** A run event as the JSON a store keeps; an event that has none is logged and not stored. */
+/** Run events and records as the JSON a store keeps; one that has none is logged and not stored. */
 import type { JsonObject, Logger } from '@agentd/rpc-frame';
+import type { StoredRecord } from './history-types.js';
 
 export function eventJson(event: JsonObject, runId: string, logger: Logger): string | undefined {
   let json: string | undefined;
@@ -8,4 +9,14 @@ export function eventJson(event: JsonObject, runId: string, logger: Logger): str
   } catch {}
   if (json === undefined) logger.warn('run event not stored: not JSON', { component: 'history', runId });
   return json;
+}
+
+/** A detached copy of a run record (later changes to the live one do not reach the store). */
+export function recordCopy(record: StoredRecord, logger: Logger): StoredRecord | undefined {
+  try {
+    return JSON.parse(JSON.stringify(record)) as StoredRecord;
+  } catch (error) {
+    logger.warn('run record not stored: not JSON', { component: 'history', error: String(error) });
+    return undefined;
+  }
 }

@@ -28,7 +28,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type JsonObject, LocalError, type Logger } from '@agentd/rpc-frame';
 import { isoTime } from '../log/iso-clock.js';
-import { eventJson } from './event-json.js';
+import { eventJson, recordCopy } from './event-json.js';
 import { EventLogs, pendingEvent } from './event-logs.js';
 import { defaultStateDir, HISTORY_DEFAULTS, type HistoryConfig } from './history-config.js';
 import { HistoryIndex, type IndexEntry } from './history-index.js';
@@ -147,13 +147,8 @@ class FileRunStore implements RunStore {
 
   recordRun(record: StoredRecord): void {
     if (this.#closed) return;
-    let copy: StoredRecord;
-    try {
-      copy = JSON.parse(JSON.stringify(record)) as StoredRecord;
-    } catch (error) {
-      this.#logger.warn('run record not stored: not JSON', { ...FIELDS, error: String(error) });
-      return;
-    }
+    const copy = recordCopy(record, this.#logger);
+    if (copy === undefined) return;
     if (!validRecord(copy)) {
       this.#logger.warn('run record not stored: it needs handle, runId, state and startedAt', FIELDS);
       return;

@@ -87,18 +87,20 @@ function plain(status: SubagentStatus | JsonObject): JsonObject {
 /** The bytes `value` takes as JSON (already escaped: measured as it is, not escaped again). */
 const jsonSize = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
+/** Cuts `view.output` to `budget` bytes, keeping its whole size in `outputBytes`; true when cut. */
+function boundOutput(view: JsonObject, budget: number): boolean {
+  if (typeof view.output !== 'string') return false;
+  const cut = boundedText(view.output, budget);
+  if (cut === undefined) return false;
+  view.outputBytes = Buffer.byteLength(view.output, 'utf8');
+  view.output = cut;
+  return true;
+}
+
 /** One run asked for by handle: output, result and error data bounded to DETAIL_TEXT_BYTES each. */
 export function runDetail(status: SubagentStatus | JsonObject, budget = DETAIL_TEXT_BYTES): JsonObject {
   const view = plain(status);
-  let truncated = false;
-  if (typeof view.output === 'string') {
-    const cut = boundedText(view.output, budget);
-    if (cut !== undefined) {
-      view.outputBytes = Buffer.byteLength(view.output, 'utf8');
-      view.output = cut;
-      truncated = true;
-    }
-  }
+  let truncated = boundOutput(view, budget);
   if (view.result !== undefined && jsonSize(view.result) > budget) {
     truncated = true;
     const result = view.result;
@@ -144,15 +146,7 @@ function newestFitting(events: unknown[], budget: number): unknown[] {
 export function turnView(turn: unknown, budget = DETAIL_TEXT_BYTES): JsonObject | null {
   const view = JSON.parse(JSON.stringify(turn ?? null)) as JsonObject | null;
   if (!isJsonObject(view)) return view;
-  let truncated = false;
-  if (typeof view.output === 'string') {
-    const cut = boundedText(view.output, budget);
-    if (cut !== undefined) {
-      view.outputBytes = Buffer.byteLength(view.output, 'utf8');
-      view.output = cut;
-      truncated = true;
-    }
-  }
+  let truncated = boundOutput(view, budget);
   if (view.reply !== undefined && jsonSize(view.reply) > budget) {
     const reply = view.reply;
     view.reply =
