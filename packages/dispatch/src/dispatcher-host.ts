@@ -1,5 +1,5 @@
 /**
- * What the MCP Apps and skills helpers register on: a Dispatcher, or a server built on one
+ * What the MCP Apps helpers (and extensions such as `@agentd/skills`) register on: a Dispatcher, or a server built on one
  * (`McpServer`, `ContractServer`), so the object a newcomer holds works wherever a Dispatcher does.
  */
 import type { Dispatcher } from './dispatcher.js';
@@ -27,6 +27,6 @@ function isDispatcher(value: unknown): value is Dispatcher {
     typeof methods.registerTool === 'function' &&
     typeof methods.declareExtension === 'function' &&
     typeof methods.capabilities === 'function' &&
-    'skills' in methods
+    typeof methods.registerProvider === 'function'
   );
 }

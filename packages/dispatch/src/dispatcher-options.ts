@@ -6,7 +6,6 @@ import type { CodeModeOptions } from './code-mode.js';
 import type { MethodProvider } from './method-provider.js';
 import type { ArgumentIssue, SchemaValidation } from './schema-compiler.js';
 import type { ScopesOf } from './scopes.js';
-import type { SkillsOptions } from './skills-registry.js';
 import type { TasksOptions } from './task-runtime.js';
 
 export interface DispatcherOptions {
@@ -63,13 +62,8 @@ export interface DispatcherOptions {
    */
   extensions?: Readonly<Record<string, JsonObject>>;
   /**
-   * Offer the Skills extension from the start (else from the first registered skill or folder).
-   * An explicit `extensions["io.modelcontextprotocol/skills"]` declaration wins over these settings.
-   */
-  skills?: SkillsOptions;
-  /**
    * Extensions written against the MethodProvider seam: their methods are served and what they
-   * declare is offered, as `registerProvider` does (after the built-in tasks and skills providers).
+   * declare is offered, as `registerProvider` does (after the built-in tasks provider).
    */
   providers?: readonly MethodProvider[];
 }

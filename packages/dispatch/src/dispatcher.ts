@@ -22,13 +22,14 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './definitions.js';
-import type { DispatchEnv } from './dispatch-env.js';
+import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import { DEFAULT_PAGE_SIZE, type DispatcherOptions } from './dispatcher-options.js';
 import { getPrompt } from './get-prompt.js';
 import { deepFreeze, isJsonObject } from './json.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
 import { dispatchError } from './local-errors.js';
-import type { MethodProvider } from './method-provider.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { MethodProvider, ProviderHost } from './method-provider.js';
 import { type Middleware, runMiddleware } from './middleware.js';
 import { loadCodeMode } from './optional-peers.js';
 import { ProviderRegistry } from './provider-registry.js';
@@ -36,9 +37,7 @@ import { readResource, resolveResource } from './read-resource.js';
 import { RequestStateCodec } from './request-state.js';
 import { describeIssues } from './schema-compiler.js';
 import { defaultScopesOf, withScopes } from './scopes.js';
-import type { SkillDefinition } from './skill-build.js';
-import { SkillsProvider } from './skills-provider.js';
-import type { SkillRegistry } from './skills-registry.js';
+import { pageEntries } from './sorted-list.js';
 import { SurfaceEvents, type SurfaceListener } from './surface-events.js';
 import type { TaskStatusEvent } from './task-notification.js';
 import type { TaskRuntime } from './task-runtime.js';
@@ -74,18 +73,12 @@ export class Dispatcher implements Handler {
   /** Bumped whenever an extension is declared or withdrawn, or a provider changed: part of the capabilities cache key. */
   #revision = 0;
   #capabilities: { key: number; value: ServerCapabilities } | undefined;
-  readonly #providers = new ProviderRegistry((method) => Object.hasOwn(METHODS, method), {
-    changed: () => {
-      this.#revision++;
-    },
-    extension: (id) => this.#extensions.get(id),
-  });
+  readonly #providers: ProviderRegistry;
   readonly #tasks: TasksProvider | undefined;
   readonly #middleware: Middleware[] = [];
   readonly #toolHooks: ToolCallHook[] = [];
   readonly #logger: Logger;
   readonly #extensions = new Map<string, JsonObject>();
-  readonly #skills: SkillsProvider;
   #started = false;
 
   constructor(options: DispatcherOptions = {}) {
@@ -136,16 +129,12 @@ export class Dispatcher implements Handler {
       toolHooks: this.#toolHooks,
       stepUp: options.stepUp ?? false,
     };
+    this.#providers = new ProviderRegistry((method) => Object.hasOwn(METHODS, method), this.#providerHost());
     for (const [id, settings] of Object.entries(options.extensions ?? {}))
       this.declareExtension(id, settings);
-    // The built-in extensions are providers like any other; the first skill (or folder) offers its extension.
-    this.#skills = new SkillsProvider(this.#catalogue, this.#env, options.skills, (settings) => {
-      this.declareExtension(SkillsProvider.extensionId, settings);
-    });
+    // The built-in Tasks extension is a provider like any other (Skills, `@agentd/skills`, is one too).
     if (this.#tasks !== undefined) this.registerProvider(this.#tasks);
-    this.registerProvider(this.#skills);
     for (const provider of options.providers ?? []) this.registerProvider(provider);
-    if (options.skills !== undefined) this.#skills.registry.declare();
     if (this.exposure === 'codemode') {
       this.#codeMode = createCodeMode(this.#env, options.codeMode ?? {}, async () => {
         const { CodeModeRunner } = await loadCodeMode();
@@ -267,22 +256,14 @@ export class Dispatcher implements Handler {
     return this.#catalogue.removeTemplate(uriTemplate);
   }
 
-  /**
-   * Registers a skill (SEP-2640): its files become `skill://<path>/<file>` resources, and
-   * skills/list, skills/get and resources/directory/read serve it. Returns a function that removes it.
-   */
-  registerSkill(definition: SkillDefinition): () => boolean {
-    return this.#skills.registry.register(definition);
+  /** True when a resource is registered at `uri` (ignores filters). */
+  hasResource(uri: string): boolean {
+    return this.#catalogue.resources.has(uri);
   }
 
-  /** Removes the skill whose SKILL.md is at `uri`. */
-  removeSkill(uri: string): boolean {
-    return this.#skills.registry.remove(uri);
-  }
-
-  /** The skills registry (what a skills folder feeds). */
-  get skills(): SkillRegistry {
-    return this.#skills.registry;
+  /** True when a resource template is registered as `uriTemplate` (ignores filters). */
+  hasResourceTemplate(uriTemplate: string): boolean {
+    return this.#catalogue.templates.has(uriTemplate);
   }
 
   /**
@@ -455,6 +436,29 @@ export class Dispatcher implements Handler {
     this.#events.close();
     await this.#codeMode?.close();
     await this.#providers.close();
+  }
+
+  /** What every provider is offered: the extension settings, and the env its methods answer with. */
+  #providerHost(): ProviderHost {
+    const env = this.#env;
+    return {
+      changed: () => {
+        this.#revision++;
+      },
+      extension: (id) => this.#extensions.get(id),
+      logger: env.logger,
+      resources: (context) => {
+        const filters = env.filters(context.peer);
+        return { permissive: filters.permissive, visible: (uri) => filters.resourceVisible(uri) };
+      },
+      page: (list, entries, cursor, keep) => {
+        const page = pageEntries(entries, decodeCursor(list, cursor), env.pageSize, keep);
+        const { nextAfter } = page;
+        return { items: page.items, nextCursor: nextAfter === undefined ? undefined : encodeCursor(list, nextAfter) };
+      },
+      finish: (context, result, kind) =>
+        finishResult(context, result, kind === 'list' ? env.listCache() : env.readCache(undefined)),
+    };
   }
 
   #changed(kinds: SurfaceKind[]): void {

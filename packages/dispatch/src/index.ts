@@ -1,6 +1,6 @@
 /**
  * @agentd/dispatch: the MCP server a newcomer writes (`McpServer`: register tools, resources,
- * prompts, operations, skills; `connect(stdio())`), and the transport-agnostic Dispatcher behind
+ * prompts, operations; `connect(stdio())`), and the transport-agnostic Dispatcher behind
  * it (both protocol eras, client filters, tasks, multi-round-trip client input). This file is the
  * package's public API.
  * `@public` tags the names no code in this repository imports: they are for users (knip keeps them).
@@ -44,17 +44,11 @@ export type { DispatchErrorCode } from './local-errors.js';
 /** @public */
 export { McpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';
 /** @public */
-export type { MethodProvider, ProvidedCapabilities, ProviderHost } from './method-provider.js';
-/** @public */
 export type { Middleware, MiddlewareContext } from './middleware.js';
 /** @public */
 export { defaultScopesOf } from './scopes.js';
 /** @public */
 export { http, type ServedTransport, type ServerTransport, stdio, unix } from './server-transport.js';
-/** @public */
-export type { SkillDefinition } from './skill-build.js';
-/** @public */
-export type { SkillsFolder, SkillsFolderOptions } from './skills-folder.js';
 export { type TaskStatusEvent, taskStatusNotification } from './task-notification.js';
 /** @public */
 export type { ToolCallContext, ToolCallHook } from './tool-call-hooks.js';

@@ -1,12 +1,9 @@
 /**
- * The front door opens every room: an McpServer registers MCP Apps and skills itself (and the
- * helpers take it as they take a Dispatcher), driven by the official v2 client over stdio pipes;
+ * The front door opens every room: an McpServer registers MCP Apps itself (and the helpers take
+ * it as they take a Dispatcher), driven by the official v2 client over stdio pipes;
  * what a server author throws or checks comes from the same import; a raw zod shape says how to
  * wrap it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ErrorCode as LifecycleErrorCode } from '@agentd/lifecycle';
 import { LocalError as FrameLocalError, WireError as FrameWireError } from '@agentd/rpc-frame';
@@ -17,7 +14,6 @@ import { z } from 'zod';
 import * as apps from './apps.js';
 import * as dispatch from './index.js';
 import { McpServer } from './mcp-server.js';
-import { serveSkillsFolder } from './node.js';
 import { stdio } from './server-transport.js';
 import { createTestClient } from './testing.js';
 
@@ -45,17 +41,6 @@ async function overStdio(server: McpServer): Promise<Client> {
   await client.connect(streamTransport(fromServer, FRAMING, toServer));
   opened.unshift(client);
   return client;
-}
-
-function skillsFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-server-skills-'));
-  opened.push({ close: async () => rmSync(dir, { recursive: true, force: true }) });
-  mkdirSync(join(dir, 'reading'));
-  writeFileSync(
-    join(dir, 'reading', 'SKILL.md'),
-    '---\nname: reading\ndescription: How to read\n---\n# Read\n',
-  );
-  return dir;
 }
 
 async function expectAppServed(server: McpServer): Promise<void> {
@@ -124,36 +109,6 @@ describe('McpServer opens every room', () => {
     expect(() => tool(server, 'get_weather', { ui: { resourceUri: VIEW } }, () => 'x')).toThrow(
       /server\.registerAppTool\(name, config, handler\)/,
     );
-  });
-
-  it('registers a skill and serves a skills folder, and closes the folder with the server', async () => {
-    const server = newServer();
-    server.registerSkill({
-      path: 'greeting',
-      files: { 'SKILL.md': '---\nname: greeting\ndescription: How to greet\n---\n# Hi\n' },
-    });
-    const folder = await server.serveSkillsFolder(skillsFolder(), { watch: false });
-    expect(folder.skills).toEqual(['skill://reading/SKILL.md']);
-    const client = await overStdio(server);
-    const uris = (await client.listResources()).resources.map((resource) => resource.uri);
-    expect(uris).toEqual(expect.arrayContaining(['skill://greeting/SKILL.md', 'skill://reading/SKILL.md']));
-    expect(await client.readResource({ uri: 'skill://reading/SKILL.md' })).toMatchObject({
-      contents: [{ text: expect.stringContaining('# Read') }],
-    });
-    await client.close();
-    await server.close();
-    expect(folder.skills).toEqual([]);
-  });
-
-  it('serves a skills folder through the helper given the McpServer', async () => {
-    const server = newServer();
-    const folder = await serveSkillsFolder(server, skillsFolder(), { watch: false });
-    expect(folder.skills).toEqual(['skill://reading/SKILL.md']);
-    expect(server.dispatcher.skills).toBeDefined();
-    const client = await overStdio(server);
-    expect(await client.readResource({ uri: 'skill://reading/SKILL.md' })).toMatchObject({
-      contents: [{ uri: 'skill://reading/SKILL.md' }],
-    });
   });
 });
 

@@ -1,10 +1,11 @@
 /**
- * McpServer: the front door. One object registers tools, resources, prompts, operations, MCP Apps
- * and skills, pushes `list_changed` by itself, and serves on any transport (`connect(stdio())`).
+ * McpServer: the front door. One object registers tools, resources, prompts, operations and MCP
+ * Apps (extensions such as `@agentd/skills` register on it too), pushes `list_changed` by itself,
+ * and serves on any transport (`connect(stdio())`).
  * Named and shaped like the official SDK v2 server so its users find their way; underneath it is
  * a Dispatcher served by the shared server core, both reachable for what the face does not cover.
  */
-import type { JsonObject, Logger } from '@agentd/rpc-frame';
+import type { JsonObject } from '@agentd/rpc-frame';
 import { createServerCore, type ServerCoreOptions } from '@agentd/server';
 import { type AppResourceDefinition, registerAppResource } from './app-resource.js';
 import { type AppToolDefinition, registerAppTool } from './app-tool.js';
@@ -18,7 +19,6 @@ import type {
 import { Dispatcher } from './dispatcher.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { ServedDispatcher } from './served-dispatcher.js';
-import type { SkillsFolder, SkillsFolderOptions } from './skills-folder.js';
 import type { ToolSchema } from './tool-schema.js';
 import { UriTemplate } from './uri-template.js';
 
@@ -41,8 +41,6 @@ type Config<Definition, Omitted extends string> = Omit<Definition, 'name' | Omit
 };
 
 export class McpServer extends ServedDispatcher {
-  readonly #logger: Logger | undefined;
-
   constructor(info: McpServerInfo, options: McpServerOptions = {}) {
     const { core: coreOptions, ...dispatcherOptions } = options;
     const dispatcher = new Dispatcher(dispatcherOptions);
@@ -53,7 +51,6 @@ export class McpServer extends ServedDispatcher {
       ...(options.logger ? { logger: options.logger } : {}),
     });
     super(dispatcher, core);
-    this.#logger = options.logger;
     dispatcher.onSurfaceChanged((kinds) => {
       for (const kind of kinds) core.notifyListChanged(kind);
     });
@@ -191,23 +188,6 @@ export class McpServer extends ServedDispatcher {
   /** Registers an operation: a tool `{kind}_{id}`, or reached through `search`/`execute` in code mode. */
   registerOperation: Dispatcher['registerOperation'] = (definition) =>
     this.dispatcher.registerOperation(definition);
-
-  /** Registers a skill (its files become `skill://` resources). */
-  registerSkill: Dispatcher['registerSkill'] = (definition) => this.dispatcher.registerSkill(definition);
-
-  /**
-   * Serves every skill under `folder` (each directory holding a SKILL.md), watched and rescanned
-   * when it changes; closed with the server. Node, Bun and Deno only (it reads the file system).
-   */
-  async serveSkillsFolder(folder: string, options: SkillsFolderOptions = {}): Promise<SkillsFolder> {
-    // Imported here, not at the top: the rest of McpServer runs where there is no file system.
-    const { serveSkillsFolder } = await import('./skills-folder.js');
-    const logger = this.#logger;
-    return serveSkillsFolder(this.dispatcher, folder, {
-      ...(logger === undefined ? {} : { logger }),
-      ...options,
-    });
-  }
 
   /** Offers an extension in `capabilities.extensions`; returns a function that withdraws it. */
   declareExtension: Dispatcher['declareExtension'] = (id, settings) =>

@@ -5,7 +5,7 @@
  * runs them under the same middleware, era and `_meta` checks, slots and result envelope as its own.
  * A provider refuses with `WireError`s from lifecycle's catalogue (`refuse`) or its own.
  */
-import type { JsonObject } from '@agentd/rpc-frame';
+import type { JsonObject, Logger } from '@agentd/rpc-frame';
 import type { RequestContext, ServerCapabilities } from '@agentd/server';
 
 /** What a provider adds to the server's capabilities while it serves. */
@@ -27,6 +27,36 @@ export interface ProviderHost {
   changed(): void;
   /** The settings of extension `id` as declared with `declareExtension`, or undefined. */
   extension(id: string): JsonObject | undefined;
+  /** The Dispatcher's logger: where internal details go (the peer only ever sees generic text). */
+  readonly logger: Logger;
+  /** What the request's peer may see of the resources: its client filters and scopes. */
+  resources(context: RequestContext): ResourceVisibility;
+  /**
+   * One page of `entries` (sorted by key, in code-unit order) after the request's `cursor`, at
+   * most the Dispatcher's `pageSize`, keeping only what `keep` accepts. Cursors name `list` and
+   * the last key served: one minted for another list, or by no one, is refused with -32602.
+   */
+  page<T>(
+    list: string,
+    entries: readonly (readonly [string, T])[],
+    cursor: unknown,
+    keep?: (item: T) => boolean,
+  ): ProviderPage<T>;
+  /** Adds the 2026-07-28 cache hints (`ttlMs`, `cacheScope`) of a list or a read to a complete result. */
+  finish(context: RequestContext, result: JsonObject, kind: 'list' | 'read'): JsonObject;
+}
+
+/** What a peer may see of the resources (`ProviderHost.resources`). */
+export interface ResourceVisibility {
+  /** True when nothing is hidden from this peer (then `visible` is always true). */
+  readonly permissive: boolean;
+  visible(uri: string): boolean;
+}
+
+/** A page of `ProviderHost.page`: the items, and the cursor of the next page when there is one. */
+export interface ProviderPage<T> {
+  readonly items: T[];
+  readonly nextCursor: string | undefined;
 }
 
 export interface MethodProvider {

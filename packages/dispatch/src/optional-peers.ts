@@ -1,18 +1,17 @@
 /**
- * The optional peer packages: a tools-only server installs none of them. The validators and the
- * YAML parser load synchronously on first use where the runtime can require (registering stays
+ * The optional peer packages: a tools-only server installs none of them. The validators load
+ * synchronously on first use where the runtime can require (registering stays
  * synchronous), else once when dispatch loads; they are undefined when absent. The transports and
  * Code Mode's runner are imported when first asked for. Using a feature whose package is missing
  * throws LocalError('missing_dependency') naming what to install.
  */
 
 import type * as CodeModeTools from '@agentd/codemode/tools';
-import { LocalError, type RuntimeRequire, runtimeRequire } from '@agentd/rpc-frame';
+import { type RuntimeRequire, runtimeRequire } from '@agentd/rpc-frame';
 import type * as Cfworker from '@cfworker/json-schema';
 import type AjvDraft07 from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020.js';
 import type AddFormats from 'ajv-formats';
-import type * as Yaml from 'yaml';
 import { dispatchError } from './local-errors.js';
 
 function isNotFound(thrown: unknown): boolean {
@@ -30,10 +29,7 @@ function absent(thrown: unknown): undefined {
   throw thrown;
 }
 
-/**
- * The LocalError for a feature whose optional peer is not installed, with the install line. A
- * caller meeting it for many items (skills of a folder) stops at the first: it is one problem.
- */
+/** The LocalError for a feature whose optional peer is not installed, with the install line. */
 export function missingPeer(packages: string, what: string, cause?: unknown) {
   return dispatchError(
     'missing_dependency',
@@ -42,23 +38,9 @@ export function missingPeer(packages: string, what: string, cause?: unknown) {
   );
 }
 
-const logged = new Set<string>();
-
 /**
- * True the first time this process logs `error` if it is a missing peer's (then false for that
- * message again: a folder rescanned on every change says "npm install yaml" once); true for any
- * other error.
- */
-export function firstTimeLogged(error: unknown): boolean {
-  if (!(error instanceof LocalError) || error.code !== 'missing_dependency') return true;
-  if (logged.has(error.message)) return false;
-  logged.add(error.message);
-  return true;
-}
-
-/**
- * A synchronous `require` where the runtime has one (Node 20.16+, Bun, Deno): the validators and
- * the YAML parser are then loaded on first use, so a server that never needs them never pays for
+ * A synchronous `require` where the runtime has one (Node 20.16+, Bun, Deno): the validators are
+ * then loaded on first use, so a server that never needs them never pays for
  * them at startup. Elsewhere (workerd, browsers) they are imported once when dispatch loads.
  */
 const requirePeer = runtimeRequire(import.meta.url);
@@ -68,7 +50,6 @@ interface Peers {
   modern: { default: typeof Ajv2020 } | undefined;
   formats: { default: typeof AddFormats } | undefined;
   cfworker: typeof Cfworker | undefined;
-  yaml: typeof Yaml | undefined;
 }
 
 // Literal specifiers, so bundlers include whichever of them the application installed.
@@ -79,8 +60,7 @@ const imported: Peers | undefined =
         import('ajv/dist/2020.js').catch(absent),
         import('ajv-formats').catch(absent),
         import('@cfworker/json-schema').catch(absent),
-        import('yaml').catch(absent),
-      ]).then(([draft07, modern, formats, cfworker, yaml]) => ({ draft07, modern, formats, cfworker, yaml }))
+      ]).then(([draft07, modern, formats, cfworker]) => ({ draft07, modern, formats, cfworker }))
     : undefined;
 
 const required = new Map<string, unknown>();
@@ -102,7 +82,7 @@ function peer<K extends keyof Peers>(key: K, specifier: string): Peers[K] {
   if (imported !== undefined) return imported[key];
   const loaded = requireOnce<Peers[K] & { default?: unknown }>(specifier);
   // A CommonJS module required from ESM has no `default`: give it the shape `import()` would.
-  if (loaded === undefined || key === 'cfworker' || key === 'yaml') return loaded;
+  if (loaded === undefined || key === 'cfworker') return loaded;
   return ('default' in loaded && loaded.default !== undefined ? loaded : { default: loaded }) as Peers[K];
 }
 
@@ -123,10 +103,6 @@ export function cfworkerModule(): typeof Cfworker | undefined {
   return peer('cfworker', '@cfworker/json-schema');
 }
 
-/** yaml, when installed; loaded on first call. */
-export function yamlModule(): typeof Yaml | undefined {
-  return peer('yaml', 'yaml');
-}
 
 // Code Mode's tools are ESM, which not every synchronous require can load: imported with dispatch.
 const toolsModule = await import('@agentd/codemode/tools').catch(absent);

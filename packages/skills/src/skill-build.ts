@@ -13,12 +13,12 @@ import {
   SKILL_SCHEME,
   skillManifestUri,
 } from '@agentd/lifecycle/skills';
+import type { HandlerContext } from '@agentd/dispatch';
+import { sha256 } from '@agentd/dispatch/provider';
 import type { JsonObject } from '@agentd/rpc-frame';
 import { toBase64 } from './base64.js';
-import type { HandlerContext } from './handler-context.js';
-import { deepFreeze } from './json.js';
-import { dispatchError } from './local-errors.js';
-import { sha256 } from './sha256.js';
+import { deepFreeze } from './deep-freeze.js';
+import { skillsError } from './local-errors.js';
 import { parseFrontmatter } from './skill-frontmatter.js';
 import { skillFileMimeType } from './skill-mime.js';
 
@@ -101,7 +101,7 @@ const PATH_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]+$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function invalid(path: string, message: string): Error {
-  return dispatchError('invalid_definition', `skill ${JSON.stringify(path)}: ${message}`);
+  return skillsError('invalid_definition', `skill ${JSON.stringify(path)}: ${message}`);
 }
 
 function isDotSegment(segment: string): boolean {
@@ -111,7 +111,7 @@ function isDotSegment(segment: string): boolean {
 /** Checks `<skill-path>`; returns its segments. */
 function skillPathSegments(path: unknown): string[] {
   if (typeof path !== 'string' || path === '')
-    throw dispatchError('invalid_definition', 'skill path must be a non-empty string');
+    throw skillsError('invalid_definition', 'skill path must be a non-empty string');
   const segments = path.split('/');
   segments.forEach((segment, index) => {
     if (segment === '' || isDotSegment(segment))
@@ -162,7 +162,7 @@ function textOf(bytes: Uint8Array): string | undefined {
 
 export function buildSkill(definition: SkillDefinition): BuiltSkill {
   if (typeof definition !== 'object' || definition === null)
-    throw dispatchError('invalid_definition', 'skill definition must be an object');
+    throw skillsError('invalid_definition', 'skill definition must be an object');
   if ('dynamic' in definition) return buildDynamicSkill(definition);
   const segments = skillPathSegments(definition.path);
   const path = definition.path;

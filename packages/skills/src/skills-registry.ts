@@ -1,6 +1,6 @@
 /**
  * The skills a dispatcher serves: built entries by SKILL.md URI, each file published once as an
- * ordinary catalogue resource (so resources/list, resources/read, filters, subscriptions and
+ * ordinary resource of the dispatcher (so resources/list, resources/read, filters, subscriptions and
  * list_changed apply unchanged), and the directory tree `resources/directory/read` walks.
  */
 import {
@@ -9,13 +9,11 @@ import {
   SKILL_MANIFEST_MIME_TYPE,
   SKILL_SCHEME,
 } from '@agentd/lifecycle/skills';
+import type { Dispatcher, HandlerContext } from '@agentd/dispatch';
 import type { JsonObject } from '@agentd/rpc-frame';
 import { toBase64 } from './base64.js';
-import type { Catalogue } from './catalogue.js';
-import type { ResourceReadValue } from './definitions.js';
-import type { HandlerContext } from './handler-context.js';
-import { deepFreeze } from './json.js';
-import { dispatchError } from './local-errors.js';
+import { deepFreeze } from './deep-freeze.js';
+import { skillsError } from './local-errors.js';
 import {
   type BuiltSkill,
   buildSkill,
@@ -24,12 +22,7 @@ import {
   type SkillFile,
 } from './skill-build.js';
 import { skillFileMimeType } from './skill-mime.js';
-import { SortedList } from './sorted-list.js';
-
-export interface SkillsOptions {
-  /** Answer `resources/directory/read` and declare `directoryRead: true` (default true). */
-  directoryRead?: boolean;
-}
+import { type SortedEntries, sortedByKey } from './sorted-entries.js';
 
 interface PublishedFile {
   file: SkillFile;
@@ -45,18 +38,21 @@ export interface DirectoryChild {
   readonly entry: JsonObject;
 }
 
+/** A dynamic skill file's `resources/read` content, or undefined when the source has none. */
+type DynamicContent = { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
+
 export class SkillRegistry {
-  readonly #catalogue: Catalogue;
+  readonly #dispatcher: Dispatcher;
   readonly #offer: () => void;
   readonly #skills = new Map<string, BuiltSkill>();
   readonly #files = new Map<string, PublishedFile>();
   readonly #closers = new Set<() => void>();
-  #list: SortedList<BuiltSkill> | undefined;
-  #tree: Map<string, SortedList<DirectoryChild>> | undefined;
+  #list: SortedEntries<BuiltSkill> | undefined;
+  #tree: Map<string, SortedEntries<DirectoryChild>> | undefined;
 
   /** `offer` declares the extension on the dispatcher (idempotent). */
-  constructor(catalogue: Catalogue, offer: () => void) {
-    this.#catalogue = catalogue;
+  constructor(dispatcher: Dispatcher, offer: () => void) {
+    this.#dispatcher = dispatcher;
     this.#offer = offer;
   }
 
@@ -68,20 +64,20 @@ export class SkillRegistry {
   register(definition: SkillDefinition): () => boolean {
     const skill = buildSkill(definition);
     if (this.#skills.has(skill.uri))
-      throw dispatchError('duplicate', `skill ${skill.uri} is already registered`);
+      throw skillsError('duplicate', `skill ${skill.uri} is already registered`);
     if (skill.dynamic) return this.#registerDynamic(skill, skill.dynamic);
     // Check every file before publishing any, so a refused skill leaves nothing behind.
     for (const file of skill.files) {
       const published = this.#files.get(file.uri);
       if (published) {
         if (published.file.digest !== file.digest) {
-          throw dispatchError(
+          throw skillsError(
             'duplicate',
             `skill ${skill.uri}: ${file.uri} is already served with other content by ${[...published.holders][0]}`,
           );
         }
-      } else if (this.#catalogue.resources.has(file.uri)) {
-        throw dispatchError('duplicate', `skill ${skill.uri}: resource ${file.uri} is already registered`);
+      } else if (this.#dispatcher.hasResource(file.uri)) {
+        throw skillsError('duplicate', `skill ${skill.uri}: resource ${file.uri} is already registered`);
       }
     }
     this.#offer();
@@ -96,8 +92,8 @@ export class SkillRegistry {
     if (!skill) return false;
     this.#skills.delete(uri);
     if (skill.dynamic) {
-      this.#catalogue.removeResource(skill.uri);
-      this.#catalogue.removeTemplate(dynamicTemplate(skill));
+      this.#dispatcher.removeResource(skill.uri);
+      this.#dispatcher.removeResourceTemplate(dynamicTemplate(skill));
       this.#invalidate();
       return true;
     }
@@ -107,7 +103,7 @@ export class SkillRegistry {
       published.holders.delete(uri);
       if (published.holders.size === 0) {
         this.#files.delete(file.uri);
-        this.#catalogue.removeResource(file.uri);
+        this.#dispatcher.removeResource(file.uri);
       }
     }
     this.#invalidate();
@@ -120,18 +116,17 @@ export class SkillRegistry {
 
   /** SKILL.md URIs, sorted. */
   uris(): string[] {
-    return this.list()
-      .values()
-      .map((skill) => skill.uri);
+    return this.list().map(([uri]) => uri);
   }
 
-  list(): SortedList<BuiltSkill> {
-    this.#list ??= new SortedList([...this.#skills].map(([uri, skill]) => [uri, skill] as const));
+  /** The skills by SKILL.md URI, sorted. */
+  list(): SortedEntries<BuiltSkill> {
+    this.#list ??= sortedByKey(this.#skills);
     return this.#list;
   }
 
   /** The children of a directory resource, or undefined when `uri` is no directory this registry serves. */
-  directory(uri: string): SortedList<DirectoryChild> | undefined {
+  directory(uri: string): SortedEntries<DirectoryChild> | undefined {
     this.#tree ??= this.#buildTree();
     return this.#tree.get(uri);
   }
@@ -173,12 +168,12 @@ export class SkillRegistry {
 
   #registerDynamic(skill: BuiltSkill, source: DynamicSkillSource): () => boolean {
     const template = dynamicTemplate(skill);
-    if (this.#catalogue.resources.has(skill.uri) || this.#files.has(skill.uri))
-      throw dispatchError('duplicate', `skill ${skill.uri}: resource ${skill.uri} is already registered`);
-    if (this.#catalogue.templates.has(template))
-      throw dispatchError('duplicate', `skill ${skill.uri}: template ${template} is already registered`);
+    if (this.#dispatcher.hasResource(skill.uri) || this.#files.has(skill.uri))
+      throw skillsError('duplicate', `skill ${skill.uri}: resource ${skill.uri} is already registered`);
+    if (this.#dispatcher.hasResourceTemplate(template))
+      throw skillsError('duplicate', `skill ${skill.uri}: template ${template} is already registered`);
     this.#offer();
-    this.#catalogue.addResource({
+    this.#dispatcher.registerResource({
       uri: skill.uri,
       name: skill.name,
       description: skill.description,
@@ -186,7 +181,7 @@ export class SkillRegistry {
       read: async (_uri, context) =>
         dynamicContent(skill.uri, SKILL_MANIFEST, await source.read(SKILL_MANIFEST, context)),
     });
-    this.#catalogue.addTemplate({
+    this.#dispatcher.registerResourceTemplate({
       uriTemplate: template,
       name: `${skill.name} files`,
       description: `Files of the generated skill ${skill.name}`,
@@ -207,7 +202,7 @@ export class SkillRegistry {
       // A nested SKILL.md is also a plain file of its encloser; as a manifest it gets the skill's name.
       if (file.path === SKILL_MANIFEST && published.file.path !== SKILL_MANIFEST) {
         published.file = file;
-        this.#catalogue.removeResource(file.uri);
+        this.#dispatcher.removeResource(file.uri);
         this.#addResource(file);
       }
       return;
@@ -218,7 +213,7 @@ export class SkillRegistry {
 
   #addResource(file: SkillFile): void {
     const content = file.content;
-    this.#catalogue.addResource({
+    this.#dispatcher.registerResource({
       uri: file.uri,
       name: file.name,
       ...(file.description === undefined ? {} : { description: file.description }),
@@ -233,7 +228,7 @@ export class SkillRegistry {
     this.#tree = undefined;
   }
 
-  #buildTree(): Map<string, SortedList<DirectoryChild>> {
+  #buildTree(): Map<string, SortedEntries<DirectoryChild>> {
     const children = new Map<string, Map<string, DirectoryChild>>();
     const childrenOf = (dir: string) => {
       let map = children.get(dir);
@@ -255,9 +250,7 @@ export class SkillRegistry {
         const isFile = depth === segments.length - 1;
         const map = childrenOf(dir);
         if (map.has(childName)) continue;
-        const entry = isFile
-          ? (this.#catalogue.resources.get(childUri)?.entry ?? fileEntry(published.file))
-          : directoryEntry(childUri, childName);
+        const entry = isFile ? fileEntry(published.file) : directoryEntry(childUri, childName);
         map.set(childName, { uri: childUri, directory: !isFile, entry });
       }
     }
@@ -274,7 +267,7 @@ export class SkillRegistry {
         map.set(childName, { uri: childUri, directory: true, entry: directoryEntry(childUri, childName) });
       }
     }
-    return new Map([...children].map(([dir, map]) => [dir, new SortedList(map)] as const));
+    return new Map([...children].map(([dir, map]) => [dir, sortedByKey(map)] as const));
   }
 }
 
@@ -291,7 +284,7 @@ function dynamicContent(
   uri: string,
   path: string,
   value: string | Uint8Array | undefined,
-): ResourceReadValue {
+): DynamicContent | undefined {
   if (value === undefined) return undefined;
   const fileName = path.slice(path.lastIndexOf('/') + 1);
   const mimeType = path === SKILL_MANIFEST ? SKILL_MANIFEST_MIME_TYPE : skillFileMimeType(fileName);
@@ -299,6 +292,11 @@ function dynamicContent(
   return { uri, mimeType, blob: toBase64(value) };
 }
 
+/** A file's `resources/directory/read` entry: its `resources/list` entry (as `#addResource` registers it). */
 function fileEntry(file: SkillFile): JsonObject {
-  return deepFreeze({ uri: file.uri, name: file.name, mimeType: file.mimeType, size: file.size });
+  const entry: JsonObject = { uri: file.uri, name: file.name };
+  if (file.description !== undefined) entry.description = file.description;
+  entry.mimeType = file.mimeType;
+  entry.size = file.size;
+  return deepFreeze(entry);
 }

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { ErrorCode } from '@agentd/lifecycle';
 import { type JsonObject, LocalError, silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
-import { Dispatcher } from './dispatcher.js';
-import type { DispatcherOptions } from './dispatcher-options.js';
+import { Dispatcher, type DispatcherOptions, McpServer } from '@agentd/dispatch';
+import { registerSkill } from './register-skill.js';
 import type { SkillDefinition } from './skill-build.js';
 import { asWireError, makeContext, resolvedUnexpectedly, rpc } from './test-support/request-context.js';
 
@@ -31,8 +31,8 @@ function digest(content: string | Uint8Array): string {
 
 function setup(options: DispatcherOptions = {}) {
   const dispatcher = new Dispatcher({ logger: silentLogger, ...options });
-  dispatcher.registerSkill(PDF);
-  dispatcher.registerSkill(REFUNDS);
+  registerSkill(dispatcher, PDF);
+  registerSkill(dispatcher, REFUNDS);
   return dispatcher;
 }
 
@@ -66,20 +66,45 @@ describe('skills registered in code', () => {
       resources: { listChanged: true },
       extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
     });
-    const plain = setup({ skills: { directoryRead: false } });
+    const plain = setup({ extensions: { 'io.modelcontextprotocol/skills': {} } });
     expect(plain.capabilities().extensions).toEqual({ 'io.modelcontextprotocol/skills': {} });
-    // Declared up front: the resources capability comes with it even before any skill.
-    const empty = new Dispatcher({ logger: silentLogger, skills: {} });
-    expect(empty.capabilities()).toMatchObject({
+    // Once offered, the extension and the resources capability stay while no skill is left.
+    const emptied = new Dispatcher({ logger: silentLogger });
+    expect(emptied.capabilities().extensions).toBeUndefined();
+    expect(registerSkill(emptied, REFUNDS)()).toBe(true);
+    expect(emptied.capabilities()).toMatchObject({
       resources: {},
-      extensions: { 'io.modelcontextprotocol/skills': {} },
+      extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
     });
-    expect(new Dispatcher({ logger: silentLogger }).capabilities().extensions).toBeUndefined();
+  });
+
+  it('one provider serves every skill registered on a server, whichever handle registered it', async () => {
+    const server = new McpServer({ name: 'skills', version: '1.0.0' }, { logger: silentLogger });
+    registerSkill(server, PDF);
+    registerSkill(server.dispatcher, REFUNDS);
+    const listed = (await call(server.dispatcher, 'skills/list')).skills as JsonObject[];
+    expect(listed.map((s) => s.uri)).toEqual([
+      'skill://acme/billing/refunds/SKILL.md',
+      'skill://pdf-processing/SKILL.md',
+    ]);
+    // The skills methods are served once: a provider of them besides is refused.
+    const again = localError(() =>
+      server.dispatcher.registerProvider({ name: 'again', methods: ['skills/list'], handle: () => ({}) }),
+    );
+    expect(again.code).toBe('duplicate');
+    expect(again.message).toMatch(/skills\/list is already served by skills/);
+    await server.close();
+  });
+
+  it('refuses a host that is neither an McpServer nor a Dispatcher', () => {
+    const error = localError(() => registerSkill({} as Dispatcher, REFUNDS));
+    expect(error.code).toBe('invalid_option');
+    expect(error.message).toBe('registerSkill takes an McpServer or a Dispatcher as its first argument');
   });
 
   it('an explicit declaration through the extension seam wins over the skills defaults', async () => {
     const d = new Dispatcher({ logger: silentLogger, extensions: { 'io.modelcontextprotocol/skills': {} } });
-    d.registerSkill(REFUNDS);
+    registerSkill(d, REFUNDS);
     expect(d.capabilities().extensions).toEqual({ 'io.modelcontextprotocol/skills': {} });
     expect((await call(d, 'skills/list')).skills).toHaveLength(1);
     const error = await wireError(call(d, 'resources/directory/read', { uri: 'skill://acme' }));
@@ -266,7 +291,7 @@ describe('skills registered in code', () => {
         .message,
     ).toBe('skill://pdf-processing/SKILL.md is not a directory resource');
     // Without directoryRead the method is unknown.
-    const plain = setup({ skills: { directoryRead: false } });
+    const plain = setup({ extensions: { 'io.modelcontextprotocol/skills': {} } });
     expect(
       (await wireError(call(plain, 'resources/directory/read', { uri: 'skill://pdf-processing' }))).code,
     ).toBe(ErrorCode.MethodNotFound);
@@ -290,11 +315,11 @@ describe('skills registered in code', () => {
   it('nested skills are listed flat and share files with their encloser', async () => {
     const d = new Dispatcher({ logger: silentLogger });
     const inner = '---\nname: inner\ndescription: Inner skill\n---\n';
-    d.registerSkill({
+    registerSkill(d, {
       path: 'outer',
       files: { 'SKILL.md': '---\nname: outer\ndescription: Outer\n---\n', 'inner/SKILL.md': inner },
     });
-    d.registerSkill({ path: 'outer/inner', files: { 'SKILL.md': inner } });
+    const removeInner = registerSkill(d, { path: 'outer/inner', files: { 'SKILL.md': inner } });
     const skills = (await call(d, 'skills/list')).skills as JsonObject[];
     expect(skills.map((s) => s.uri)).toEqual(['skill://outer/SKILL.md', 'skill://outer/inner/SKILL.md']);
     const resource = ((await call(d, 'resources/list')).resources as JsonObject[]).find(
@@ -302,12 +327,12 @@ describe('skills registered in code', () => {
     );
     expect(resource?.name).toBe('inner');
     // Removing the nested skill keeps the file its encloser still lists.
-    expect(d.removeSkill('skill://outer/inner/SKILL.md')).toBe(true);
+    expect(removeInner()).toBe(true);
     const read = await call(d, 'resources/read', { uri: 'skill://outer/inner/SKILL.md' });
     expect((read.contents as JsonObject[])[0]?.text).toBe(inner);
     // The same URI with different bytes is a conflict.
     const conflict = localError(() =>
-      d.registerSkill({ path: 'outer/inner', files: { 'SKILL.md': `${inner}changed\n` } }),
+      registerSkill(d, { path: 'outer/inner', files: { 'SKILL.md': `${inner}changed\n` } }),
     );
     expect(conflict.code).toBe('duplicate');
   });
@@ -338,25 +363,25 @@ describe('skills registered in code', () => {
       [{ path: 'x', files: { 'SKILL.md': new Uint8Array([0xff, 0xfe]) } }, /not UTF-8/],
     ];
     for (const [definition, message] of cases) {
-      const error = localError(() => d.registerSkill(definition));
+      const error = localError(() => registerSkill(d, definition));
       expect(error.code, String(message)).toBe('invalid_definition');
       expect(error.message).toMatch(message);
     }
     const many: Record<string, string> = { 'SKILL.md': md('many') };
     for (let i = 0; i < 512; i++) many[`f${i}.txt`] = '';
-    expect(localError(() => d.registerSkill({ path: 'many', files: many })).message).toMatch(/at most 512/);
+    expect(localError(() => registerSkill(d, { path: 'many', files: many })).message).toMatch(/at most 512/);
     const big = new Uint8Array(16 * 1024 * 1024);
     expect(
-      localError(() => d.registerSkill({ path: 'big', files: { 'SKILL.md': md('big'), 'blob.bin': big } }))
+      localError(() => registerSkill(d, { path: 'big', files: { 'SKILL.md': md('big'), 'blob.bin': big } }))
         .message,
     ).toMatch(/16 MiB/);
     // Exactly at the limits is fine.
     delete many['f511.txt'];
-    d.registerSkill({ path: 'many', files: many });
-    expect(localError(() => d.registerSkill({ path: 'many', files: many })).code).toBe('duplicate');
+    registerSkill(d, { path: 'many', files: many });
+    expect(localError(() => registerSkill(d, { path: 'many', files: many })).code).toBe('duplicate');
     d.registerResource({ uri: 'skill://taken/SKILL.md', name: 'taken', read: () => 'x' });
     expect(
-      localError(() => d.registerSkill({ path: 'taken', files: { 'SKILL.md': md('taken') } })).code,
+      localError(() => registerSkill(d, { path: 'taken', files: { 'SKILL.md': md('taken') } })).code,
     ).toBe('duplicate');
   });
 
@@ -365,7 +390,7 @@ describe('skills registered in code', () => {
     d.onConnect();
     const seen: string[][] = [];
     d.onSurfaceChanged((kinds) => seen.push([...kinds]));
-    const remove = d.registerSkill(REFUNDS);
+    const remove = registerSkill(d, REFUNDS);
     await expect.poll(() => seen.length).toBe(1);
     expect(seen[0]).toEqual(['resources']);
     expect(remove()).toBe(true);
@@ -382,7 +407,7 @@ describe('skills registered in code', () => {
       'data/today.json': '{"ok":true}',
       'data/chart.png': new Uint8Array([1, 2, 3]),
     };
-    d.registerSkill({
+    const removeDaily = registerSkill(d, {
       path: 'reports/daily',
       frontmatter: { name: 'daily', description: "Today's report" },
       dynamic: {
@@ -443,12 +468,12 @@ describe('skills registered in code', () => {
       (await wireError(call(d, 'resources/directory/read', { uri: 'skill://reports/daily/boom' }))).code,
     ).toBe(ErrorCode.InternalError);
 
-    expect(d.removeSkill('skill://reports/daily/SKILL.md')).toBe(true);
+    expect(removeDaily()).toBe(true);
     expect((await call(d, 'skills/list')).skills).toEqual([]);
     expect((await call(d, 'resources/templates/list')).resourceTemplates).toEqual([]);
     expect(
       localError(() =>
-        d.registerSkill({
+        registerSkill(d, {
           path: 'x',
           frontmatter: { name: 'y', description: 'd' },
           dynamic: { read: () => undefined },

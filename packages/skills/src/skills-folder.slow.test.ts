@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type JsonObject, LocalError, silentLogger } from '@agentd/rpc-frame';
 import { memoryLogger } from '@agentd/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Dispatcher } from './dispatcher.js';
+import { Dispatcher } from '@agentd/dispatch';
 import { type SkillsFolder, serveSkillsFolder } from './skills-folder.js';
 import { makeContext, rpc } from './test-support/request-context.js';
 

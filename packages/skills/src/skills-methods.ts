@@ -3,6 +3,7 @@
  * `skills/get` (one entry, no cursor) and `resources/directory/read` (direct children, directories
  * as `inode/directory`). Hidden skills and files answer like missing ones.
  */
+import type { ProviderHost } from '@agentd/dispatch/provider';
 import { refuse } from '@agentd/lifecycle';
 import {
   isTraversingSkillUri,
@@ -12,20 +13,19 @@ import {
 } from '@agentd/lifecycle/skills';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
-import type { CompiledFilters } from './client-filters.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
-import { type DispatchEnv, finishResult } from './dispatch-env.js';
 import type { BuiltSkill, DynamicSkillSource } from './skill-build.js';
 import { skillFileMimeType } from './skill-mime.js';
 import { directoryEntry, type SkillRegistry } from './skills-registry.js';
-import { SortedList } from './sorted-list.js';
+import { sortedByKey } from './sorted-entries.js';
+
+type Visibility = ReturnType<ProviderHost['resources']>;
 
 /**
  * A skill is served to a peer only whole: an entry must list every file, so a peer that may not
  * see one of them does not see the skill (its visible files stay readable as plain resources).
  */
-function skillVisible(skill: BuiltSkill, filters: CompiledFilters): boolean {
-  return filters.permissive || skill.files.every((file) => filters.resourceVisible(file.uri));
+function skillVisible(skill: BuiltSkill, visibility: Visibility): boolean {
+  return visibility.permissive || skill.files.every((file) => visibility.visible(file.uri));
 }
 
 /** True for a method the skills registry answers (`resources/directory/read` only with `directoryRead`). */
@@ -39,14 +39,14 @@ export function isSkillsMethod(method: string, directoryRead: boolean): boolean 
 
 export function handleSkillsMethod(
   registry: SkillRegistry,
-  env: DispatchEnv,
+  host: ProviderHost,
   method: string,
   params: JsonObject,
   context: RequestContext,
 ): JsonObject | Promise<JsonObject> {
-  if (method === SkillsMethod.list) return listSkills(registry, env, params, context);
-  if (method === SkillsMethod.get) return getSkill(registry, env, params, context);
-  return readDirectory(registry, env, params, context);
+  if (method === SkillsMethod.list) return listSkills(registry, host, params, context);
+  if (method === SkillsMethod.get) return getSkill(registry, host, params, context);
+  return readDirectory(registry, host, params, context);
 }
 
 /** Refuses a non-string or traversing `uri` with -32602; returns it. */
@@ -58,84 +58,79 @@ export function checkedSkillUri(uri: unknown): string {
 
 function listSkills(
   registry: SkillRegistry,
-  env: DispatchEnv,
+  host: ProviderHost,
   params: JsonObject,
   context: RequestContext,
 ): JsonObject {
-  const filters = env.filters(context.peer);
-  const keep = filters.permissive
-    ? undefined
-    : (skill: { uri: string }) => filters.resourceVisible(skill.uri);
-  const after = decodeCursor('skills', params.cursor);
-  const { items, nextAfter } = registry.list().page(after, env.pageSize, keep);
+  const visibility = host.resources(context);
+  const keep = visibility.permissive ? undefined : (skill: BuiltSkill) => visibility.visible(skill.uri);
+  const { items, nextCursor } = host.page('skills', registry.list(), params.cursor, keep);
   const result: JsonObject = { skills: items.map((skill) => skill.entry) };
-  if (nextAfter !== undefined) result.nextCursor = encodeCursor('skills', nextAfter);
-  return finishResult(context, result, env.listCache());
+  if (nextCursor !== undefined) result.nextCursor = nextCursor;
+  return host.finish(context, result, 'list');
 }
 
 function getSkill(
   registry: SkillRegistry,
-  env: DispatchEnv,
+  host: ProviderHost,
   params: JsonObject,
   context: RequestContext,
 ): JsonObject {
   const uri = checkedSkillUri(params.uri);
   const skill = registry.get(uri);
-  if (!skill || !skillVisible(skill, env.filters(context.peer)))
+  if (!skill || !skillVisible(skill, host.resources(context)))
     throw skillsInvalidParams(SkillErrorText.noSkill(uri), uri);
-  return finishResult(context, { skill: skill.entry }, env.readCache(undefined));
+  return host.finish(context, { skill: skill.entry }, 'read');
 }
 
 function readDirectory(
   registry: SkillRegistry,
-  env: DispatchEnv,
+  host: ProviderHost,
   params: JsonObject,
   context: RequestContext,
 ): JsonObject | Promise<JsonObject> {
   const uri = checkedSkillUri(params.uri);
-  const filters = env.filters(context.peer);
+  const visibility = host.resources(context);
   const dynamic = registry.dynamicDirectory(uri);
-  if (dynamic) return readDynamicDirectory(env, uri, dynamic, params, context);
-  const visible = (fileUri: string) => filters.resourceVisible(fileUri);
+  if (dynamic) return readDynamicDirectory(host, uri, dynamic, params, context);
+  const visible = (fileUri: string) => visibility.visible(fileUri);
   const children = registry.directory(uri);
-  if (!children || (!filters.permissive && !registry.anyFileUnder(uri, visible)))
+  if (!children || (!visibility.permissive && !registry.anyFileUnder(uri, visible)))
     throw skillsInvalidParams(SkillErrorText.notDirectory(uri), uri);
-  const listName = `directory ${uri}`;
-  const after = decodeCursor(listName, params.cursor);
-  const keep = filters.permissive
+  const keep = visibility.permissive
     ? undefined
     : (child: { uri: string; directory: boolean }) =>
         child.directory ? registry.anyFileUnder(child.uri, visible) : visible(child.uri);
-  const { items, nextAfter } = children.page(after, env.pageSize, keep);
+  const { items, nextCursor } = host.page(`directory ${uri}`, children, params.cursor, keep);
   const result: JsonObject = { resources: items.map((child) => child.entry) };
-  if (nextAfter !== undefined) result.nextCursor = encodeCursor(listName, nextAfter);
+  if (nextCursor !== undefined) result.nextCursor = nextCursor;
   // Cacheable on 2026-07-28 like the other listings (the official client requires both fields).
-  return finishResult(context, result, env.listCache());
+  return host.finish(context, result, 'list');
 }
 
 /** A generated skill's directory: its children as the source lists them now. */
 async function readDynamicDirectory(
-  env: DispatchEnv,
+  host: ProviderHost,
   uri: string,
   { skill, path }: { skill: BuiltSkill; path: string },
   params: JsonObject,
   context: RequestContext,
 ): Promise<JsonObject> {
-  const filters = env.filters(context.peer);
-  if (!filters.resourceVisible(skill.uri) || skill.dynamic?.list === undefined)
+  const visibility = host.resources(context);
+  if (!visibility.visible(skill.uri) || skill.dynamic?.list === undefined)
     throw skillsInvalidParams(SkillErrorText.notDirectory(uri), uri);
   let listed: Awaited<ReturnType<NonNullable<DynamicSkillSource['list']>>>;
   try {
     listed = await skill.dynamic.list(path);
   } catch (error) {
-    env.logger.error('skill directory listing failed', {
+    host.logger.error('skill directory listing failed', {
       uri,
       error: error instanceof Error ? error.stack : String(error),
     });
     throw refuse.internalError();
   }
   if (listed === undefined) throw skillsInvalidParams(SkillErrorText.notDirectory(uri), uri);
-  const children = new SortedList(
+  const children = sortedByKey(
     listed
       .filter(
         (child) =>
@@ -154,13 +149,9 @@ async function readDynamicDirectory(
         return [encoded, { uri: childUri, entry }] as const;
       }),
   );
-  const listName = `directory ${uri}`;
-  const after = decodeCursor(listName, params.cursor);
-  const keep = filters.permissive
-    ? undefined
-    : (child: { uri: string }) => filters.resourceVisible(child.uri);
-  const { items, nextAfter } = children.page(after, env.pageSize, keep);
+  const keep = visibility.permissive ? undefined : (child: { uri: string }) => visibility.visible(child.uri);
+  const { items, nextCursor } = host.page(`directory ${uri}`, children, params.cursor, keep);
   const result: JsonObject = { resources: items.map((child) => child.entry) };
-  if (nextAfter !== undefined) result.nextCursor = encodeCursor(listName, nextAfter);
-  return finishResult(context, result, env.listCache());
+  if (nextCursor !== undefined) result.nextCursor = nextCursor;
+  return host.finish(context, result, 'list');
 }

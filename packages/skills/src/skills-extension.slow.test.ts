@@ -13,7 +13,8 @@ import { NdjsonClient, streamTransport } from '@agentd/test-support';
 import { Client, ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Dispatcher } from './dispatcher.js';
+import { Dispatcher } from '@agentd/dispatch';
+import { registerSkill } from './register-skill.js';
 import { type SkillsFolder, serveSkillsFolder } from './skills-folder.js';
 
 const SKILL_MD =
@@ -43,7 +44,7 @@ beforeEach(async () => {
   await put('pdf-processing/assets/logo.png', PNG);
   const dispatcher = new Dispatcher({ logger: silentLogger, surfaceDebounceMs: 5 });
   folder = await serveSkillsFolder(dispatcher, dir, { debounceMs: 50, logger: silentLogger });
-  dispatcher.registerSkill({
+  registerSkill(dispatcher, {
     path: 'reports/daily',
     frontmatter: { name: 'daily', description: "Assemble today's report" },
     dynamic: {

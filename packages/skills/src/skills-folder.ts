@@ -9,12 +9,11 @@ import { type FSWatcher, watch } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SKILL_LIMITS, SKILL_MANIFEST } from '@agentd/lifecycle/skills';
-import { LocalError, type Logger, stderrLogger } from '@agentd/rpc-frame';
-import { type DispatcherHost, dispatcherOf } from './dispatcher-host.js';
-import { canonicalJson } from './json.js';
-import { dispatchError } from './local-errors.js';
-import { firstTimeLogged } from './optional-peers.js';
+import { LocalError, type Logger } from '@agentd/rpc-frame';
+import { skillsError } from './local-errors.js';
+import { firstTimeLogged } from './optional-yaml.js';
 import { buildSkill, type SkillDefinition } from './skill-build.js';
+import { type SkillsHost, skillsOf } from './skills-host.js';
 
 export interface SkillsFolderOptions {
   /** Watch the folder and rescan on change (default true). */
@@ -25,7 +24,7 @@ export interface SkillsFolderOptions {
   prefix?: string;
   /** Called after a rescan changed skills, with the SKILL.md URIs added, changed or removed. */
   onChange?: (uris: readonly string[]) => void;
-  /** Rescan problems (the first scan throws them instead). Default `stderrLogger()` (JSON lines on stderr, `info` and up). */
+  /** Rescan problems (the first scan throws them instead). Default the server's (the Dispatcher's) logger. */
   logger?: Logger;
 }
 
@@ -145,32 +144,35 @@ function problemsUnder(problems: readonly Problem[], dir: string): Problem[] {
   return problems.filter((problem) => problem.path.startsWith(`${dir}/`));
 }
 
-/** Serves the skills under `folder` on an McpServer or a Dispatcher (`server.serveSkillsFolder` does the same). */
+/**
+ * Serves every skill under `folder` (each directory holding a SKILL.md) on an McpServer or a
+ * Dispatcher, watched and rescanned when it changes; closed with the server.
+ */
 export async function serveSkillsFolder(
-  host: DispatcherHost,
+  host: SkillsHost,
   folder: string,
   options: SkillsFolderOptions = {},
 ): Promise<SkillsFolder> {
-  const dispatcher = dispatcherOf(host, 'serveSkillsFolder');
+  const provider = skillsOf(host, 'serveSkillsFolder');
   const debounceMs = options.debounceMs ?? 100;
   if (!Number.isFinite(debounceMs) || debounceMs < 0)
-    throw dispatchError('invalid_option', 'debounceMs must be a non-negative number');
+    throw skillsError('invalid_option', 'debounceMs must be a non-negative number');
   const prefix = options.prefix;
   if (prefix !== undefined && (typeof prefix !== 'string' || prefix === '' || prefix.endsWith('/')))
-    throw dispatchError('invalid_option', 'prefix must be a non-empty skill path without a trailing slash');
-  const logger = options.logger ?? stderrLogger();
+    throw skillsError('invalid_option', 'prefix must be a non-empty skill path without a trailing slash');
+  const logger = options.logger ?? provider.host.logger;
   let root: string;
   try {
     root = await realpath(folder);
-    if (!(await stat(root)).isDirectory()) throw dispatchError('invalid_option', 'not a directory');
+    if (!(await stat(root)).isDirectory()) throw skillsError('invalid_option', 'not a directory');
   } catch (error) {
-    throw dispatchError('invalid_option', `skills folder ${folder} is not a readable directory`, {
+    throw skillsError('invalid_option', `skills folder ${folder} is not a readable directory`, {
       cause: error,
     });
   }
-  const registry = dispatcher.skills;
+  const registry = provider.registry;
   registry.declare();
-  const served = new Map<string, string>(); // SKILL.md URI → canonical entry
+  const served = new Map<string, string>(); // SKILL.md URI → its entry as JSON
 
   const load = async (strict: boolean): Promise<void> => {
     const scan = await scanFolder(root);
@@ -209,12 +211,12 @@ export async function serveSkillsFolder(
       const definition = { path: prefix === undefined ? dir : `${prefix}/${dir}`, files };
       try {
         if (size > SKILL_LIMITS.maxTotalBytes)
-          throw dispatchError(
+          throw skillsError(
             'invalid_definition',
             `skill ${dir}: files total more than 16 MiB, the per-skill limit`,
           );
         const built = buildSkill(definition);
-        next.set(built.uri, { definition, canonical: canonicalJson(built.entry) });
+        next.set(built.uri, { definition, canonical: JSON.stringify(built.entry) });
       } catch (error) {
         // A missing peer (yaml) is the folder's one problem, not each skill's: said once.
         if (error instanceof LocalError && error.code === 'missing_dependency') throw error;
@@ -222,7 +224,7 @@ export async function serveSkillsFolder(
       }
     }
     if (strict && refused.length > 0) {
-      throw dispatchError('invalid_definition', `skills folder ${root}: ${refused.join('; ')}`);
+      throw skillsError('invalid_definition', `skills folder ${root}: ${refused.join('; ')}`);
     }
     refused.forEach(report);
     const changed = [...served.keys()].filter((uri) => next.get(uri)?.canonical !== served.get(uri));

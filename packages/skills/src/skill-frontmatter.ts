@@ -1,7 +1,6 @@
 /** SKILL.md's leading `---` YAML block, parsed to the plain JSON object a skill entry carries verbatim. */
-import type { JsonObject } from '@agentd/rpc-frame';
-import { isJsonObject } from './json.js';
-import { missingPeer, yamlModule } from './optional-peers.js';
+import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
+import { requireYaml } from './optional-yaml.js';
 
 const BLOCK = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
@@ -10,9 +9,7 @@ export function parseFrontmatter(markdown: string): { value: JsonObject } | { pr
   const text = markdown.charCodeAt(0) === 0xfeff ? markdown.slice(1) : markdown;
   const match = BLOCK.exec(text);
   if (!match) return { problem: 'does not begin with a --- delimited YAML frontmatter block' };
-  const yaml = yamlModule();
-  if (yaml === undefined) throw missingPeer('yaml', 'reading a SKILL.md frontmatter');
-  const { parse } = yaml;
+  const { parse } = requireYaml('reading a SKILL.md frontmatter');
   let value: unknown;
   try {
     // The core schema yields only JSON types (no Dates, no binary), as hosts parsing it will see.

@@ -2,41 +2,38 @@
  * Skills (SEP-2640) as a MethodProvider: skills/list, skills/get and resources/directory/read,
  * served while the skills extension is declared; skill files are resources, so it needs them.
  */
+import type { Dispatcher } from '@agentd/dispatch';
+import type { MethodProvider, ProvidedCapabilities, ProviderHost } from '@agentd/dispatch/provider';
 import { SKILL_SCHEME, SKILLS_EXTENSION, SkillsMethod } from '@agentd/lifecycle/skills';
 import type { JsonObject } from '@agentd/rpc-frame';
 import type { RequestContext } from '@agentd/server';
-import type { Catalogue } from './catalogue.js';
-import type { DispatchEnv } from './dispatch-env.js';
-import type { MethodProvider, ProvidedCapabilities, ProviderHost } from './method-provider.js';
 import { checkedSkillUri, handleSkillsMethod, isSkillsMethod } from './skills-methods.js';
-import { SkillRegistry, type SkillsOptions } from './skills-registry.js';
+import { SkillRegistry } from './skills-registry.js';
 
 const NEEDS_RESOURCES: ProvidedCapabilities = Object.freeze({ needs: ['resources'] as const });
+/** What the first skill (or folder) declares, unless the server declared the extension itself. */
+const DEFAULT_SETTINGS: JsonObject = Object.freeze({ directoryRead: true });
 
 export class SkillsProvider implements MethodProvider {
-  static readonly extensionId = SKILLS_EXTENSION;
   readonly name = 'skills';
   readonly methods = Object.values(SkillsMethod);
   readonly registry: SkillRegistry;
-  readonly #env: DispatchEnv;
   #host: ProviderHost | undefined;
 
-  /** `declare(settings)` declares the extension on the dispatcher: the first skill (or folder) offers it. */
-  constructor(
-    catalogue: Catalogue,
-    env: DispatchEnv,
-    options: SkillsOptions | undefined,
-    declare: (settings: JsonObject) => void,
-  ) {
-    this.#env = env;
-    const settings = options?.directoryRead === false ? {} : { directoryRead: true };
-    this.registry = new SkillRegistry(catalogue, () => {
-      if (this.#settings() === undefined) declare(settings);
+  constructor(dispatcher: Dispatcher) {
+    this.registry = new SkillRegistry(dispatcher, () => {
+      if (this.#settings() === undefined) dispatcher.declareExtension(SKILLS_EXTENSION, DEFAULT_SETTINGS);
     });
   }
 
   attach(host: ProviderHost): void {
     this.#host = host;
+  }
+
+  /** The host the Dispatcher gave at registration (before any request or skill). */
+  get host(): ProviderHost {
+    if (this.#host === undefined) throw new Error('the skills provider is not registered on a Dispatcher');
+    return this.#host;
   }
 
   active(method: string): boolean {
@@ -45,7 +42,7 @@ export class SkillsProvider implements MethodProvider {
   }
 
   handle(method: string, params: JsonObject, context: RequestContext): JsonObject | Promise<JsonObject> {
-    return handleSkillsMethod(this.registry, this.#env, method, params, context);
+    return handleSkillsMethod(this.registry, this.host, method, params, context);
   }
 
   /** A traversing skill URI is refused as such, not answered as an unknown resource. */
