@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { http, McpServer, stdio, ToolResult } from '@agentd/dispatch';
+import { serveSkillsFolder } from '@agentd/skills/node';
 import { stderrLogger } from '@agentd/server';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -76,7 +77,7 @@ export async function createForecastServer() {
     (args) => forecastResult(args.city),
   );
   // One call wires the skill folder: every skills/<name>/SKILL.md becomes a skill:// resource.
-  await server.serveSkillsFolder(join(here, 'skills'));
+  await serveSkillsFolder(server, join(here, 'skills'));
   return server;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from '@agentd/dispatch';
 import { registerAppResource, registerAppTool } from '@agentd/dispatch/apps';
+import { registerSkill } from '@agentd/skills';
 
 const VIEW_URI = 'ui://conformance/echo.html';
 
@@ -18,7 +19,7 @@ const VIEW = `<!doctype html>
 
 export function registerExtensionFixtures(dispatcher: Dispatcher): void {
   // The `sep-2640-skills-directory` scenario browses the first skill by URI: both have a folder.
-  dispatcher.registerSkill({
+  registerSkill(dispatcher, {
     path: 'code-review',
     files: {
       'SKILL.md':
@@ -26,7 +27,7 @@ export function registerExtensionFixtures(dispatcher: Dispatcher): void {
       'references/CHECKLIST.md': '# Checklist\n\n- Tests cover the change\n- Names say what things are\n',
     },
   });
-  dispatcher.registerSkill({
+  registerSkill(dispatcher, {
     path: 'pdf-processing',
     files: {
       'SKILL.md':

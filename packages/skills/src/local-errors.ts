@@ -7,9 +7,8 @@ import { LocalError } from '@agentd/rpc-frame';
  * - `duplicate`: a skill, or one of its file URIs, is already served (with other content).
  * - `invalid_option`: a `serveSkillsFolder` option is out of range, the folder is no readable
  *   directory, or the host is neither an McpServer nor a Dispatcher.
- * - `missing_dependency`: reading a SKILL.md frontmatter needs `yaml`, which is not installed.
  */
-export type SkillsErrorCode = 'invalid_definition' | 'duplicate' | 'invalid_option' | 'missing_dependency';
+export type SkillsErrorCode = 'invalid_definition' | 'duplicate' | 'invalid_option';
 
 export function skillsError(
   code: SkillsErrorCode,

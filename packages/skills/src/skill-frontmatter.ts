@@ -1,6 +1,6 @@
 /** SKILL.md's leading `---` YAML block, parsed to the plain JSON object a skill entry carries verbatim. */
 import { isJsonObject, type JsonObject } from '@agentd/rpc-frame';
-import { requireYaml } from './optional-yaml.js';
+import { parse } from 'yaml';
 
 const BLOCK = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
@@ -9,7 +9,6 @@ export function parseFrontmatter(markdown: string): { value: JsonObject } | { pr
   const text = markdown.charCodeAt(0) === 0xfeff ? markdown.slice(1) : markdown;
   const match = BLOCK.exec(text);
   if (!match) return { problem: 'does not begin with a --- delimited YAML frontmatter block' };
-  const { parse } = requireYaml('reading a SKILL.md frontmatter');
   let value: unknown;
   try {
     // The core schema yields only JSON types (no Dates, no binary), as hosts parsing it will see.

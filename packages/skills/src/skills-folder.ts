@@ -9,9 +9,8 @@ import { type FSWatcher, watch } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SKILL_LIMITS, SKILL_MANIFEST } from '@agentd/lifecycle/skills';
-import { LocalError, type Logger } from '@agentd/rpc-frame';
+import type { Logger } from '@agentd/rpc-frame';
 import { skillsError } from './local-errors.js';
-import { firstTimeLogged } from './optional-yaml.js';
 import { buildSkill, type SkillDefinition } from './skill-build.js';
 import { type SkillsHost, skillsOf } from './skills-host.js';
 
@@ -218,8 +217,6 @@ export async function serveSkillsFolder(
         const built = buildSkill(definition);
         next.set(built.uri, { definition, canonical: JSON.stringify(built.entry) });
       } catch (error) {
-        // A missing peer (yaml) is the folder's one problem, not each skill's: said once.
-        if (error instanceof LocalError && error.code === 'missing_dependency') throw error;
         refused.push((error as Error).message);
       }
     }
@@ -265,8 +262,7 @@ export async function serveSkillsFolder(
       do {
         again = false;
         await load(false).catch((error: unknown) => {
-          if (firstTimeLogged(error))
-            logger.error('skills folder rescan failed', { folder: root, error: String(error) });
+          logger.error('skills folder rescan failed', { folder: root, error: String(error) });
         });
       } while (again && !closed);
       running = undefined;
