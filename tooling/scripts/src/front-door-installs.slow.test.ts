@@ -1,8 +1,8 @@
 /**
  * The front door, as a newcomer meets it: @agentd/dispatch packed as it would be published and
- * installed with npm from its README's line (`npm install @agentd/dispatch zod`, plus `yaml` for
- * skills, as the README says). Every marked front-door example of the dispatch README and its
- * docs (tools, operations, resources, templates, prompts; MCP Apps; skills) is run as written (TypeScript
+ * installed with npm from its README's line (`npm install @agentd/dispatch zod`; skills from
+ * @agentd/skills' README line). Every marked front-door example of the dispatch README and its
+ * docs (tools, operations, resources, templates, prompts; MCP Apps), and of the skills README, is run as written (TypeScript
  * stripped by esbuild) and driven by the official SDK client over stdio. The quickstart bundles
  * with the Code Mode README's esbuild options with none of the optional peers installed, and the
  * bundle answers from a folder with no node_modules above it. Needs `turbo run build` first.
@@ -21,26 +21,29 @@ import { readmeExamples, readmeInstall } from './readme-install.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const DISPATCH_README = join(root, 'packages/dispatch/README.md');
-/** The README's marked examples and those of the docs it links (MCP Apps, skills). */
+const SKILLS_README = join(root, 'packages/skills/README.md');
+/** The README's marked examples, those of the docs it links (MCP Apps), and the skills README's. */
 const examples = new Map(
-  ['README.md', 'docs/apps.md', 'docs/skills.md'].flatMap((file) => [
-    ...readmeExamples(join(root, 'packages/dispatch', file)),
-  ]),
+  [
+    ...['README.md', 'docs/apps.md'].map((file) => join(root, 'packages/dispatch', file)),
+    SKILLS_README,
+  ].flatMap((file) => [...readmeExamples(file)]),
 );
 const installLine = readmeInstall(DISPATCH_README)?.packages ?? [];
+const skillsLine = readmeInstall(SKILLS_README)?.packages ?? [];
 /** The versions the workspace pins (the registry's copies of the same). */
-const PINNED: Record<string, string> = { zod: 'zod@4.6.7', yaml: 'yaml@2.9.1' };
+const PINNED: Record<string, string> = { zod: 'zod@4.6.7' };
 
 let scratch = '';
-/** Projects: the README's install line alone, and with `yaml` (what the skills section asks for). */
+/** Projects: the dispatch README's install line, and the skills README's. */
 let toolsOnly = '';
-let withYaml = '';
+let skills = '';
 const clients: Client[] = [];
 
-async function install(name: string, local: Record<string, string>, extra: string[]): Promise<string> {
+async function install(name: string, local: Record<string, string>, line: string[]): Promise<string> {
   const project = join(scratch, name);
   await mkdir(project);
-  const deps = [...installLine, ...extra].map((n) => (local[n] !== undefined ? n : (PINNED[n] ?? n)));
+  const deps = line.map((n) => (local[n] !== undefined ? n : (PINNED[n] ?? n)));
   const manifest = JSON.parse(installManifest(local, deps));
   await writeFile(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }, null, 2));
   await runChecked('npm', NPM_INSTALL, project);
@@ -49,12 +52,13 @@ async function install(name: string, local: Record<string, string>, extra: strin
 
 beforeAll(async () => {
   expect(installLine).toEqual(['@agentd/dispatch', 'zod']);
+  expect(skillsLine).toEqual(['@agentd/dispatch', '@agentd/skills']);
   scratch = await mkdtemp(join(tmpdir(), 'agentd-front-door-'));
   await mkdir(join(scratch, 'tarballs'));
-  const local = await packWorkspace(['@agentd/dispatch'], join(scratch, 'tarballs'));
-  [toolsOnly, withYaml] = await Promise.all([
-    install('tools-only', local, []),
-    install('with-yaml', local, ['yaml']),
+  const local = await packWorkspace(['@agentd/dispatch', '@agentd/skills'], join(scratch, 'tarballs'));
+  [toolsOnly, skills] = await Promise.all([
+    install('tools-only', local, installLine),
+    install('skills', local, skillsLine),
   ]);
 }, 600_000);
 
@@ -67,7 +71,7 @@ afterAll(async () => {
 /** Writes the marked example into `project` as it is written (types stripped); answers its path. */
 async function writeExample(name: string, project: string): Promise<string> {
   const example = examples.get(name);
-  if (example === undefined) throw new Error(`packages/dispatch's README and docs have no example ${name}`);
+  if (example === undefined) throw new Error(`the dispatch and skills READMEs have no example ${name}`);
   const code = example.typescript
     ? (await transform(example.code, { loader: 'ts', format: 'esm' })).code
     : example.code;
@@ -141,12 +145,12 @@ describe('the front door of @agentd/dispatch, installed from its README line', (
   }, 60_000);
 
   it('the skills example: the skill in code and the folder of skills are served', async () => {
-    await mkdir(join(withYaml, 'skills', 'reading'), { recursive: true });
+    await mkdir(join(skills, 'skills', 'reading'), { recursive: true });
     await writeFile(
-      join(withYaml, 'skills', 'reading', 'SKILL.md'),
+      join(skills, 'skills', 'reading', 'SKILL.md'),
       '---\nname: reading\ndescription: How to read\n---\n# Reading\n',
     );
-    const client = await connect(await writeExample('skills', withYaml), withYaml);
+    const client = await connect(await writeExample('skills', skills), skills);
     const uris = (await client.listResources()).resources.map((resource) => resource.uri);
     expect(uris).toEqual(
       expect.arrayContaining([
@@ -160,40 +164,11 @@ describe('the front door of @agentd/dispatch, installed from its README line', (
     });
   }, 60_000);
 
-  it('without yaml, a folder of skills names `npm install yaml` once, and a rescan logs it once', async () => {
-    for (const name of ['one', 'two', 'three']) {
-      await mkdir(join(toolsOnly, 'skills', name), { recursive: true });
-      await writeFile(
-        join(toolsOnly, 'skills', name, 'SKILL.md'),
-        `---\nname: ${name}\ndescription: Skill ${name}\n---\n`,
-      );
-    }
-    await mkdir(join(toolsOnly, 'later'), { recursive: true });
-    const script = join(toolsOnly, 'no-yaml.mjs');
-    await writeFile(
-      script,
-      [
-        "import { cp } from 'node:fs/promises';",
-        "import { McpServer } from '@agentd/dispatch';",
-        'const logged = [];',
-        'const logger = { debug() {}, info() {}, warn() {}, error: (message, fields) => logged.push(fields.error) };',
-        "const server = new McpServer({ name: 'no-yaml', version: '1.0.0' }, { logger });",
-        "const thrown = await server.serveSkillsFolder('./skills').catch((error) => error);",
-        // A folder empty at first, then given the skills: every rescan meets the missing yaml.
-        "const later = await server.serveSkillsFolder('./later', { watch: false });",
-        "await cp('./skills', './later', { recursive: true });",
-        'await later.rescan();',
-        'await later.rescan();',
-        'await server.close();',
-        'console.log(JSON.stringify({ code: thrown.code, message: thrown.message, logged }));',
-      ].join('\n'),
-    );
-    const out = JSON.parse(await runChecked(process.execPath, [script], toolsOnly));
-    expect(out.code).toBe('missing_dependency');
-    expect(out.message).toBe('reading a SKILL.md frontmatter needs yaml: npm install yaml');
-    expect(out.logged).toEqual([expect.stringContaining('npm install yaml')]);
-    expect(out.logged[0].split('npm install yaml')).toHaveLength(2);
-  }, 60_000);
+  it('the skills install brings what SKILL.md needs; the tools-only install stays without it', () => {
+    expect(existsSync(join(skills, 'node_modules', 'yaml'))).toBe(true);
+    for (const name of ['@agentd/skills', 'yaml'])
+      expect(existsSync(join(toolsOnly, 'node_modules', name)), name).toBe(false);
+  });
 
   it("bundles the quickstart with the Code Mode README's esbuild options, no optional peer installed", async () => {
     const recipe = await readFile(join(root, 'packages/codemode/README.md'), 'utf8');

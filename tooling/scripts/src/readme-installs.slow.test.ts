@@ -343,6 +343,19 @@ describe(`README install lines install what their examples import (Node ${proces
     expect(out).toEqual(['working', 'completed', 'undefined', 'completed']);
   }, 60_000);
 
+  it('packages/skills: the skill registered in code is listed and read over stdio', async () => {
+    const client = await stdioClient('packages/skills/README.md');
+    try {
+      const uris = (await client.listResources()).resources.map((resource) => resource.uri);
+      expect(uris).toEqual(['skill://pdf-processing/SKILL.md', 'skill://pdf-processing/templates/invoice.md']);
+      expect(await client.readResource({ uri: 'skill://pdf-processing/SKILL.md' })).toMatchObject({
+        contents: [{ mimeType: 'text/markdown', text: expect.stringContaining('# PDF') }],
+      });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it('packages/transport-unix: a ping over the socket is answered', async () => {
     const socket = join(scratch, 'demo.sock');
     const out = await runToEnd('packages/transport-unix/README.md', { '/tmp/demo.sock': socket });
