@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { http, McpServer, stdio, ToolResult } from '@agentd/dispatch';
-import { serveSkillsFolder } from '@agentd/skills/node';
 import { stderrLogger } from '@agentd/server';
+import { serveSkillsFolder } from '@agentd/skills/node';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const VIEW = 'ui://forecast/view.html';

@@ -9,6 +9,7 @@ import { Catalogue, type SurfaceKind } from './catalogue.js';
 import { type ClientFilters, compileFilters } from './client-filters.js';
 import { type CodeModeWiring, createCodeMode } from './code-mode.js';
 import { complete, completerKey } from './complete.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import type {
   CacheHints,
   Completer,
@@ -28,7 +29,6 @@ import { getPrompt } from './get-prompt.js';
 import { deepFreeze, isJsonObject } from './json.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './list-methods.js';
 import { dispatchError } from './local-errors.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import type { MethodProvider, ProviderHost } from './method-provider.js';
 import { type Middleware, runMiddleware } from './middleware.js';
 import { loadCodeMode } from './optional-peers.js';
@@ -454,7 +454,10 @@ export class Dispatcher implements Handler {
       page: (list, entries, cursor, keep) => {
         const page = pageEntries(entries, decodeCursor(list, cursor), env.pageSize, keep);
         const { nextAfter } = page;
-        return { items: page.items, nextCursor: nextAfter === undefined ? undefined : encodeCursor(list, nextAfter) };
+        return {
+          items: page.items,
+          nextCursor: nextAfter === undefined ? undefined : encodeCursor(list, nextAfter),
+        };
       },
       finish: (context, result, kind) =>
         finishResult(context, result, kind === 'list' ? env.listCache() : env.readCache(undefined)),

@@ -103,7 +103,6 @@ export function cfworkerModule(): typeof Cfworker | undefined {
   return peer('cfworker', '@cfworker/json-schema');
 }
 
-
 // Code Mode's tools are ESM, which not every synchronous require can load: imported with dispatch.
 const toolsModule = await import('@agentd/codemode/tools').catch(absent);
 

@@ -3,6 +3,9 @@
  * server serves: the frozen `Skill` entry (verbatim frontmatter, complete `{uri, digest, size}`
  * manifest) and one resource per file. Registration-time problems are LocalErrors.
  */
+
+import type { HandlerContext } from '@agentd/dispatch';
+import { sha256 } from '@agentd/dispatch/provider';
 import {
   SKILL_AUTHORITY_PATTERN,
   SKILL_DESCRIPTION_MAX,
@@ -13,8 +16,6 @@ import {
   SKILL_SCHEME,
   skillManifestUri,
 } from '@agentd/lifecycle/skills';
-import type { HandlerContext } from '@agentd/dispatch';
-import { sha256 } from '@agentd/dispatch/provider';
 import type { JsonObject } from '@agentd/rpc-frame';
 import { toBase64 } from './base64.js';
 import { deepFreeze } from './deep-freeze.js';

@@ -7,13 +7,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Dispatcher } from '@agentd/dispatch';
 import { silentLogger } from '@agentd/rpc-frame';
 import { createServerCore, type ServerCore, serveConnection } from '@agentd/server';
 import { NdjsonClient, streamTransport } from '@agentd/test-support';
 import { Client, ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Dispatcher } from '@agentd/dispatch';
 import { registerSkill } from './register-skill.js';
 import { type SkillsFolder, serveSkillsFolder } from './skills-folder.js';
 

@@ -4,10 +4,10 @@ import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Dispatcher } from '@agentd/dispatch';
 import { type JsonObject, LocalError, silentLogger } from '@agentd/rpc-frame';
 import { memoryLogger } from '@agentd/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Dispatcher } from '@agentd/dispatch';
 import { type SkillsFolder, serveSkillsFolder } from './skills-folder.js';
 import { makeContext, rpc } from './test-support/request-context.js';
 

@@ -1,9 +1,9 @@
 /** Skills registered in code: entries, digests, pages, skills/get, directory reads, filters and registration errors. */
 import { createHash } from 'node:crypto';
+import { Dispatcher, type DispatcherOptions, McpServer } from '@agentd/dispatch';
 import { ErrorCode } from '@agentd/lifecycle';
 import { type JsonObject, LocalError, silentLogger } from '@agentd/rpc-frame';
 import { describe, expect, it } from 'vitest';
-import { Dispatcher, type DispatcherOptions, McpServer } from '@agentd/dispatch';
 import { registerSkill } from './register-skill.js';
 import type { SkillDefinition } from './skill-build.js';
 import { asWireError, makeContext, resolvedUnexpectedly, rpc } from './test-support/request-context.js';

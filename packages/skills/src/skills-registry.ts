@@ -3,13 +3,14 @@
  * ordinary resource of the dispatcher (so resources/list, resources/read, filters, subscriptions and
  * list_changed apply unchanged), and the directory tree `resources/directory/read` walks.
  */
+
+import type { Dispatcher, HandlerContext } from '@agentd/dispatch';
 import {
   DIRECTORY_MIME_TYPE,
   SKILL_MANIFEST,
   SKILL_MANIFEST_MIME_TYPE,
   SKILL_SCHEME,
 } from '@agentd/lifecycle/skills';
-import type { Dispatcher, HandlerContext } from '@agentd/dispatch';
 import type { JsonObject } from '@agentd/rpc-frame';
 import { toBase64 } from './base64.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -39,7 +40,9 @@ export interface DirectoryChild {
 }
 
 /** A dynamic skill file's `resources/read` content, or undefined when the source has none. */
-type DynamicContent = { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
+type DynamicContent =
+  | { uri: string; mimeType: string; text: string }
+  | { uri: string; mimeType: string; blob: string };
 
 export class SkillRegistry {
   readonly #dispatcher: Dispatcher;

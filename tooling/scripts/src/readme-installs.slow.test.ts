@@ -347,7 +347,10 @@ describe(`README install lines install what their examples import (Node ${proces
     const client = await stdioClient('packages/skills/README.md');
     try {
       const uris = (await client.listResources()).resources.map((resource) => resource.uri);
-      expect(uris).toEqual(['skill://pdf-processing/SKILL.md', 'skill://pdf-processing/templates/invoice.md']);
+      expect(uris).toEqual([
+        'skill://pdf-processing/SKILL.md',
+        'skill://pdf-processing/templates/invoice.md',
+      ]);
       expect(await client.readResource({ uri: 'skill://pdf-processing/SKILL.md' })).toMatchObject({
         contents: [{ mimeType: 'text/markdown', text: expect.stringContaining('# PDF') }],
       });
