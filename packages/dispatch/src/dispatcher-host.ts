@@ -1,5 +1,5 @@
 /**
- * What the MCP Apps helpers (and extensions such as `@agentd/skills`) register on: a Dispatcher, or a server built on one
+ * What the MCP Apps helpers register on: a Dispatcher, or a server built on one
  * (`McpServer`, `ContractServer`), so the object a newcomer holds works wherever a Dispatcher does.
  */
 import type { Dispatcher } from './dispatcher.js';
