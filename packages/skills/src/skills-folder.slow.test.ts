@@ -141,15 +141,15 @@ describe('serveSkillsFolder', () => {
   it('watches: a change rescans (debounced) and replaces only what changed; bad content is withheld and logged', async () => {
     await put('alpha/SKILL.md', md('alpha'));
     await put('beta/SKILL.md', md('beta'));
-    const d = new Dispatcher({ logger: silentLogger, surfaceDebounceMs: 1 });
+    // No `logger` option: the folder logs through the server's.
+    const logger = memoryLogger();
+    const d = new Dispatcher({ logger, surfaceDebounceMs: 1 });
     d.onConnect();
     const surface: string[][] = [];
     d.onSurfaceChanged((kinds) => surface.push([...kinds]));
     const changes: string[][] = [];
-    const logger = memoryLogger();
     folder = await serveSkillsFolder(d, dir, {
       debounceMs: 150,
-      logger,
       onChange: (uris) => changes.push([...uris]),
     });
     const served = folder;

@@ -117,11 +117,6 @@ export class SkillRegistry {
     return this.#skills.get(uri);
   }
 
-  /** SKILL.md URIs, sorted. */
-  uris(): string[] {
-    return this.list().map(([uri]) => uri);
-  }
-
   /** The skills by SKILL.md URI, sorted. */
   list(): SortedEntries<BuiltSkill> {
     this.#list ??= sortedByKey(this.#skills);
