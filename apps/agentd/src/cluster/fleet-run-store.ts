@@ -29,6 +29,7 @@ import type {
   StoredRecord,
   StoreInfo,
 } from '../history/history-types.js';
+import { lostRecord } from '../history/lost-record.js';
 import { RUN_ID, validRecord } from '../history/run-store-file.js';
 import type { AgentdErrorCode } from '../local-errors.js';
 import type { ClusterKeys, HistoryKeys } from './cluster-keys.js';
@@ -286,15 +287,7 @@ export class FleetRunStore implements RunStore {
         await redis.command(['SREM', liveKey, runId]);
         continue;
       }
-      const { pid: _pid, ...rest } = record;
-      const ended: StoredRecord = {
-        ...rest,
-        state: 'lost',
-        terminal: true,
-        busy: false,
-        endedAt: now.toISOString(),
-        error: { code: 'lost', message },
-      };
+      const ended = lostRecord(record, now, message);
       if (await this.#write(runId, ended, [])) lost.push(ended);
     }
     if (Number(await redis.command(['SCARD', liveKey])) === 0)

@@ -1,5 +1,6 @@
 /** A run record as every replica sees it: the owner's status plus the instance that owns the process. */
 import type { JsonObject } from '@agentd/rpc-frame';
+import { lostRecord } from '../history/lost-record.js';
 import { runDetail } from '../self-mcp/run-view.js';
 import type { SubagentStatus } from '../supervisor/index.js';
 
@@ -33,18 +34,11 @@ export function sharedStatus(status: SubagentStatus, instance: string): SharedSt
 
 /** The record of a run whose instance died mid-run: terminal, outcome unknown, no process. */
 export function lostStatus(status: SharedStatus, now: Date): SharedStatus {
-  const { pid: _pid, ...rest } = status;
-  return {
-    ...rest,
-    state: 'lost',
-    terminal: true,
-    busy: false,
-    endedAt: now.toISOString(),
-    error: {
-      code: 'lost',
-      message: `instance ${status.instance} stopped renewing its lease before the run ended; its outcome is unknown`,
-    },
-  };
+  return lostRecord(
+    status,
+    now,
+    `instance ${status.instance} stopped renewing its lease before the run ended; its outcome is unknown`,
+  );
 }
 
 export function changeOf(status: SharedStatus): RunChange {

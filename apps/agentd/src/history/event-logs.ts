@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from '@agentd/rpc-frame';
 import type { EventPage, StoredEvent } from './history-types.js';
 import { encodeLine } from './line-codec.js';
-import { checkLog, readLog, writeAll } from './segment-log.js';
+import { checkLog, readLog, writeAllSync } from './segment-log.js';
 
 interface EventFile {
   handle: FileHandle;
@@ -68,7 +68,7 @@ export class EventLogs {
     let seq = file.lastSeq;
     const buffer = Buffer.concat(pending.map((line) => encodeLine(`{"seq":${++seq}${line}`)));
     try {
-      await writeAll(file.handle, buffer);
+      writeAllSync(file.handle.fd, buffer);
     } catch (error) {
       await file.handle.truncate(file.size).catch(() => {});
       throw error;

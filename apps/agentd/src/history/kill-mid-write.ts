@@ -5,20 +5,20 @@
  * whose bytes hold the marker writes only up to the middle of it, then the process kills itself
  * with SIGKILL: a real write of a real record, cut by the kernel's kill, not a simulated tear.
  */
-import type { FileHandle } from 'node:fs/promises';
+import { writeSync } from 'node:fs';
 
-type KillMidWrite = (handle: FileHandle, buffer: Buffer) => Promise<void>;
+type KillMidWrite = (fd: number, buffer: Buffer) => void;
 
 function armed(marker: string): KillMidWrite {
-  return async (handle, buffer) => {
+  return (fd, buffer) => {
     const at = buffer.indexOf(marker);
     if (at === -1) return;
     const cut = at + Math.floor(marker.length / 2);
     let done = 0;
-    while (done < cut) done += (await handle.write(buffer, done, cut - done)).bytesWritten;
+    while (done < cut) done += writeSync(fd, buffer, done, cut - done);
     process.kill(process.pid, 'SIGKILL');
     // SIGKILL is not delivered synchronously everywhere: nothing after this point may run.
-    await new Promise(() => {});
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   };
 }
 

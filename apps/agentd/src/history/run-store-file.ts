@@ -42,6 +42,7 @@ import type {
   StoreInfo,
 } from './history-types.js';
 import { IndexLog } from './index-log.js';
+import { lostRecord } from './lost-record.js';
 import { retentionVictims } from './retention.js';
 import { acquireStoreLock, type StoreLock } from './store-lock.js';
 
@@ -230,18 +231,11 @@ class FileRunStore implements RunStore {
     const lost: StoredRecord[] = [];
     for (const entry of [...this.#index.entries()]) {
       if (!entry.live || this.#events.isOpen(entry.runId)) continue;
-      const { pid: _pid, ...rest } = (await this.get(entry.runId)) ?? entry.summary;
-      const ended: StoredRecord = {
-        ...rest,
-        state: 'lost',
-        terminal: true,
-        busy: false,
-        endedAt: now.toISOString(),
-        error: {
-          code: 'lost',
-          message: 'agentd stopped (a restart or a crash) while the run was live; its outcome is unknown',
-        },
-      };
+      const ended = lostRecord(
+        (await this.get(entry.runId)) ?? entry.summary,
+        now,
+        'agentd stopped (a restart or a crash) while the run was live; its outcome is unknown',
+      );
       // Its log may end in a write cut by the crash: checked (and cut) now, reported with its path.
       if (!this.#disabled) {
         await this.#enqueue(async () => {

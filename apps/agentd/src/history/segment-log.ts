@@ -3,6 +3,7 @@
  * last line (no newline: a write cut by `kill -9` or a full disk) is cut off; a whole line that fails
  * its checksum means the file was corrupted: the file is moved to `corrupt/` and its good lines kept.
  */
+import { writeSync } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, truncate } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Logger } from '@agentd/rpc-frame';
@@ -132,12 +133,27 @@ async function rewriteLines(from: string, to: string, lines: readonly ScannedLin
  * again, so the caller sees either the whole buffer written or the error (ENOSPC) that stopped it.
  */
 export async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
-  if (killMidWrite !== undefined) await killMidWrite(handle, buffer);
+  killMidWrite?.(handle.fd, buffer);
   let done = 0;
   while (done < buffer.length) {
     const { bytesWritten } = await handle.write(buffer, done, buffer.length - done);
-    if (bytesWritten === 0)
-      throw Object.assign(new Error('nothing written: no space left on device'), { code: 'ENOSPC' });
-    done += bytesWritten;
+    done += nonZero(bytesWritten);
   }
+}
+
+/**
+ * `writeAll` on the calling thread, for the many small appends of event logs: an append goes to
+ * the page cache in microseconds, while a trip through libuv's thread pool per run per tick cost
+ * the daemon more CPU than the rest of recording an event (docs/performance.md).
+ */
+export function writeAllSync(fd: number, buffer: Buffer): void {
+  killMidWrite?.(fd, buffer);
+  let done = 0;
+  while (done < buffer.length) done += nonZero(writeSync(fd, buffer, done, buffer.length - done));
+}
+
+function nonZero(bytesWritten: number): number {
+  if (bytesWritten === 0)
+    throw Object.assign(new Error('nothing written: no space left on device'), { code: 'ENOSPC' });
+  return bytesWritten;
 }

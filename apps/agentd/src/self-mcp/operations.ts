@@ -350,10 +350,20 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
 function operatorOperations(host: OperationHost): OperationSpec[] {
   const sup = () => host.supervisor();
   const empty = { type: 'object', additionalProperties: false, properties: {} };
-  const pauseState = () => {
-    const s = sup().snapshot();
-    return { paused: s.paused, running: s.running, warm: s.warm };
-  };
+  const pauseSwitch = (id: string, description: string, paused: boolean): OperationSpec => ({
+    kind: 'command',
+    id,
+    description,
+    args: empty,
+    outputType: 'PauseState',
+    operator: true,
+    handler: async () => {
+      if (paused) sup().pause();
+      else sup().resume();
+      const s = sup().snapshot();
+      return { paused: s.paused, running: s.running, warm: s.warm };
+    },
+  });
   return [
     {
       kind: 'command',
@@ -384,30 +394,8 @@ function operatorOperations(host: OperationHost): OperationSpec[] {
       operator: true,
       handler: async (args) => host.setReady(args.ready === true),
     },
-    {
-      kind: 'command',
-      id: 'pause',
-      description: 'Refuse new spawns and turns until resume; running subagents continue.',
-      args: empty,
-      outputType: 'PauseState',
-      operator: true,
-      handler: async () => {
-        sup().pause();
-        return pauseState();
-      },
-    },
-    {
-      kind: 'command',
-      id: 'resume',
-      description: 'Accept spawns again after pause.',
-      args: empty,
-      outputType: 'PauseState',
-      operator: true,
-      handler: async () => {
-        sup().resume();
-        return pauseState();
-      },
-    },
+    pauseSwitch('pause', 'Refuse new spawns and turns until resume; running subagents continue.', true),
+    pauseSwitch('resume', 'Accept spawns again after pause.', false),
     {
       kind: 'command',
       id: 'reload',

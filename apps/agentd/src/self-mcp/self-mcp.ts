@@ -229,24 +229,23 @@ export function createSelfMcp(options: SelfMcpOptions): SelfMcp {
     }
   };
   for (const spec of RESOURCE_SPECS) {
+    const shared = {
+      name: spec.name,
+      description: spec.description,
+      meta: { [SUBSCRIBABLE_META]: spec.subscribable },
+      mimeType: 'application/json',
+      cache: { ttlMs: 0, cacheScope: 'private' },
+    } as const;
     if (spec.template) {
       dispatcher.registerResourceTemplate({
+        ...shared,
         uriTemplate: spec.uri,
-        name: spec.name,
-        description: spec.description,
-        meta: { [SUBSCRIBABLE_META]: spec.subscribable },
-        mimeType: 'application/json',
-        cache: { ttlMs: 0, cacheScope: 'private' },
         read: (uri, _variables, context) => read(uri, context.peer),
       });
     } else {
       dispatcher.registerResource({
+        ...shared,
         uri: spec.uri,
-        name: spec.name,
-        description: spec.description,
-        meta: { [SUBSCRIBABLE_META]: spec.subscribable },
-        mimeType: 'application/json',
-        cache: { ttlMs: 0, cacheScope: 'private' },
         read: (uri, context) => read(uri, context.peer),
       });
     }

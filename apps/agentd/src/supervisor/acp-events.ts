@@ -2,15 +2,16 @@
  * ACP `session/update` notifications mapped onto the run event model. The agent's frames are
  * untrusted: every field is read defensively, and every text that reaches an event is bounded.
  */
-import type {
-  PermissionOption,
-  PermissionOptionKind,
-  PermissionRequest,
-  PlanEntry,
-  RunEvent,
-  ToolCallStatus,
-  ToolCallView,
-  ToolKind,
+import {
+  isPermissionOptionKind,
+  isToolCallStatus,
+  isToolKind,
+  type PermissionOption,
+  type PermissionOptionKind,
+  type PermissionRequest,
+  type PlanEntry,
+  type RunEvent,
+  type ToolCallView,
 } from './run-event.js';
 
 /** Characters kept of a tool call's input or output summary. */
@@ -20,24 +21,6 @@ const DIFF_CHARS = 16 * 1024;
 /** Tool calls remembered per run (updates are partial; the view is the merge). The oldest goes first. */
 const MAX_TRACKED_TOOL_CALLS = 500;
 
-const TOOL_KINDS = new Set<ToolKind>([
-  'read',
-  'edit',
-  'delete',
-  'move',
-  'search',
-  'execute',
-  'think',
-  'fetch',
-  'other',
-]);
-const TOOL_STATUSES = new Set<ToolCallStatus>(['pending', 'in_progress', 'completed', 'failed']);
-const OPTION_KINDS = new Set<PermissionOptionKind>([
-  'allow_once',
-  'allow_always',
-  'reject_once',
-  'reject_always',
-]);
 const PLAN_STATUSES = new Set<PlanEntry['status']>(['pending', 'in_progress', 'completed']);
 const PLAN_PRIORITIES = new Set<NonNullable<PlanEntry['priority']>>(['high', 'medium', 'low']);
 
@@ -87,8 +70,8 @@ export class ToolCalls {
     const view: ToolCallView = known ? { ...known } : { id, title: '', kind: 'other', status: 'pending' };
     const title = str(update.title);
     if (title !== undefined) view.title = bounded(title, SUMMARY_CHARS);
-    if (TOOL_KINDS.has(update.kind as ToolKind)) view.kind = update.kind as ToolKind;
-    if (TOOL_STATUSES.has(update.status as ToolCallStatus)) view.status = update.status as ToolCallStatus;
+    if (isToolKind(update.kind)) view.kind = update.kind;
+    if (isToolCallStatus(update.status)) view.status = update.status;
     const name = str(update.name);
     if (name !== undefined) view.name = bounded(name, 200);
     const input = summarize(update.rawInput);
@@ -221,7 +204,7 @@ function permissionOptions(options: unknown): PermissionOption[] {
   for (const option of options.slice(0, 16)) {
     if (!isObj(option)) continue;
     const optionId = str(option.optionId);
-    if (optionId === undefined || !OPTION_KINDS.has(option.kind as PermissionOptionKind)) continue;
+    if (optionId === undefined || !isPermissionOptionKind(option.kind)) continue;
     result.push({
       optionId,
       name: bounded(str(option.name) ?? optionId, 200),

@@ -8,25 +8,13 @@
  * `edit(/repo/src/*)`. The glob is matched against the call's input summary (a Bash command, a
  * URL, a pattern) and against each file it touches; `*` there matches any run of characters.
  */
-import type { ToolCallView, ToolKind } from './run-event.js';
+import { isToolKind, type ToolCallView } from './run-event.js';
 import type { PermissionPolicy } from './types.js';
 
 export type PolicyVerdict = 'allow' | 'deny' | 'ask';
 
 /** Default wait for an asked request before it is denied. */
 export const DEFAULT_PERMISSION_TIMEOUT_MS = 300_000;
-
-const KINDS: ReadonlySet<string> = new Set<ToolKind>([
-  'read',
-  'edit',
-  'delete',
-  'move',
-  'search',
-  'execute',
-  'think',
-  'fetch',
-  'other',
-]);
 
 const PATTERN = /^([^()\s]+)(?:\((.*)\))?$/s;
 
@@ -76,7 +64,7 @@ function compile(pattern: string): Matcher | undefined {
       : {
           tool: glob(parts[1]),
           // `*` alone matches every call, named or not.
-          byKind: KINDS.has(parts[1]) || parts[1] === '*',
+          byKind: isToolKind(parts[1]) || parts[1] === '*',
           input: parts[2] === undefined ? undefined : glob(parts[2]),
         };
   // Profiles hold few patterns; the bound only guards against a config that churns them.

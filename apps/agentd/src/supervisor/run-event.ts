@@ -20,6 +20,33 @@ export type ToolKind =
 
 export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
 
+const TOOL_KINDS: ReadonlySet<string> = new Set<ToolKind>([
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'other',
+]);
+const TOOL_CALL_STATUSES: ReadonlySet<string> = new Set<ToolCallStatus>([
+  'pending',
+  'in_progress',
+  'completed',
+  'failed',
+]);
+
+/** For reading untrusted frames and events: is `value` one of ACP's tool kinds? */
+export function isToolKind(value: unknown): value is ToolKind {
+  return typeof value === 'string' && TOOL_KINDS.has(value);
+}
+
+export function isToolCallStatus(value: unknown): value is ToolCallStatus {
+  return typeof value === 'string' && TOOL_CALL_STATUSES.has(value);
+}
+
 /** A tool call as shown: the first sight and every update carry its whole current view. */
 export interface ToolCallView {
   id: string;
@@ -45,6 +72,17 @@ export interface PlanEntry {
 
 /** ACP's option kinds; Claude's allow/deny map onto them. */
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+
+const OPTION_KINDS: ReadonlySet<string> = new Set<PermissionOptionKind>([
+  'allow_once',
+  'allow_always',
+  'reject_once',
+  'reject_always',
+]);
+
+export function isPermissionOptionKind(value: unknown): value is PermissionOptionKind {
+  return typeof value === 'string' && OPTION_KINDS.has(value);
+}
 
 export interface PermissionOption {
   optionId: string;

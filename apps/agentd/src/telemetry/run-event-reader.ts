@@ -3,35 +3,20 @@
  * protocol agent's own events (any `type`, any fields), so nothing is trusted by its type alone:
  * a field of the wrong shape makes the event unreadable here, never a broken metric.
  */
-import type {
-  DecidedBy,
-  PermissionDecision,
-  PermissionOptionKind,
-  RunUsage,
-  ToolCallStatus,
-  ToolKind,
+import {
+  type DecidedBy,
+  isPermissionOptionKind,
+  isToolCallStatus,
+  isToolKind,
+  type PermissionDecision,
+  type PermissionOptionKind,
+  type RunUsage,
+  type ToolCallStatus,
+  type ToolKind,
 } from '../supervisor/run-event.js';
 import type { AgentEvent } from '../supervisor/types.js';
 
-const KINDS = new Set<ToolKind>([
-  'read',
-  'edit',
-  'delete',
-  'move',
-  'search',
-  'execute',
-  'think',
-  'fetch',
-  'other',
-]);
-const OPTION_KINDS = new Set<PermissionOptionKind>([
-  'allow_once',
-  'allow_always',
-  'reject_once',
-  'reject_always',
-]);
 const DECIDERS = new Set<DecidedBy>(['policy', 'caller', 'operator', 'timeout', 'cancelled']);
-const STATUSES = new Set<ToolCallStatus>(['pending', 'in_progress', 'completed', 'failed']);
 /** Tool names are the agent's: bounded, so a label or attribute never grows without limit. */
 const NAME_MAX = 64;
 
@@ -60,8 +45,8 @@ function count(value: unknown): number | undefined {
 function toolCall(value: unknown): ToolCallFacts | undefined {
   const call = record(value);
   if (call === undefined || typeof call.id !== 'string') return undefined;
-  const kind = KINDS.has(call.kind as ToolKind) ? (call.kind as ToolKind) : 'other';
-  if (!STATUSES.has(call.status as ToolCallStatus)) return undefined;
+  const kind = isToolKind(call.kind) ? call.kind : 'other';
+  if (!isToolCallStatus(call.status)) return undefined;
   const name = typeof call.name === 'string' && call.name !== '' ? call.name.slice(0, NAME_MAX) : kind;
   return { id: call.id, name, kind, status: call.status as ToolCallStatus };
 }
@@ -89,7 +74,7 @@ function decision(value: unknown): PermissionDecision | undefined {
   if (d === undefined || !DECIDERS.has(d.by as DecidedBy)) return undefined;
   const by = d.by as DecidedBy;
   if (d.outcome === 'cancelled') return { outcome: 'cancelled', by };
-  if (d.outcome !== 'selected' || !OPTION_KINDS.has(d.kind as PermissionOptionKind)) return undefined;
+  if (d.outcome !== 'selected' || !isPermissionOptionKind(d.kind)) return undefined;
   return { outcome: 'selected', optionId: String(d.optionId), kind: d.kind as PermissionOptionKind, by };
 }
 
