@@ -10,7 +10,8 @@ import {
 } from '@agentd/rpc-frame';
 import type { Era, Peer, RequestContext } from '@agentd/server';
 import { InputSession } from './input-session.js';
-import { type RequestState, stateOf } from './per-request-state.js';
+import type { RequestState } from './per-request-state.js';
+import { RequestView } from './request-view.js';
 import type { InferArgs } from './tool-schema.js';
 
 interface InputOptions {
@@ -125,7 +126,7 @@ const CONTROL: unique symbol = Symbol('agentd.callControl');
  * A class, not an object literal of closures: one allocation per call. The methods live on the
  * prototype and are bound on first read, so `const { progress } = context` keeps working.
  */
-class CallContext {
+class CallContext extends RequestView {
   /** Symbol-keyed: not among the keys a handler lists, and kept on contexts derived by `Object.create`. */
   readonly [CONTROL]: CallControl;
   readonly peer: Peer;
@@ -135,10 +136,10 @@ class CallContext {
   readonly clientInfo: JsonObject | undefined;
   readonly requestId: RequestId;
   readonly inputResponses: Readonly<JsonObject>;
-  readonly request: RequestContext;
 
   constructor(control: CallControl) {
     const { request } = control;
+    super(request);
     this[CONTROL] = control;
     this.peer = request.peer;
     this.era = request.era;
@@ -147,35 +148,12 @@ class CallContext {
     this.clientInfo = request.clientInfo;
     this.requestId = request.requestId;
     this.inputResponses = control.responses;
-    this.request = request;
   }
 
   // A getter: the core creates its AbortController only when someone reads the signal.
   get signal(): AbortSignal {
     const control = this[CONTROL];
     return control.signal ?? control.request.signal;
-  }
-
-  // A getter: the bag is only made when someone reads it.
-  get state(): RequestState {
-    return stateOf(this.request);
-  }
-
-  // The rest of the core's facts, read through (most handlers never look at them).
-  get progressToken(): string | number | undefined {
-    return this.request.progressToken;
-  }
-
-  get logLevel(): LogLevel | undefined {
-    return this.request.logLevel;
-  }
-
-  get sendRequest(): RequestContext['sendRequest'] {
-    return this.request.sendRequest;
-  }
-
-  get closeStream(): RequestContext['closeStream'] {
-    return this.request.closeStream;
   }
 }
 

@@ -4,17 +4,11 @@
  * answers itself (initialize, ping, server/discover, logging/setLevel, subscriptions) and
  * notifications never reach the Dispatcher, so they never pass through middleware.
  */
-import type {
-  JsonObject,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  Logger,
-  LogLevel,
-  RequestId,
-} from '@agentd/rpc-frame';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest, Logger, RequestId } from '@agentd/rpc-frame';
 import type { Era, Peer, PeerAuth, RequestContext } from '@agentd/server';
 import { runOnion } from './onion.js';
-import { type RequestState, stateOf } from './per-request-state.js';
+import type { RequestState } from './per-request-state.js';
+import { RequestView } from './request-view.js';
 
 /** The request's one `RequestContext` (peer, era, client, signal, …) with the method and params to serve. */
 export interface MiddlewareContext extends RequestContext {
@@ -68,14 +62,13 @@ export async function runMiddleware(
  * One request's middleware context: a class (one allocation, one shape), reading the core's facts
  * through getters so the context stays what the core says (the signal is created on first read).
  */
-class MiddlewareCall implements MiddlewareContext {
+class MiddlewareCall extends RequestView implements MiddlewareContext {
+  readonly method: string;
   params: JsonObject;
 
-  constructor(
-    readonly method: string,
-    params: JsonObject,
-    readonly request: RequestContext,
-  ) {
+  constructor(method: string, params: JsonObject, request: RequestContext) {
+    super(request);
+    this.method = method;
     this.params = params;
   }
 
@@ -102,21 +95,6 @@ class MiddlewareCall implements MiddlewareContext {
   }
   get signal(): AbortSignal {
     return this.request.signal;
-  }
-  get progressToken(): string | number | undefined {
-    return this.request.progressToken;
-  }
-  get logLevel(): LogLevel | undefined {
-    return this.request.logLevel;
-  }
-  get sendRequest(): RequestContext['sendRequest'] {
-    return this.request.sendRequest;
-  }
-  get closeStream(): RequestContext['closeStream'] {
-    return this.request.closeStream;
-  }
-  get state(): RequestState {
-    return stateOf(this.request);
   }
   notify(message: JsonRpcNotification): void {
     this.request.notify(message);

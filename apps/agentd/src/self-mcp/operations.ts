@@ -33,6 +33,13 @@ export interface OperationHost {
 }
 
 const handleArg = { type: 'string', minLength: 1, description: 'Handle returned by subagent.spawn.' };
+/** The arguments of an operation on one run: its handle and nothing else. */
+const handleOnly = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['handle'],
+  properties: { handle: handleArg },
+};
 
 function spawnArgs(host: OperationHost): JsonObject {
   const agents = host.agents();
@@ -261,12 +268,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       kind: 'query',
       id: 'subagent.status',
       description: 'Status of a subagent run or warm session, with its result once terminal.',
-      args: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['handle'],
-        properties: { handle: handleArg },
-      },
+      args: handleOnly,
       outputType: 'SubagentStatus',
       operator: false,
       handler: async (args) => host.runs().status(args.handle as string),
@@ -276,12 +278,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       id: 'subagent.attach',
       description:
         'Follow a running subagent: its recent output lines first, then its output and events as they come (progress and log notifications, as a sync spawn streams them), its permission prompts put to the caller (elicitation); answers with its status once it ends (a warm session: once its turn is done). Leaving never cancels the run.',
-      args: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['handle'],
-        properties: { handle: handleArg },
-      },
+      args: handleOnly,
       outputType: 'SubagentStatus',
       operator: false,
       handler: async (args, context) => {
@@ -327,12 +324,7 @@ export function buildOperations(host: OperationHost): OperationSpec[] {
       id: 'subagent.close',
       description:
         'End a conversation (warm session) gracefully once its turn is done; answers its final status. A run that already ended answers its status.',
-      args: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['handle'],
-        properties: { handle: handleArg },
-      },
+      args: handleOnly,
       outputType: 'SubagentStatus',
       operator: false,
       handler: async (args) => {

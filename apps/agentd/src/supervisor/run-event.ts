@@ -20,7 +20,13 @@ export type ToolKind =
 
 export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
 
-const TOOL_KINDS: ReadonlySet<string> = new Set<ToolKind>([
+/** A guard for one of a closed set of strings, for reading untrusted frames and events. */
+function oneOf<T extends string>(values: readonly T[]): (value: unknown) => value is T {
+  const known: ReadonlySet<string> = new Set(values);
+  return (value): value is T => typeof value === 'string' && known.has(value);
+}
+
+export const isToolKind = oneOf<ToolKind>([
   'read',
   'edit',
   'delete',
@@ -31,21 +37,7 @@ const TOOL_KINDS: ReadonlySet<string> = new Set<ToolKind>([
   'fetch',
   'other',
 ]);
-const TOOL_CALL_STATUSES: ReadonlySet<string> = new Set<ToolCallStatus>([
-  'pending',
-  'in_progress',
-  'completed',
-  'failed',
-]);
-
-/** For reading untrusted frames and events: is `value` one of ACP's tool kinds? */
-export function isToolKind(value: unknown): value is ToolKind {
-  return typeof value === 'string' && TOOL_KINDS.has(value);
-}
-
-export function isToolCallStatus(value: unknown): value is ToolCallStatus {
-  return typeof value === 'string' && TOOL_CALL_STATUSES.has(value);
-}
+export const isToolCallStatus = oneOf<ToolCallStatus>(['pending', 'in_progress', 'completed', 'failed']);
 
 /** A tool call as shown: the first sight and every update carry its whole current view. */
 export interface ToolCallView {
@@ -73,16 +65,12 @@ export interface PlanEntry {
 /** ACP's option kinds; Claude's allow/deny map onto them. */
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
 
-const OPTION_KINDS: ReadonlySet<string> = new Set<PermissionOptionKind>([
+export const isPermissionOptionKind = oneOf<PermissionOptionKind>([
   'allow_once',
   'allow_always',
   'reject_once',
   'reject_always',
 ]);
-
-export function isPermissionOptionKind(value: unknown): value is PermissionOptionKind {
-  return typeof value === 'string' && OPTION_KINDS.has(value);
-}
 
 export interface PermissionOption {
   optionId: string;
