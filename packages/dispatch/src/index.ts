@@ -15,11 +15,6 @@
 export { ErrorCode } from '@agentd/lifecycle';
 /** @public */
 export { LocalError, WireError } from '@agentd/rpc-frame';
-/**
- * The in-memory task store, re-exported from `@agentd/tasks` where the TaskStore seam lives.
- * @public
- */
-export { MemoryTaskStore } from '@agentd/tasks';
 export type { SurfaceKind } from './catalogue.js';
 /** @public */
 export { MissingClientCapabilityError } from './client-capability.js';

@@ -32,7 +32,6 @@ import {
   classify,
   ErrorCode,
   errorResponse,
-  type InvalidMessage,
   invalidMessageResponse,
   isJsonObject,
   isLogLevel,
@@ -65,6 +64,8 @@ function withoutNullId(message: unknown): unknown {
 }
 
 /** The classifier's -32600, with the contract's id rule. */
+type InvalidMessage = Extract<Classified, { kind: 'invalid' }>;
+
 function invalidRequest(message: unknown, verdict: InvalidMessage): JsonRpcErrorResponse {
   return invalidMessageResponse({ ...verdict, id: contractId(message) ?? verdict.id });
 }

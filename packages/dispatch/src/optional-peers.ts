@@ -7,7 +7,7 @@
  */
 
 import type * as CodeModeTools from '@agentd/codemode/tools';
-import { type RuntimeRequire, runtimeRequire } from '@agentd/rpc-frame';
+import { runtimeRequire } from '@agentd/rpc-frame';
 import type * as Cfworker from '@cfworker/json-schema';
 import type AjvDraft07 from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020.js';
@@ -70,7 +70,7 @@ function requireOnce<Module>(specifier: string): Module | undefined {
   if (required.has(specifier)) return required.get(specifier) as Module | undefined;
   let loaded: unknown;
   try {
-    loaded = (requirePeer as RuntimeRequire)(specifier);
+    loaded = (requirePeer as NonNullable<typeof requirePeer>)(specifier);
   } catch (thrown) {
     if (!isNotFound(thrown)) throw thrown;
   }

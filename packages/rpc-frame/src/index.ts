@@ -2,7 +2,7 @@
  * @agentd/rpc-frame: JSON-RPC 2.0 messages, NDJSON framing and SSE encoding.
  * This file is the package's public API; everything not listed here is internal.
  */
-export { type Classified, classify, type InvalidMessage, isJsonObject, isRequestId } from './classify.js';
+export { type Classified, classify, isJsonObject, isRequestId } from './classify.js';
 export { encodeFrame } from './encode-frame.js';
 export { brandErrorClass } from './error-brand.js';
 export { /** @deprecated */ ErrorCode, JsonRpcErrorCode } from './error-codes.js';
@@ -38,7 +38,7 @@ export {
   type RequestId,
   successResponse,
 } from './messages.js';
-export { type RuntimeRequire, runtimeRequire } from './runtime-require.js';
+export { runtimeRequire } from './runtime-require.js';
 export { encodeSseComment, encodeSseEvent, encodeSseMessage } from './sse.js';
 export { stderrLogger } from './stderr-logger.js';
 export { INTERNAL_ERROR_MESSAGE, LocalError, toWireError, WireError } from './wire-error.js';
