@@ -5,7 +5,7 @@
 export { type Classified, classify, type InvalidMessage, isJsonObject, isRequestId } from './classify.js';
 export { encodeFrame } from './encode-frame.js';
 export { brandErrorClass } from './error-brand.js';
-export { /** @deprecated */ ErrorCode, JsonRpcErrorCode } from './error-codes.js';
+export { JsonRpcErrorCode } from './error-codes.js';
 export {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,
@@ -38,6 +38,7 @@ export {
   type RequestId,
   successResponse,
 } from './messages.js';
+export { RpcPeer } from './rpc-peer.js';
 export { type RuntimeRequire, runtimeRequire } from './runtime-require.js';
 export { encodeSseComment, encodeSseEvent, encodeSseMessage } from './sse.js';
 export { stderrLogger } from './stderr-logger.js';
