@@ -10,3 +10,10 @@ export const JsonRpcErrorCode = {
   InvalidParams: -32602,
   InternalError: -32603,
 } as const;
+
+/**
+ * @deprecated Use `JsonRpcErrorCode` (this table), or `ErrorCode` of @agentd/lifecycle for the full
+ * catalogue with MCP's codes: two exports named `ErrorCode` meant two different tables.
+ * @alias
+ */
+export const ErrorCode = JsonRpcErrorCode;

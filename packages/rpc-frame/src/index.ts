@@ -5,14 +5,13 @@
 export { type Classified, classify, type InvalidMessage, isJsonObject, isRequestId } from './classify.js';
 export { encodeFrame } from './encode-frame.js';
 export { brandErrorClass } from './error-brand.js';
-export { JsonRpcErrorCode } from './error-codes.js';
+export { /** @deprecated */ ErrorCode, JsonRpcErrorCode } from './error-codes.js';
 export {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,
   FrameDecoder,
 } from './frame-decoder.js';
 export { invalidMessageResponse } from './invalid-message-response.js';
-export type { /** @public */ RpcFrameErrorCode } from './local-errors.js';
 export { frameTooLarge } from './local-errors.js';
 export {
   errorFields,

@@ -4,9 +4,10 @@ import { LocalError } from './wire-error.js';
 /**
  * `invalid_argument`: an argument a caller passed (an option, an SSE field, a wire error code) is
  * not usable. `frame_too_large`: a peer sent a message larger than the reader accepts. `aborted`:
- * the caller's signal ended a request before its answer came.
+ * the caller's signal ended a request before its answer came. `closed`: the connection ended
+ * before the request was answered.
  */
-export type RpcFrameErrorCode = 'invalid_argument' | 'frame_too_large' | 'aborted';
+export type RpcFrameErrorCode = 'invalid_argument' | 'frame_too_large' | 'aborted' | 'closed';
 
 export function invalidArgument(message: string): LocalError<RpcFrameErrorCode> {
   return new LocalError<RpcFrameErrorCode>('invalid_argument', message);

@@ -255,3 +255,15 @@ describe("RpcPeer and the other side's requests", () => {
     ]);
   });
 });
+
+describe('RpcPeer close without a reason', () => {
+  it('settles with LocalError closed', async () => {
+    const { peer } = setup();
+    const call = peer.request('a');
+    peer.close();
+    expect(await call.outcome).toMatchObject({
+      ok: false,
+      error: { name: 'LocalError', code: 'closed', message: 'the connection closed' },
+    });
+  });
+});

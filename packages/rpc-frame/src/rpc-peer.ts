@@ -9,7 +9,7 @@ import { isJsonObject, isRequestId } from './classify.js';
 import { encodeFrame } from './encode-frame.js';
 import { JsonRpcErrorCode } from './error-codes.js';
 import { FrameDecoder } from './frame-decoder.js';
-import { aborted, frameTooLarge } from './local-errors.js';
+import { aborted, frameTooLarge, type RpcFrameErrorCode } from './local-errors.js';
 import {
   errorResponse,
   type JsonObject,
@@ -21,11 +21,11 @@ import {
   type RequestId,
   successResponse,
 } from './messages.js';
-import { toWireError, WireError } from './wire-error.js';
+import { LocalError, toWireError, WireError } from './wire-error.js';
 
 /**
  * What a request came to. `error` is a `WireError` when the other side answered with one, else a
- * `LocalError`: `aborted`, `frame_too_large`, or whatever the connection was closed with.
+ * `LocalError`: `aborted`, `frame_too_large`, `closed`, or the error `close` was given.
  */
 type RpcOutcome = { ok: true; result: JsonObject } | { ok: false; error: Error };
 
@@ -153,10 +153,11 @@ export class RpcPeer {
   }
 
   /**
-   * Ends the connection: every pending request settles with `error`, later requests settle with
-   * it at once, input is ignored and nothing more is written. The first close wins.
+   * Ends the connection: every pending request settles with `error` (default: `LocalError`
+   * `closed`), later requests settle with it at once, input is ignored and nothing more is
+   * written. The first close wins.
    */
-  close(error: Error): void {
+  close(error: Error = new LocalError<RpcFrameErrorCode>('closed', 'the connection closed')): void {
     if (this.#closedWith !== undefined) return;
     this.#closedWith = error;
     this.#decoder.close();

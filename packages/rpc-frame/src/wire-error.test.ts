@@ -1,11 +1,11 @@
 /** Tests for the error families and toWireError. */
 import { describe, expect, it } from 'vitest';
-import { JsonRpcErrorCode } from './error-codes.js';
+import { ErrorCode, JsonRpcErrorCode } from './error-codes.js';
 import { INTERNAL_ERROR_MESSAGE, LocalError, toWireError, WireError } from './wire-error.js';
 
 describe('WireError', () => {
   it('carries a numeric code, a message and optional data, and serialises to a JSON-RPC error', () => {
-    const error = new WireError(JsonRpcErrorCode.InvalidParams, 'Invalid params', { field: 'uri' });
+    const error = new WireError(ErrorCode.InvalidParams, 'Invalid params', { field: 'uri' });
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('WireError');
     expect(JSON.parse(JSON.stringify(error))).toEqual({
@@ -115,6 +115,7 @@ describe('toWireError', () => {
 
 describe('JsonRpcErrorCode', () => {
   it("has JSON-RPC 2.0's own codes (MCP's are in @agentd/lifecycle's catalogue)", () => {
+    expect(ErrorCode).toBe(JsonRpcErrorCode);
     expect(JsonRpcErrorCode).toEqual({
       ParseError: -32700,
       InvalidRequest: -32600,
