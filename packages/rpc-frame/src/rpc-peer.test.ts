@@ -63,7 +63,9 @@ describe('RpcPeer requests', () => {
     const strays: JsonRpcResponse[] = [];
     const { peer } = setup({ onStrayResponse: (r) => strays.push(r) });
     const call = peer.request('x');
-    peer.push(line({ id: 99, result: {} }) + line({ id: '1', result: {} }) + line({ id: 1, result: { ok: 1 } }));
+    peer.push(
+      line({ id: 99, result: {} }) + line({ id: '1', result: {} }) + line({ id: 1, result: { ok: 1 } }),
+    );
     expect(await call.outcome).toEqual({ ok: true, result: { ok: 1 } });
     peer.push(line({ id: 1, result: { again: true } }));
     expect(strays.map((r) => r.id)).toEqual([99, '1', 1]);
@@ -202,7 +204,11 @@ describe('RpcPeer close', () => {
   it('settles every pending request exactly once with the close error and leaves none pending', async () => {
     const { peer, written } = setup();
     const controller = new AbortController();
-    const calls = [peer.request('a'), peer.request('b', {}, { signal: controller.signal }), peer.request('c')];
+    const calls = [
+      peer.request('a'),
+      peer.request('b', {}, { signal: controller.signal }),
+      peer.request('c'),
+    ];
     const reason = new Error('connection closed');
     peer.close(reason);
     peer.close(new Error('second close'));
@@ -224,7 +230,9 @@ describe("RpcPeer and the other side's requests", () => {
     const { peer, written } = setup({
       onRequest: (request) => (request.method === 'roots/list' ? { result: { roots: [] } } : undefined),
     });
-    peer.push(line({ id: 's1', method: 'roots/list' }) + line({ id: 's2', method: 'sampling/createMessage' }));
+    peer.push(
+      line({ id: 's1', method: 'roots/list' }) + line({ id: 's2', method: 'sampling/createMessage' }),
+    );
     expect(written).toEqual([{ jsonrpc: '2.0', id: 's1', result: { roots: [] } }]);
     peer.respond('s2', { error: { code: -1, message: 'declined' } });
     expect(written[1]).toEqual({ jsonrpc: '2.0', id: 's2', error: { code: -1, message: 'declined' } });
@@ -242,7 +250,9 @@ describe("RpcPeer and the other side's requests", () => {
       },
     });
     failing.peer.push(line({ id: 4, method: 'ask' }));
-    expect(failing.written).toEqual([{ jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error' } }]);
+    expect(failing.written).toEqual([
+      { jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error' } },
+    ]);
   });
 
   it('notifies', () => {

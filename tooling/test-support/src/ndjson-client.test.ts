@@ -53,7 +53,9 @@ describe('NdjsonClient', () => {
     const { client, fromServer } = setup();
     const waiting = client.request('ping');
     fromServer.write('not json\n');
-    await expect(waiting).rejects.toThrow('the peer sent a line that is not JSON (Parse error: not valid JSON)');
+    await expect(waiting).rejects.toThrow(
+      'the peer sent a line that is not JSON (Parse error: not valid JSON)',
+    );
     await expect(client.waitFor(() => false)).rejects.toThrow('not JSON');
   });
 

@@ -2,8 +2,8 @@
 import type { Readable, Writable } from 'node:stream';
 import {
   type JsonObject,
-  type JsonRpcErrorObject,
   JsonRpcErrorCode,
+  type JsonRpcErrorObject,
   RpcPeer,
   WireError,
 } from '@agentd/rpc-frame';
