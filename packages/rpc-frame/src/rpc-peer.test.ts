@@ -22,13 +22,21 @@ function setup(options: Omit<Options, 'write'> = {}) {
 
 const line = (message: object) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`;
 
-/** How many times a promise settles is not observable; a settle callback that counts is. */
+/**
+ * The value a promise settled with by the next macrotask (if it has not, the test fails instead of
+ * hanging), checking it settled once (a settle callback that counts is the only witness).
+ */
 async function settledOnce<T>(promise: Promise<T>): Promise<T> {
   let calls = 0;
-  const value = await promise.then((v) => {
+  const counted = promise.then((v) => {
     calls++;
     return v;
   });
+  const value = await Promise.race([
+    counted,
+    new Promise<'pending'>((r) => setImmediate(() => r('pending'))),
+  ]);
+  if (value === 'pending') expect.fail('the outcome has not settled');
   await Promise.resolve();
   expect(calls).toBe(1);
   return value;
