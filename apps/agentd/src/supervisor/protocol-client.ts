@@ -22,9 +22,6 @@ export interface ProtocolClientEvents {
 
 const PREVIEW_CHARS = 200;
 
-/** What a request whose agent broke the protocol or closed its stdout waits for: the run's end, which the caller races. */
-const NEVER = new Promise<never>(() => {});
-
 export class ProtocolClient {
   private readonly peer: RpcPeer;
 
@@ -78,7 +75,10 @@ function toTurnOutcome(
   outcome: { ok: true; result: JsonObject } | { ok: false; error: Error },
 ): TurnOutcome | Promise<never> {
   if (outcome.ok) return outcome;
-  return outcome.error instanceof WireError ? { ok: false, error: outcome.error.toJSON() } : NEVER;
+  if (outcome.error instanceof WireError) return { ok: false, error: outcome.error.toJSON() };
+  // The agent broke the protocol or closed its stdout: the run's end answers, which the caller
+  // races. A promise of its own, so nothing long-lived holds on to the waiting caller.
+  return new Promise<never>(() => {});
 }
 
 function toEvent(params: JsonObject | undefined): AgentEvent {
