@@ -285,3 +285,14 @@ describe('RpcPeer close without a reason', () => {
     });
   });
 });
+
+describe('RpcPeer and params JSON cannot encode', () => {
+  it('throws from request and keeps nothing pending', () => {
+    const { peer, written } = setup();
+    const controller = new AbortController();
+    expect(() => peer.request('x', { n: 1n }, { signal: controller.signal })).toThrow(TypeError);
+    expect(peer.pending).toBe(0);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(written).toEqual([]);
+  });
+});

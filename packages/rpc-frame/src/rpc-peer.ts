@@ -109,6 +109,10 @@ export class RpcPeer {
     if (this.#closedWith !== undefined) return { id, outcome: failed(this.#closedWith) };
     const { signal } = options;
     if (signal?.aborted) return { id, outcome: failed(aborted(`${method} aborted before it was sent`)) };
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) message.params = params;
+    // Params JSON cannot encode (a BigInt, a cycle) throw here, before anything is kept.
+    const text = encodeFrame(message);
     let resolve: (outcome: RpcOutcome) => void = () => {};
     const outcome = new Promise<RpcOutcome>((settle) => {
       resolve = settle;
@@ -124,9 +128,7 @@ export class RpcPeer {
       },
     });
     signal?.addEventListener('abort', onAbort, { once: true });
-    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
-    if (params !== undefined) message.params = params;
-    this.#options.write(encodeFrame(message));
+    this.#options.write(text);
     return { id, outcome };
   }
 
