@@ -4,7 +4,7 @@
  * it becomes a task. The same tools serve 2025-11-25 task-augmented calls.
  */
 import type { Dispatcher, HandlerContext } from '@agentd/dispatch';
-import { ErrorCode, WireError } from '@agentd/rpc-frame';
+import { JsonRpcErrorCode, WireError } from '@agentd/rpc-frame';
 
 type Args = Record<string, unknown>;
 
@@ -81,7 +81,7 @@ export function registerTaskTools(dispatcher: Dispatcher): void {
     handler: async (_args: Args, ctx: HandlerContext) => {
       await sleep(100, ctx.signal);
       // catalogue-exempt: this fixture's point is a protocol error with a text of its own.
-      throw new WireError(ErrorCode.InternalError, 'Internal error: the job crashed');
+      throw new WireError(JsonRpcErrorCode.InternalError, 'Internal error: the job crashed');
     },
   });
   dispatcher.registerTool({

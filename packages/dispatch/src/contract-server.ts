@@ -3,12 +3,12 @@
 import { MODERN_VERSION, refuse } from '@agentd/lifecycle';
 import {
   classify,
-  ErrorCode,
   errorFields,
   errorResponse,
   invalidMessageResponse,
   isJsonObject,
   type JsonObject,
+  JsonRpcErrorCode,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -186,7 +186,7 @@ export class ContractServer extends ServedDispatcher {
       value = JSON.parse(text);
     } catch {
       return JSON.stringify(
-        invalidMessageResponse({ kind: 'invalid', code: ErrorCode.ParseError, reason: '', id: null }),
+        invalidMessageResponse({ kind: 'invalid', code: JsonRpcErrorCode.ParseError, reason: '', id: null }),
       );
     }
     return JSON.stringify(await this.handleRequest(value, options));

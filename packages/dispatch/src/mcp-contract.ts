@@ -30,13 +30,13 @@ import {
 import {
   type Classified,
   classify,
-  ErrorCode,
   errorResponse,
   invalidMessageResponse,
   isJsonObject,
   isLogLevel,
   isRequestId,
   type JsonObject,
+  JsonRpcErrorCode,
   type JsonRpcErrorResponse,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -74,7 +74,7 @@ function invalidRequest(message: unknown, verdict: InvalidMessage): JsonRpcError
 function notARequest(message: unknown): JsonRpcErrorResponse {
   return invalidRequest(message, {
     kind: 'invalid',
-    code: ErrorCode.InvalidRequest,
+    code: JsonRpcErrorCode.InvalidRequest,
     reason: 'a request needs a method',
     id: null,
   });
@@ -82,7 +82,7 @@ function notARequest(message: unknown): JsonRpcErrorResponse {
 
 function initializeRemoved(id: RequestId | null): JsonRpcErrorResponse {
   return errorResponse(id, {
-    code: ErrorCode.MethodNotFound,
+    code: JsonRpcErrorCode.MethodNotFound,
     message: `Method not found: initialize was removed by the stateless ${MODERN_VERSION} specification; there is no handshake, call tools/list or tools/call directly`,
   });
 }
@@ -100,7 +100,7 @@ function versionIn(meta: unknown): unknown {
 
 function versionRefused(id: RequestId | null, requested: unknown): JsonRpcErrorResponse {
   return errorResponse(id, {
-    code: ErrorCode.InvalidRequest,
+    code: JsonRpcErrorCode.InvalidRequest,
     message: `Invalid Request: unsupported protocol version ${JSON.stringify(requested)}; this server speaks ${MODERN_VERSION}`,
     data: { supported: [MODERN_VERSION], requested },
   });
@@ -166,7 +166,7 @@ export function contractProfile(): WireProfile {
     admit(frame: Classified): Admission {
       let message: Exclude<Classified, InvalidMessage> = frame as Exclude<Classified, InvalidMessage>;
       if (frame.kind === 'invalid') {
-        if (frame.code === ErrorCode.ParseError) return answer(invalidMessageResponse(frame));
+        if (frame.code === JsonRpcErrorCode.ParseError) return answer(invalidMessageResponse(frame));
         // `id: null` is no id to the contract: read the value again without it.
         const again = classify(withoutNullId(frame.value));
         if (again.kind === 'invalid') return answer(invalidRequest(frame.value, again));

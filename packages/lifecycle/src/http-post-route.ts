@@ -5,9 +5,9 @@
 import {
   type Classified,
   classify,
-  ErrorCode,
   invalidMessageResponse,
   type JsonObject,
+  JsonRpcErrorCode,
   type JsonRpcErrorResponse,
   type JsonRpcRequest,
   type RequestId,
@@ -105,7 +105,7 @@ export function classifyHttpPost(
       kind: 'invalid',
       response: invalidMessageResponse({
         kind: 'invalid',
-        code: ErrorCode.ParseError,
+        code: JsonRpcErrorCode.ParseError,
         reason: 'not valid JSON',
         id: null,
       }),

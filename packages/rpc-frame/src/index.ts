@@ -5,14 +5,13 @@
 export { type Classified, classify, isJsonObject, isRequestId } from './classify.js';
 export { encodeFrame } from './encode-frame.js';
 export { brandErrorClass } from './error-brand.js';
-export { /** @deprecated */ ErrorCode, JsonRpcErrorCode } from './error-codes.js';
+export { JsonRpcErrorCode } from './error-codes.js';
 export {
   DEFAULT_MAX_FRAME_BYTES,
   type DecodedFrame,
   FrameDecoder,
 } from './frame-decoder.js';
 export { invalidMessageResponse } from './invalid-message-response.js';
-export type { /** @public */ RpcFrameErrorCode } from './local-errors.js';
 export { frameTooLarge } from './local-errors.js';
 export {
   errorFields,
@@ -38,6 +37,7 @@ export {
   type RequestId,
   successResponse,
 } from './messages.js';
+export { RpcPeer } from './rpc-peer.js';
 export { runtimeRequire } from './runtime-require.js';
 export { encodeSseComment, encodeSseEvent, encodeSseMessage } from './sse.js';
 export { stderrLogger } from './stderr-logger.js';

@@ -4,7 +4,7 @@
  * statuses stay for what is not a JSON-RPC exchange: Host/Origin, method, body size, and the
  * headers the profile's `postHeadersRefusal` refuses (media type, for the contract).
  */
-import { type Classified, classify, ErrorCode } from '@agentd/rpc-frame';
+import { type Classified, classify, JsonRpcErrorCode } from '@agentd/rpc-frame';
 import type { WireProfile } from '@agentd/server';
 import type { PushWriter } from '@agentd/subscriptions';
 import type { HttpIncoming } from './http-io.js';
@@ -12,7 +12,7 @@ import { readPostBody } from './post-body.js';
 import { sendEmpty, sendJson } from './replies.js';
 import { type Caller, makePeer, type TransportContext, traceCarrierOf } from './transport-context.js';
 
-const NOT_JSON: Classified = { kind: 'invalid', code: ErrorCode.ParseError, reason: '', id: null };
+const NOT_JSON: Classified = { kind: 'invalid', code: JsonRpcErrorCode.ParseError, reason: '', id: null };
 
 /** A profiled POST's connection answers with its response only: request-scoped messages have no stream to go to. */
 function answerOnlyWriter(id: string): PushWriter {

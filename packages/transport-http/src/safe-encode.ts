@@ -1,10 +1,10 @@
 /** Encoding an answer that may not be JSON (a BigInt or a cycle from a handler) without losing the request. */
 import {
-  ErrorCode,
   errorResponse,
   INTERNAL_ERROR_MESSAGE,
   isJsonObject,
   isRequestId,
+  JsonRpcErrorCode,
   type JsonRpcErrorResponse,
 } from '@agentd/rpc-frame';
 
@@ -17,6 +17,8 @@ export function encodeOrInternalError<T>(
     return encode(body);
   } catch {
     const id = isJsonObject(body) && isRequestId(body.id) ? body.id : null;
-    return encode(errorResponse(id, { code: ErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE }));
+    return encode(
+      errorResponse(id, { code: JsonRpcErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE }),
+    );
   }
 }

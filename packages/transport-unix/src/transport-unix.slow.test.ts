@@ -5,7 +5,7 @@ import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
-import { ErrorCode, type JsonObject, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, JsonRpcErrorCode, WireError } from '@agentd/rpc-frame';
 import { createServerCore, type Handler, type ServerCore, silentLogger } from '@agentd/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bindUnix } from './bind-unix.js';
@@ -43,7 +43,7 @@ function handler(): Handler {
         });
         return { done: true };
       }
-      throw new WireError(ErrorCode.MethodNotFound, 'Method not found');
+      throw new WireError(JsonRpcErrorCode.MethodNotFound, 'Method not found');
     },
   };
 }

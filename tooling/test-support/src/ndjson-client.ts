@@ -6,7 +6,7 @@
 import { createConnection } from 'node:net';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { MetaKey } from '@agentd/lifecycle';
-import { type DecodedFrame, FrameDecoder, frameTooLarge, type JsonObject } from '@agentd/rpc-frame';
+import { frameTooLarge, type JsonObject, RpcPeer } from '@agentd/rpc-frame';
 import { MODERN_META, TEST_CLIENT_INFO } from './modern-meta.js';
 
 export type Json = Record<string, unknown>;
@@ -37,7 +37,8 @@ export class NdjsonClient {
   onRequest: ((message: Message) => JsonObject) | undefined;
   readonly input: Readable;
   readonly output: Writable;
-  readonly #decoder: FrameDecoder;
+  /** Decodes what the server sends and answers its requests; the test reads the log, not outcomes. */
+  readonly #peer: RpcPeer;
   /** Set once the peer sent what cannot be read (an oversized or non-JSON line): every wait rejects with it. */
   #failure: Error | undefined;
   #nextId = 1;
@@ -51,9 +52,29 @@ export class NdjsonClient {
   constructor(input: Readable, output: Writable = input as Duplex, maxFrameBytes?: number) {
     this.input = input;
     this.output = output;
-    this.#decoder = new FrameDecoder(maxFrameBytes === undefined ? {} : { maxFrameBytes });
-    input.on('data', (chunk: Buffer | string) => this.#accept(this.#decoder.push(chunk)));
-    input.on('end', () => this.#accept(this.#decoder.end()));
+    this.#peer = new RpcPeer({
+      write: (text) => this.output.write(text),
+      ...(maxFrameBytes === undefined ? {} : { maxFrameBytes }),
+      onNotification: (message) => this.#receive(message as Message),
+      onStrayResponse: (message) => this.#receive(message as Message),
+      onRequest: (message) => {
+        this.#receive(message as Message);
+        // Unanswered here, a test answers it itself (send) or leaves it waiting.
+        return this.onRequest === undefined ? undefined : { result: this.onRequest(message as Message) };
+      },
+      onViolation: (violation) => {
+        if (violation.kind === 'oversized') {
+          // The oversized line's id is unknown: every wait fails, and the stream cannot go on.
+          this.#fail(frameTooLarge(violation.limit));
+          this.input.destroy();
+        } else if (violation.value !== undefined) {
+          // A JSON value that is not JSON-RPC is still what the peer sent: tests look at it as it is.
+          this.#receive(violation.value as Message);
+        } else this.#fail(new Error(`the peer sent a line that is not JSON (${violation.reason})`));
+      },
+    });
+    input.on('data', (chunk: Buffer | string) => this.#peer.push(chunk));
+    input.on('end', () => this.#peer.end());
     input.on('end', () => this.#onEnd());
     input.on('close', () => this.#onEnd());
     input.on('error', () => this.#onEnd());
@@ -194,21 +215,6 @@ export class NdjsonClient {
     if (this.output !== (this.input as unknown)) this.output.destroy();
   }
 
-  #accept(frames: DecodedFrame[]): void {
-    for (const frame of frames) {
-      if (frame.kind === 'oversized') {
-        // The oversized line's id is unknown: every wait fails, and the stream cannot go on.
-        this.#fail(frameTooLarge(frame.limit));
-        this.input.destroy();
-        return;
-      }
-      if (frame.kind !== 'invalid') this.#receive(frame.message as unknown as Message);
-      // A JSON value that is not JSON-RPC is still what the peer sent: tests look at it as it is.
-      else if (frame.value !== undefined) this.#receive(frame.value as Message);
-      else this.#fail(new Error(`the peer sent a line that is not JSON (${frame.reason})`));
-    }
-  }
-
   #fail(error: Error): void {
     this.#failure ??= error;
     for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
@@ -216,9 +222,6 @@ export class NdjsonClient {
 
   #receive(message: Message): void {
     this.messages.push(message);
-    if (message.method !== undefined && message.id !== undefined && this.onRequest !== undefined) {
-      this.send({ jsonrpc: '2.0', id: message.id, result: this.onRequest(message) });
-    }
     const waiting = this.#waiters;
     this.#waiters = [];
     for (const waiter of waiting) {

@@ -1,5 +1,5 @@
 /** A small real Handler for the core's tests: `test/*` methods that echo, sleep, park, block, fail and ask the client. */
-import { ErrorCode, type JsonObject, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, JsonRpcErrorCode, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 
 interface TestHandlerState {
@@ -44,7 +44,7 @@ export function testHandler(options: TestHandlerOptions = {}): Handler & { state
       : (options.canSubscribe ??
         ((uri: string) => {
           if (uri === 'test://throws')
-            throw new WireError(ErrorCode.InvalidParams, 'no such resource', { uri });
+            throw new WireError(JsonRpcErrorCode.InvalidParams, 'no such resource', { uri });
           return uri.startsWith('test://') && uri !== 'test://forbidden';
         }));
   const handler: Handler & { state: TestHandlerState } = {
@@ -121,7 +121,7 @@ async function handle(
     case 'test/boom':
       throw new Error('secret internals: /etc/passwd');
     case 'test/wire-error':
-      throw new WireError(ErrorCode.InvalidParams, 'bad thing', { field: 'x' });
+      throw new WireError(JsonRpcErrorCode.InvalidParams, 'bad thing', { field: 'x' });
     case 'test/progress':
       for (let i = 1; i <= 3; i += 1) {
         ctx.notify({
@@ -133,7 +133,7 @@ async function handle(
       return { done: true };
     case 'test/ask': {
       if (ctx.sendRequest === undefined)
-        throw new WireError(ErrorCode.InvalidRequest, 'cannot ask in this era');
+        throw new WireError(JsonRpcErrorCode.InvalidRequest, 'cannot ask in this era');
       const answer = await ctx.sendRequest('roots/list', {});
       return { answer };
     }
@@ -142,6 +142,6 @@ async function handle(
     case 'test/big':
       return { data: 'x'.repeat(Number(params.bytes ?? 1024)) };
     default:
-      throw new WireError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      throw new WireError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
   }
 }

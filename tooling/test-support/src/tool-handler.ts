@@ -2,7 +2,7 @@
  * A small real MCP Handler for transport tests: tools (echo, progress, logging, sampling, waits,
  * big answers, the calling peer), one readable resource, and a record of connects and aborts.
  */
-import { ErrorCode, type JsonObject, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
+import { type JsonObject, JsonRpcErrorCode, type JsonRpcRequest, WireError } from '@agentd/rpc-frame';
 import type { Handler, Peer, RequestContext, ServerCapabilities } from '@agentd/server';
 
 export const WATCHED_URI = 'test://watched';
@@ -168,7 +168,7 @@ export function toolHandler(options: ToolHandlerOptions = {}): Handler & { state
         };
       }
       default:
-        throw new WireError(ErrorCode.InvalidParams, `Unknown tool: ${String(params.name)}`);
+        throw new WireError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${String(params.name)}`);
     }
   };
 
@@ -196,13 +196,13 @@ export function toolHandler(options: ToolHandlerOptions = {}): Handler & { state
           return { resources: [{ uri: WATCHED_URI, name: 'watched' }], ...cache };
         case 'resources/read':
           if (params.uri !== WATCHED_URI)
-            throw new WireError(ErrorCode.InvalidParams, 'Resource not found', { uri: params.uri });
+            throw new WireError(JsonRpcErrorCode.InvalidParams, 'Resource not found', { uri: params.uri });
           return {
             contents: [{ uri: WATCHED_URI, mimeType: 'text/plain', text: 'watched content' }],
             ...cache,
           };
         default:
-          throw new WireError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+          throw new WireError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
       }
     },
   };

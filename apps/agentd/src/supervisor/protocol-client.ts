@@ -1,15 +1,11 @@
 /** The supervisor's end of the agent protocol: NDJSON JSON-RPC requests to a child over its stdio. */
 import type { Readable, Writable } from 'node:stream';
 import {
-  type DecodedFrame,
-  ErrorCode,
-  encodeFrame,
-  errorResponse,
-  FrameDecoder,
   type JsonObject,
+  JsonRpcErrorCode,
   type JsonRpcErrorObject,
-  type JsonRpcResponse,
-  notification,
+  RpcPeer,
+  WireError,
 } from '@agentd/rpc-frame';
 import type { AgentEvent } from './types.js';
 
@@ -24,84 +20,65 @@ export interface ProtocolClientEvents {
   onWarning(message: string): void;
 }
 
-interface Pending {
-  resolve: (outcome: TurnOutcome) => void;
-}
-
 const PREVIEW_CHARS = 200;
 
 export class ProtocolClient {
-  private readonly decoder: FrameDecoder;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private broken = false;
+  private readonly peer: RpcPeer;
 
-  constructor(
-    stdout: Readable,
-    private readonly stdin: Writable,
-    maxFrameBytes: number,
-    private readonly events: ProtocolClientEvents,
-  ) {
-    this.decoder = new FrameDecoder({ maxFrameBytes });
-    stdout.on('data', (chunk: Buffer) => this.accept(this.decoder.push(chunk)));
-    stdout.on('end', () => this.accept(this.decoder.end()));
+  constructor(stdout: Readable, stdin: Writable, maxFrameBytes: number, events: ProtocolClientEvents) {
+    this.peer = new RpcPeer({
+      write: (text) => {
+        if (stdin.writable) stdin.write(text);
+      },
+      maxFrameBytes,
+      onNotification: (message) => {
+        if (message.method === 'event') events.onEvent(toEvent(message.params));
+        else events.onWarning(`agent sent an unknown notification ${preview(message.method)}`);
+      },
+      onRequest: (request) => ({
+        error: {
+          code: JsonRpcErrorCode.MethodNotFound,
+          message: `the supervisor serves no method ${preview(request.method)}`,
+        },
+      }),
+      onStrayResponse: (response) =>
+        events.onWarning(`agent answered a request that was never sent (id ${JSON.stringify(response.id)})`),
+      onViolation: (violation) => {
+        if (violation.kind === 'oversized') {
+          events.onViolation(`agent wrote a frame larger than ${violation.limit} bytes`, 'output_too_large');
+          return;
+        }
+        const reason = `agent wrote a line that is not a JSON-RPC message (${violation.reason})`;
+        // Nothing the agent writes after a violation is read: the run is being killed.
+        this.peer.close();
+        events.onViolation(reason, 'protocol_error');
+      },
+    });
+    stdout.on('data', (chunk: Buffer) => this.peer.push(chunk));
+    stdout.on('end', () => this.peer.end());
+    // Once stdout is gone no answer can come: the pending requests are let go (see NEVER).
+    stdout.on('close', () => this.peer.close());
   }
 
   /** Sends a request; the promise settles with the agent's answer, or never if the child dies (the caller races its exit). */
   request(method: string, params: JsonObject): { id: number; outcome: Promise<TurnOutcome> } {
-    const id = this.nextId++;
-    const outcome = new Promise<TurnOutcome>((resolve) => this.pending.set(id, { resolve }));
-    this.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
-    return { id, outcome };
+    const { id, outcome } = this.peer.request(method, params);
+    return { id, outcome: outcome.then(toTurnOutcome) };
   }
 
   notify(method: string, params: JsonObject): void {
-    this.write(encodeFrame(notification(method, params)));
+    this.peer.notify(method, params);
   }
+}
 
-  private write(text: string): void {
-    if (this.stdin.writable) this.stdin.write(text);
-  }
-
-  private accept(frames: DecodedFrame[]): void {
-    for (const frame of frames) {
-      if (this.broken) return;
-      this.acceptOne(frame);
-    }
-  }
-
-  private acceptOne(frame: DecodedFrame): void {
-    if (frame.kind === 'oversized') {
-      this.violate(`agent wrote a frame larger than ${frame.limit} bytes`, 'output_too_large');
-    } else if (frame.kind === 'invalid') {
-      this.violate(`agent wrote a line that is not a JSON-RPC message (${frame.reason})`, 'protocol_error');
-    } else if (frame.kind === 'response') {
-      this.settle(frame.message);
-    } else if (frame.kind === 'notification') {
-      if (frame.message.method === 'event') this.events.onEvent(toEvent(frame.message.params));
-      else this.events.onWarning(`agent sent an unknown notification ${preview(frame.message.method)}`);
-    } else {
-      const message = `the supervisor serves no method ${preview(frame.message.method)}`;
-      this.write(encodeFrame(errorResponse(frame.message.id, { code: ErrorCode.MethodNotFound, message })));
-    }
-  }
-
-  private settle(response: JsonRpcResponse): void {
-    const id = response.id;
-    const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
-    if (pending === undefined || typeof id !== 'number') {
-      this.events.onWarning(`agent answered a request that was never sent (id ${JSON.stringify(id)})`);
-      return;
-    }
-    this.pending.delete(id);
-    if ('error' in response) pending.resolve({ ok: false, error: response.error });
-    else pending.resolve({ ok: true, result: response.result });
-  }
-
-  private violate(reason: string, kind: 'protocol_error' | 'output_too_large'): void {
-    this.broken = true;
-    this.events.onViolation(reason, kind);
-  }
+function toTurnOutcome(
+  outcome: { ok: true; result: JsonObject } | { ok: false; error: Error },
+): TurnOutcome | Promise<never> {
+  if (outcome.ok) return outcome;
+  if (outcome.error instanceof WireError) return { ok: false, error: outcome.error.toJSON() };
+  // The agent broke the protocol or closed its stdout: the run's end answers, which the caller
+  // races. A promise of its own, so nothing long-lived holds on to the waiting caller.
+  return new Promise<never>(() => {});
 }
 
 function toEvent(params: JsonObject | undefined): AgentEvent {
