@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 /**
  * CLI: `node dist/supervisor/run-supervisor.js [--runs 50] [--events 200] [--interval 5] [--lead ms] [--reps 3] [--json file]
- * [--history on|off] [--cpu-prof DIR]`.
+ * [--start spread|together] [--history on|off] [--cpu-prof DIR]`.
  * The supervisor case: RUNS concurrent runs of a protocol agent each streaming EVENTS progress
  * events; the latency from the agent's write to the MCP caller's notification (p50/p99), and the
  * daemon's CPU and RSS per run, beside the floor (a bare Node process reading the same agents),
  * as ratios in one run. Every run must succeed and every event arrive, or the run fails (exit 1).
- * The agents start streaming together at a set time (`--lead` ms after the spawns begin), so the
- * spawning of 50 Node processes is not what is measured; floor and agentd alternate `--reps` times
+ * The agents start streaming at a set time (`--lead` ms after the spawns begin), so the spawning
+ * of 50 Node processes is not what is measured. By default their starts are spread evenly over one
+ * interval, as independent agents' events are: started together (`--start together`) every agent
+ * writes within the same millisecond each interval, and the figures measure a burst of 50 events
+ * queueing at the reader rather than an event's way through it. Floor and agentd alternate `--reps` times
  * and the medians are reported, so a shared machine's drift hits both alike. The floor and
  * agentd's callers each run in a process of their own and read lines alike (readline, JSON.parse).
  */
@@ -20,7 +23,14 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from '../stats.js';
-import { cpuSeconds, percentile, rssBytes, sampleRss } from './proc-stats.js';
+import {
+  cpuSeconds,
+  type KernelCounts,
+  kernelCounts,
+  percentile,
+  rssBytes,
+  sampleRss,
+} from './proc-stats.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -33,6 +43,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'cpu-prof': { type: 'string' },
     history: { type: 'string', default: 'on' },
+    start: { type: 'string', default: 'spread' },
   },
 });
 const RUNS = Number(values.runs);
@@ -44,6 +55,10 @@ const REPS = Number(values.reps);
 const HISTORY = values.history !== 'off';
 if (values.history !== 'on' && values.history !== 'off')
   throw new Error(`--history is on or off, not ${JSON.stringify(values.history)}`);
+if (values.start !== 'spread' && values.start !== 'together')
+  throw new Error(`--start is spread or together, not ${JSON.stringify(values.start)}`);
+/** Run i starts streaming SPREAD × i / RUNS ms after the first. */
+const SPREAD = values.start === 'spread' ? INTERVAL : 0;
 const now = (): number => performance.timeOrigin + performance.now();
 const AGENT = fileURLToPath(new URL('./stream-agent.js', import.meta.url));
 const FLOOR = fileURLToPath(new URL('./stream-floor.js', import.meta.url));
@@ -62,6 +77,10 @@ interface Side {
   streamCpuSeconds: number;
   /** agentd's side only: the callers' process, streaming (it reads as the floor does: its cost is not agentd's). */
   callerStreamCpuSeconds: number;
+  /** Streaming, per event: system calls that read and that write, and sleeps of the main thread. */
+  readsPerEvent: number;
+  writesPerEvent: number;
+  sleepsPerEvent: number;
   /** Peak RSS while streaming minus the idle RSS before, per run. */
   rssPerRunBytes: number;
   idleRssBytes: number;
@@ -70,11 +89,16 @@ interface Side {
 function summarise(
   latencies: number[],
   cpu: { total: number; streaming: number; caller: number },
+  kernel: KernelCounts,
   idle: number,
   peak: number,
 ): Side {
   const sorted = latencies.sort((a, b) => a - b);
+  const events = RUNS * EVENTS;
   return {
+    readsPerEvent: kernel.reads / events,
+    writesPerEvent: kernel.writes / events,
+    sleepsPerEvent: kernel.sleeps / events,
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
     events: sorted.length,
@@ -113,14 +137,22 @@ async function measureReader(
   const readerPid = reader.pid as number;
   let cpuAtStart = Number.NaN;
   let readerCpuAtStart = Number.NaN;
+  let kernelAtStart: KernelCounts | undefined;
   const startTimer = setTimeout(() => {
     cpuAtStart = cpuSeconds(pid);
     readerCpuAtStart = cpuSeconds(readerPid);
+    kernelAtStart = kernelCounts(pid);
   }, LEAD);
-  reader.stdin?.write(`go ${now() + LEAD}\n`);
+  reader.stdin?.write(`go ${now() + LEAD} ${SPREAD}\n`);
   const reply = (await lines.next()).value;
   clearTimeout(startTimer);
   const cpuAfter = cpuSeconds(pid);
+  const kernelAfter = kernelCounts(pid);
+  const kernel = {
+    reads: kernelAfter.reads - (kernelAtStart?.reads ?? Number.NaN),
+    writes: kernelAfter.writes - (kernelAtStart?.writes ?? Number.NaN),
+    sleeps: kernelAfter.sleeps - (kernelAtStart?.sleeps ?? Number.NaN),
+  };
   const caller = measured === undefined ? Number.NaN : cpuSeconds(readerPid) - readerCpuAtStart;
   const cpu = { total: cpuAfter - cpuBefore, streaming: cpuAfter - cpuAtStart, caller };
   const peak = stopSampling();
@@ -128,7 +160,7 @@ async function measureReader(
   if (typeof reply !== 'string') throw new Error(`${what}: the reader ended without a report`);
   const report = JSON.parse(reply) as { received: number; latencies: number[] };
   expectAll(what, report.received);
-  return summarise(report.latencies, cpu, idle, peak);
+  return summarise(report.latencies, cpu, kernel, idle, peak);
 }
 
 function measureFloor(): Promise<Side> {
@@ -196,6 +228,9 @@ function medianSide(sides: readonly Side[]): Side {
     cpuSeconds: of('cpuSeconds'),
     streamCpuSeconds: of('streamCpuSeconds'),
     callerStreamCpuSeconds: of('callerStreamCpuSeconds'),
+    readsPerEvent: of('readsPerEvent'),
+    writesPerEvent: of('writesPerEvent'),
+    sleepsPerEvent: of('sleepsPerEvent'),
     rssPerRunBytes: of('rssPerRunBytes'),
     idleRssBytes: of('idleRssBytes'),
   };
@@ -203,12 +238,12 @@ function medianSide(sides: readonly Side[]): Side {
 
 function render(floor: Side, agentd: Side, load: [number, number]): string {
   const row = (name: string, side: Side) =>
-    `| ${name} | ${fmt(side.p50Ms)} | ${fmt(side.p99Ms)} | ${fmt((side.cpuSeconds * 1000) / RUNS, 1)} | ${perEvent(side)} | ${mb(side.rssPerRunBytes)} | ${mb(side.idleRssBytes)} |`;
+    `| ${name} | ${fmt(side.p50Ms)} | ${fmt(side.p99Ms)} | ${fmt((side.cpuSeconds * 1000) / RUNS, 1)} | ${perEvent(side)} | ${fmt(side.readsPerEvent)} / ${fmt(side.writesPerEvent)} / ${fmt(side.sleepsPerEvent)} | ${mb(side.rssPerRunBytes)} | ${mb(side.idleRssBytes)} |`;
   return [
-    `supervisor case: ${RUNS} concurrent runs × ${EVENTS} events every ${INTERVAL} ms (${RUNS * EVENTS} events), medians of ${REPS} alternating reps${HISTORY ? '' : ', daemon history off'}, Node ${process.version}, ${cpus().length} cores, load ${fmt(load[0])} → ${fmt(load[1])}`,
+    `supervisor case: ${RUNS} concurrent runs × ${EVENTS} events every ${INTERVAL} ms (${RUNS * EVENTS} events), starts ${values.start === 'spread' ? 'spread over an interval' : 'together'}, medians of ${REPS} alternating reps${HISTORY ? '' : ', daemon history off'}, Node ${process.version}, ${cpus().length} cores, load ${fmt(load[0])} → ${fmt(load[1])}`,
     '',
-    '| side | p50 ms | p99 ms | CPU ms/run | streaming CPU µs/event | RSS/run | idle RSS |',
-    '|---|---|---|---|---|---|---|',
+    '| side | p50 ms | p99 ms | CPU ms/run | streaming CPU µs/event | reads / writes / sleeps per event | RSS/run | idle RSS |',
+    '|---|---|---|---|---|---|---|---|',
     row('floor (bare Node reader)', floor),
     row('agentd (agent → daemon → MCP caller)', agentd),
     '',

@@ -4,8 +4,8 @@
  * synchronously, recording each progress notification's latency from the agent's write to its
  * arrival here. Lines are split and parsed as the floor does (readline, JSON.parse), so the caller
  * costs what the floor's reader costs and the driver's own work (sampling the daemon's RSS) stays
- * out of the measured path. It connects, prints `ready`, waits for `go START_AT` on stdin and
- * prints `{received, latencies}` as JSON.
+ * out of the measured path. It connects, prints `ready`, waits for `go START_AT SPREAD_MS` on stdin
+ * (run i starts streaming at START_AT + i × SPREAD_MS / RUNS) and prints `{received, latencies}` as JSON.
  * Usage: `node dist/supervisor/stream-caller.js SOCKET AGENT RUNS EVENTS INTERVAL_MS`.
  */
 import { once } from 'node:events';
@@ -68,9 +68,11 @@ const sockets = await Promise.all(Array.from({ length: runs }, open));
 const stdin = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');
 const [go] = (await once(stdin, 'line')) as [string];
-const startAt = Number(go.split(' ')[1]);
+const [startAt, spread] = go.split(' ').slice(1).map(Number) as [number, number];
 const latencies: number[] = [];
-const received = await Promise.all(sockets.map((socket) => streamOne(socket, latencies, startAt)));
+const received = await Promise.all(
+  sockets.map((socket, i) => streamOne(socket, latencies, startAt + (i * spread) / runs)),
+);
 for (const socket of sockets) socket.end();
 process.stdout.write(`${JSON.stringify({ received: received.reduce((a, b) => a + b, 0), latencies })}\n`);
 stdin.close();

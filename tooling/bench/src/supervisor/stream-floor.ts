@@ -2,7 +2,8 @@
  * The floor: a bare Node process that spawns the same agents, asks each for its stream and reads
  * their output, recording each event's latency from the agent's write to its arrival here. It
  * waits for `go` on stdin (the driver reads its idle RSS first) and prints its latencies as JSON.
- * Usage: `node dist/supervisor/stream-floor.js RUNS EVENTS INTERVAL_MS`; `go START_AT` on stdin starts it.
+ * Usage: `node dist/supervisor/stream-floor.js RUNS EVENTS INTERVAL_MS`; `go START_AT SPREAD_MS` on stdin
+ * starts it (run i streams from START_AT + i × SPREAD_MS / RUNS on).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -41,8 +42,10 @@ async function streamOne(latencies: number[], startAt: number): Promise<number> 
 const stdin = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');
 const [go] = (await once(stdin, 'line')) as [string];
-const startAt = Number(go.split(' ')[1]);
+const [startAt, spread] = go.split(' ').slice(1).map(Number) as [number, number];
 const latencies: number[] = [];
-const received = await Promise.all(Array.from({ length: runs }, () => streamOne(latencies, startAt)));
+const received = await Promise.all(
+  Array.from({ length: runs }, (_, i) => streamOne(latencies, startAt + (i * spread) / runs)),
+);
 process.stdout.write(`${JSON.stringify({ received: received.reduce((a, b) => a + b, 0), latencies })}\n`);
 stdin.close();

@@ -12,6 +12,8 @@ interface Side {
   events: number;
   p50Ms: number;
   rssPerRunBytes: number;
+  readsPerEvent: number;
+  writesPerEvent: number;
 }
 
 it('streams 3 runs × 5 events through agentd and the floor, and reports ratios', async () => {
@@ -32,6 +34,11 @@ it('streams 3 runs × 5 events through agentd and the floor, and reports ratios'
     expect(floor.p50Ms).toBeGreaterThanOrEqual(0);
     expect(agentd.p50Ms).toBeGreaterThanOrEqual(0);
     expect(Number.isFinite(agentd.rssPerRunBytes)).toBe(true);
+    // The kernel counts are read from /proc while streaming: the floor read its agents' lines, the
+    // daemon read them and wrote the notifications on.
+    expect(floor.readsPerEvent).toBeGreaterThan(0);
+    expect(agentd.readsPerEvent).toBeGreaterThan(0);
+    expect(agentd.writesPerEvent).toBeGreaterThan(0);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
