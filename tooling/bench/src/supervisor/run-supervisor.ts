@@ -5,13 +5,14 @@
  * The supervisor case: RUNS concurrent runs of a protocol agent each streaming EVENTS progress
  * events; the latency from the agent's write to the MCP caller's notification (p50/p99), and the
  * daemon's CPU and RSS per run, beside the floor (a bare Node process reading the same agents),
- * as ratios in one run. Every run must succeed and every event arrive, or the run fails (exit 1).
+ * as ratios in one run; beside both, the two-hop floor (a bare Node relay between the same agents
+ * and the same callers), which shows what a relay's second hop costs by itself. Every run must succeed and every event arrive, or the run fails (exit 1).
  * The agents start streaming at a set time (`--lead` ms after the spawns begin), so the spawning
  * of 50 Node processes is not what is measured. By default their starts are spread evenly over one
  * interval, as independent agents' events are: started together (`--start together`) every agent
  * writes within the same millisecond each interval, and the figures measure a burst of 50 events
  * queueing at the reader rather than an event's way through it. Floor and agentd alternate `--reps` times
- * and the medians are reported, so a shared machine's drift hits both alike. The floor and
+ * (and the two-hop floor) and the medians are reported, so a shared machine's drift hits both alike. The floor and
  * agentd's callers each run in a process of their own and read lines alike (readline, JSON.parse).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -63,6 +64,7 @@ const now = (): number => performance.timeOrigin + performance.now();
 const AGENT = fileURLToPath(new URL('./stream-agent.js', import.meta.url));
 const FLOOR = fileURLToPath(new URL('./stream-floor.js', import.meta.url));
 const CALLER = fileURLToPath(new URL('./stream-caller.js', import.meta.url));
+const RELAY = fileURLToPath(new URL('./stream-relay.js', import.meta.url));
 /** `--cpu-prof DIR`: the daemon and the floor write V8 CPU profiles there (for finding where time goes; not for figures). */
 const PROFILE_ARGS =
   values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`];
@@ -171,6 +173,19 @@ function measureFloor(): Promise<Side> {
   );
 }
 
+/** Resolves once `proc` printed every one of `markers` on stdout; rejects if it exits first. */
+async function printed(proc: ChildProcess, what: string, markers: readonly string[]): Promise<void> {
+  let text = '';
+  proc.stdout?.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout?.on('data', (chunk: string) => {
+      text += chunk;
+      if (markers.every((marker) => text.includes(marker))) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`${what} exited (${code}) before listening`)));
+  });
+}
+
 async function startAgentd(dir: string): Promise<{ proc: ChildProcess; socket: string }> {
   const config = join(dir, 'agentd.json');
   const socket = join(dir, 'agentd.sock');
@@ -191,26 +206,26 @@ async function startAgentd(dir: string): Promise<{ proc: ChildProcess; socket: s
       stdio: ['ignore', 'pipe', 'ignore'],
     },
   );
-  let text = '';
-  proc.stdout?.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    proc.stdout?.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.includes('listening on:') && text.includes(socket)) resolve();
-    });
-    proc.once('exit', (code) => reject(new Error(`agentd exited (${code}) before listening`)));
-  });
+  await printed(proc, 'agentd', ['listening on:', socket]);
   return { proc, socket };
 }
 
-async function measureAgentd(dir: string): Promise<Side> {
-  const { proc, socket } = await startAgentd(dir);
+async function startRelay(dir: string): Promise<{ proc: ChildProcess; socket: string }> {
+  const socket = join(dir, 'relay.sock');
+  await rm(socket, { force: true });
+  const proc = spawn(process.execPath, [RELAY, socket, AGENT], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await printed(proc, 'the relay', ['listening']);
+  return { proc, socket };
+}
+
+/** agentd's callers against a server (agentd, or the relay), whose own CPU and RSS are measured. */
+async function measureServer(server: { proc: ChildProcess; socket: string }, what: string): Promise<Side> {
   try {
-    const args = [CALLER, socket, 'stream', String(RUNS), String(EVENTS), String(INTERVAL)];
-    return await measureReader(args, proc.pid as number, 'agentd');
+    const args = [CALLER, server.socket, 'stream', String(RUNS), String(EVENTS), String(INTERVAL)];
+    return await measureReader(args, server.proc.pid as number, what);
   } finally {
-    proc.kill('SIGTERM');
-    await once(proc, 'exit');
+    server.proc.kill('SIGTERM');
+    await once(server.proc, 'exit');
   }
 }
 
@@ -236,7 +251,7 @@ function medianSide(sides: readonly Side[]): Side {
   };
 }
 
-function render(floor: Side, agentd: Side, load: [number, number]): string {
+function render(floor: Side, relay: Side, agentd: Side, load: [number, number]): string {
   const row = (name: string, side: Side) =>
     `| ${name} | ${fmt(side.p50Ms)} | ${fmt(side.p99Ms)} | ${fmt((side.cpuSeconds * 1000) / RUNS, 1)} | ${perEvent(side)} | ${fmt(side.readsPerEvent)} / ${fmt(side.writesPerEvent)} / ${fmt(side.sleepsPerEvent)} | ${mb(side.rssPerRunBytes)} | ${mb(side.idleRssBytes)} |`;
   return [
@@ -245,9 +260,11 @@ function render(floor: Side, agentd: Side, load: [number, number]): string {
     '| side | p50 ms | p99 ms | CPU ms/run | streaming CPU µs/event | reads / writes / sleeps per event | RSS/run | idle RSS |',
     '|---|---|---|---|---|---|---|---|',
     row('floor (bare Node reader)', floor),
+    row('two-hop floor (agent → bare Node relay → MCP caller)', relay),
     row('agentd (agent → daemon → MCP caller)', agentd),
     '',
     `ratios agentd/floor: p50 ${fmt(agentd.p50Ms / floor.p50Ms)}x (goal ≤ 2x), p99 ${fmt(agentd.p99Ms / floor.p99Ms)}x, CPU ${fmt(agentd.cpuSeconds / floor.cpuSeconds)}x (streaming ${fmt(agentd.streamCpuSeconds / floor.streamCpuSeconds)}x; agentd's callers, who read as the floor does, ${fmt(agentd.callerStreamCpuSeconds / floor.streamCpuSeconds)}x); agentd RSS per streaming run ${mb(agentd.rssPerRunBytes)} (goal < 2 MB)`,
+    `two-hop floor/floor: p50 ${fmt(relay.p50Ms / floor.p50Ms)}x, streaming CPU ${fmt(relay.streamCpuSeconds / floor.streamCpuSeconds)}x; agentd/two-hop floor: p50 ${fmt(agentd.p50Ms / relay.p50Ms)}x, streaming CPU ${fmt(agentd.streamCpuSeconds / relay.streamCpuSeconds)}x`,
   ].join('\n');
 }
 
@@ -256,20 +273,21 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? Number.NaN;
   try {
     const floors: Side[] = [];
+    const relays: Side[] = [];
     const agentds: Side[] = [];
     for (let rep = 1; rep <= REPS; rep += 1) {
       floors.push(await measureFloor());
-      agentds.push(await measureAgentd(dir));
-      const [f, a] = [floors.at(-1), agentds.at(-1)] as [Side, Side];
+      relays.push(await measureServer(await startRelay(dir), 'the relay'));
+      agentds.push(await measureServer(await startAgentd(dir), 'agentd'));
+      const [f, r, a] = [floors.at(-1), relays.at(-1), agentds.at(-1)] as [Side, Side, Side];
       process.stderr.write(
-        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; streaming CPU floor ${perEvent(f)}, agentd ${perEvent(a)} (its callers ${fmt((a.callerStreamCpuSeconds * 1e6) / (RUNS * EVENTS), 1)}) µs/event; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
+        `rep ${rep}/${REPS}: p50 floor ${fmt(f.p50Ms)} ms, two-hop floor ${fmt(r.p50Ms)} ms, agentd ${fmt(a.p50Ms)} ms; streaming CPU floor ${perEvent(f)}, relay ${perEvent(r)}, agentd ${perEvent(a)} (its callers ${fmt((a.callerStreamCpuSeconds * 1e6) / (RUNS * EVENTS), 1)}) µs/event; load ${fmt(loadavg()[0] ?? Number.NaN)}\n`,
       );
     }
-    const floor = medianSide(floors);
-    const agentd = medianSide(agentds);
-    process.stdout.write(`${render(floor, agentd, [loadBefore, loadavg()[0] ?? Number.NaN])}\n`);
+    const [floor, relay, agentd] = [medianSide(floors), medianSide(relays), medianSide(agentds)];
+    process.stdout.write(`${render(floor, relay, agentd, [loadBefore, loadavg()[0] ?? Number.NaN])}\n`);
     if (values.json !== undefined)
-      await writeFile(values.json, JSON.stringify({ floor, agentd, floors, agentds }, null, 2));
+      await writeFile(values.json, JSON.stringify({ floor, relay, agentd, floors, relays, agentds }, null, 2));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

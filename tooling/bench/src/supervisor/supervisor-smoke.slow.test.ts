@@ -1,4 +1,4 @@
-/** Smoke run of the built supervisor case, tiny: every run succeeds, every event arrives on both sides (no speed is asserted). */
+/** Smoke run of the built supervisor case, tiny: every run succeeds, every event arrives on every side (no speed is asserted). */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ interface Side {
   writesPerEvent: number;
 }
 
-it('streams 3 runs × 5 events through agentd and the floor, and reports ratios', async () => {
+it('streams 3 runs × 5 events through agentd, the relay and the floor, and reports ratios', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'agentd-bench-supervisor-smoke-'));
   try {
     const json = join(dir, 'out.json');
@@ -27,18 +27,21 @@ it('streams 3 runs × 5 events through agentd and the floor, and reports ratios'
       );
     });
     expect(stdout).toMatch(/ratios agentd\/floor: p50 [\d.]+x/);
-    const { floor, agentd } = JSON.parse(await readFile(json, 'utf8')) as { floor: Side; agentd: Side };
-    // Both sides saw all 15 events, each with a latency (wall clocks of one machine: non-negative).
-    expect(floor.events).toBe(15);
-    expect(agentd.events).toBe(15);
-    expect(floor.p50Ms).toBeGreaterThanOrEqual(0);
-    expect(agentd.p50Ms).toBeGreaterThanOrEqual(0);
+    expect(stdout).toMatch(/agentd\/two-hop floor: p50 [\d.]+x/);
+    const report = JSON.parse(await readFile(json, 'utf8')) as Record<'floor' | 'relay' | 'agentd', Side>;
+    const { floor, relay, agentd } = report;
+    // Every side saw all 15 events, each with a latency (wall clocks of one machine: non-negative).
+    for (const side of [floor, relay, agentd]) {
+      expect(side.events).toBe(15);
+      expect(side.p50Ms).toBeGreaterThanOrEqual(0);
+    }
     expect(Number.isFinite(agentd.rssPerRunBytes)).toBe(true);
     // The kernel counts are read from /proc while streaming: the floor read its agents' lines, the
     // daemon read them and wrote the notifications on.
     expect(floor.readsPerEvent).toBeGreaterThan(0);
     expect(agentd.readsPerEvent).toBeGreaterThan(0);
     expect(agentd.writesPerEvent).toBeGreaterThan(0);
+    expect(relay.writesPerEvent).toBeGreaterThan(0);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
