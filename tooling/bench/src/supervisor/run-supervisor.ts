@@ -5,15 +5,18 @@
  * The supervisor case: RUNS concurrent runs of a protocol agent each streaming EVENTS progress
  * events; the latency from the agent's write to the MCP caller's notification (p50/p99), and the
  * daemon's CPU and RSS per run, beside the floor (a bare Node process reading the same agents),
- * as ratios in one run; beside both, the two-hop floor (a bare Node relay between the same agents
- * and the same callers), which shows what a relay's second hop costs by itself. Every run must succeed and every event arrive, or the run fails (exit 1).
+ * as ratios in one run. Beside both, the two-hop floor: a bare Node relay between the same agents
+ * and the same callers that appends each event to a log per run, as agentd's history does (not with
+ * `--history off`); it shows what a relay's second hop and that append cost by themselves. Every
+ * run must succeed and every event arrive, or the run fails (exit 1).
  * The agents start streaming at a set time (`--lead` ms after the spawns begin), so the spawning
  * of 50 Node processes is not what is measured. By default their starts are spread evenly over one
  * interval, as independent agents' events are: started together (`--start together`) every agent
  * writes within the same millisecond each interval, and the figures measure a burst of 50 events
- * queueing at the reader rather than an event's way through it. Floor and agentd alternate `--reps` times
- * (and the two-hop floor) and the medians are reported, so a shared machine's drift hits both alike. The floor and
- * agentd's callers each run in a process of their own and read lines alike (readline, JSON.parse).
+ * queueing at the reader rather than an event's way through it. The floor, the two-hop floor and
+ * agentd take turns `--reps` times and the medians are reported, so a shared machine's drift hits
+ * all alike. The floor and the callers each run in a process of their own and read lines alike
+ * (readline, JSON.parse).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -210,10 +213,13 @@ async function startAgentd(dir: string): Promise<{ proc: ChildProcess; socket: s
   return { proc, socket };
 }
 
+/** The relay keeps a log per run when agentd keeps history: the same duty per event. */
 async function startRelay(dir: string): Promise<{ proc: ChildProcess; socket: string }> {
   const socket = join(dir, 'relay.sock');
+  const logs = await mkdtemp(join(dir, 'relay-logs-'));
   await rm(socket, { force: true });
-  const proc = spawn(process.execPath, [RELAY, socket, AGENT], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [RELAY, socket, AGENT, ...(HISTORY ? [logs] : [])];
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   await printed(proc, 'the relay', ['listening']);
   return { proc, socket };
 }
@@ -260,7 +266,7 @@ function render(floor: Side, relay: Side, agentd: Side, load: [number, number]):
     '| side | p50 ms | p99 ms | CPU ms/run | streaming CPU µs/event | reads / writes / sleeps per event | RSS/run | idle RSS |',
     '|---|---|---|---|---|---|---|---|',
     row('floor (bare Node reader)', floor),
-    row('two-hop floor (agent → bare Node relay → MCP caller)', relay),
+    row(`two-hop floor (agent → bare Node relay${HISTORY ? ' + log per run' : ''} → MCP caller)`, relay),
     row('agentd (agent → daemon → MCP caller)', agentd),
     '',
     `ratios agentd/floor: p50 ${fmt(agentd.p50Ms / floor.p50Ms)}x (goal ≤ 2x), p99 ${fmt(agentd.p99Ms / floor.p99Ms)}x, CPU ${fmt(agentd.cpuSeconds / floor.cpuSeconds)}x (streaming ${fmt(agentd.streamCpuSeconds / floor.streamCpuSeconds)}x; agentd's callers, who read as the floor does, ${fmt(agentd.callerStreamCpuSeconds / floor.streamCpuSeconds)}x); agentd RSS per streaming run ${mb(agentd.rssPerRunBytes)} (goal < 2 MB)`,
@@ -287,7 +293,10 @@ async function main(): Promise<void> {
     const [floor, relay, agentd] = [medianSide(floors), medianSide(relays), medianSide(agentds)];
     process.stdout.write(`${render(floor, relay, agentd, [loadBefore, loadavg()[0] ?? Number.NaN])}\n`);
     if (values.json !== undefined)
-      await writeFile(values.json, JSON.stringify({ floor, relay, agentd, floors, relays, agentds }, null, 2));
+      await writeFile(
+        values.json,
+        JSON.stringify({ floor, relay, agentd, floors, relays, agentds }, null, 2),
+      );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

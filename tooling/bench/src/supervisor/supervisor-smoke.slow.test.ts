@@ -41,7 +41,8 @@ it('streams 3 runs × 5 events through agentd, the relay and the floor, and repo
     expect(floor.readsPerEvent).toBeGreaterThan(0);
     expect(agentd.readsPerEvent).toBeGreaterThan(0);
     expect(agentd.writesPerEvent).toBeGreaterThan(0);
-    expect(relay.writesPerEvent).toBeGreaterThan(0);
+    // The relay wrote each event on and appended it to its run's log, as agentd's history does.
+    expect(relay.writesPerEvent).toBeGreaterThan(1.5);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
