@@ -216,9 +216,8 @@ async function startAgentd(dir: string): Promise<{ proc: ChildProcess; socket: s
 /** The relay keeps a log per run when agentd keeps history: the same duty per event. */
 async function startRelay(dir: string): Promise<{ proc: ChildProcess; socket: string }> {
   const socket = join(dir, 'relay.sock');
-  const logs = await mkdtemp(join(dir, 'relay-logs-'));
   await rm(socket, { force: true });
-  const args = [RELAY, socket, AGENT, ...(HISTORY ? [logs] : [])];
+  const args = [RELAY, socket, AGENT, ...(HISTORY ? [await mkdtemp(join(dir, 'relay-logs-'))] : [])];
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   await printed(proc, 'the relay', ['listening']);
   return { proc, socket };

@@ -1,12 +1,13 @@
 /**
  * The two-hop floor: the least a relay between agents and MCP callers can do, in a bare Node
  * process. It serves agentd's callers (`stream-caller.ts`, unchanged) on a unix socket: for each
- * connection's `tools/call` it spawns the agent, asks for its stream, and turns each of the agent's
- * lines into a `notifications/progress` (parsed, re-encoded, written on). No run, no history, no
- * validation: what is left of agentd's latency beside it is what agentd does per event, and what
- * separates it from the one-hop floor (`stream-floor.ts`) is the second wake-up and write any relay pays.
- * With LOG_DIR it also keeps what agentd's history must (a log per run that survives `kill -9`
- * with at most the last event lost): each line appended to its run's file as it is forwarded.
+ * connection's `tools/call` it spawns the agent, asks for its stream, and turns each of the
+ * agent's lines into a `notifications/progress` (parsed, re-encoded, written on). No run, no ring
+ * of recent events, no validation: what is left of agentd's latency beside it is what agentd does
+ * per event, and what separates it from the one-hop floor (`stream-floor.ts`) is the second
+ * wake-up and write any relay pays. With LOG_DIR it also keeps what agentd's history must (a log
+ * per run that survives `kill -9` with at most the last event lost): each line is appended to its
+ * run's file as it is forwarded.
  * Usage: `node dist/supervisor/stream-relay.js SOCKET AGENT [LOG_DIR]`; prints `listening` once it accepts.
  */
 import { spawn } from 'node:child_process';
