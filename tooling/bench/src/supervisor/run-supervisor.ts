@@ -27,6 +27,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from '../stats.js';
+import { now } from './go-signal.js';
 import {
   cpuSeconds,
   type KernelCounts,
@@ -63,7 +64,6 @@ if (values.start !== 'spread' && values.start !== 'together')
   throw new Error(`--start is spread or together, not ${JSON.stringify(values.start)}`);
 /** Run i starts streaming SPREAD × i / RUNS ms after the first. */
 const SPREAD = values.start === 'spread' ? INTERVAL : 0;
-const now = (): number => performance.timeOrigin + performance.now();
 const AGENT = fileURLToPath(new URL('./stream-agent.js', import.meta.url));
 const FLOOR = fileURLToPath(new URL('./stream-floor.js', import.meta.url));
 const CALLER = fileURLToPath(new URL('./stream-caller.js', import.meta.url));

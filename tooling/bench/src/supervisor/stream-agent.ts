@@ -5,9 +5,7 @@
  * wall-clock time (ms, sub-ms precision) it wrote it, then the result. The floor and agentd run this same file.
  */
 import { createInterface } from 'node:readline';
-
-/** Wall-clock ms with sub-ms precision, comparable across processes on one machine. */
-const now = (): number => performance.timeOrigin + performance.now();
+import { now } from './go-signal.js';
 
 function send(message: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);

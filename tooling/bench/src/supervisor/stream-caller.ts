@@ -8,12 +8,11 @@
  * (run i starts streaming at START_AT + i × SPREAD_MS / RUNS) and prints `{received, latencies}` as JSON.
  * Usage: `node dist/supervisor/stream-caller.js SOCKET AGENT RUNS EVENTS INTERVAL_MS`.
  */
-import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { MetaKey, MODERN_VERSION } from '@agentd/lifecycle';
+import { awaitGo, now } from './go-signal.js';
 
-const now = (): number => performance.timeOrigin + performance.now();
 const [socketPath, agent, ...numbers] = process.argv.slice(2) as [string, string, ...string[]];
 const [runs, events, interval] = numbers.map(Number) as [number, number, number];
 
@@ -65,14 +64,8 @@ function streamOne(socket: Socket, latencies: number[], startAt: number): Promis
 }
 
 const sockets = await Promise.all(Array.from({ length: runs }, open));
-const stdin = createInterface({ input: process.stdin });
-process.stdout.write('ready\n');
-const [go] = (await once(stdin, 'line')) as [string];
-const [startAt, spread] = go.split(' ').slice(1).map(Number) as [number, number];
+const startOf = await awaitGo(runs);
 const latencies: number[] = [];
-const received = await Promise.all(
-  sockets.map((socket, i) => streamOne(socket, latencies, startAt + (i * spread) / runs)),
-);
+const received = await Promise.all(sockets.map((socket, i) => streamOne(socket, latencies, startOf(i))));
 for (const socket of sockets) socket.end();
 process.stdout.write(`${JSON.stringify({ received: received.reduce((a, b) => a + b, 0), latencies })}\n`);
-stdin.close();

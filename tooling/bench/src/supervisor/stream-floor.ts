@@ -9,9 +9,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { awaitGo, now } from './go-signal.js';
 
 const AGENT = fileURLToPath(new URL('./stream-agent.js', import.meta.url));
-const now = (): number => performance.timeOrigin + performance.now();
 const [runs, events, interval] = process.argv.slice(2).map(Number) as [number, number, number];
 
 async function streamOne(latencies: number[], startAt: number): Promise<number> {
@@ -39,13 +39,7 @@ async function streamOne(latencies: number[], startAt: number): Promise<number> 
   return received;
 }
 
-const stdin = createInterface({ input: process.stdin });
-process.stdout.write('ready\n');
-const [go] = (await once(stdin, 'line')) as [string];
-const [startAt, spread] = go.split(' ').slice(1).map(Number) as [number, number];
+const startOf = await awaitGo(runs);
 const latencies: number[] = [];
-const received = await Promise.all(
-  Array.from({ length: runs }, (_, i) => streamOne(latencies, startAt + (i * spread) / runs)),
-);
+const received = await Promise.all(Array.from({ length: runs }, (_, i) => streamOne(latencies, startOf(i))));
 process.stdout.write(`${JSON.stringify({ received: received.reduce((a, b) => a + b, 0), latencies })}\n`);
-stdin.close();
